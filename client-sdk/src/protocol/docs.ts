@@ -1,0 +1,481 @@
+/**
+ * Replication documents: the wire shape of the nine replicated collections,
+ * shared by the server (`/api/sync/{collection}/pull|push`) and the client SDK
+ * (RxDB collections).
+ *
+ * A doc is the REST record shape without `familyId`, plus `_deleted: boolean`
+ * (api-contract §6). `_deleted` is for hard deletes only: a soft-removed item is
+ * an ordinary doc with `removedAt` set. A tombstone (`_deleted: true`) carries the
+ * record's last known state, so it has the full doc shape like any other doc. When
+ * the server has to answer with a tombstone for a row it never stored (a rejected
+ * insert), it echoes the pushed `newDocumentState` with `_deleted: true`.
+ *
+ * Every field is always present; "nullable" fields carry `null`, never `undefined`.
+ *
+ * Each collection is declared once, as a table of fields; the zod schemas
+ * (`recordSchemas`, `docSchemas`) and the RxDB JSON schemas (`rxSchemas`) are both
+ * generated from that table, so they cannot drift apart. Wire-format changes need
+ * a `SCHEMA_VERSION` bump (see test/unit/protocol/contract.test.ts).
+ *
+ * Conventions:
+ * - ids are UUIDs in canonical lowercase form (`crypto.randomUUID()`, Postgres'
+ *   rendering). They are RxDB primary keys compared as plain strings, so an
+ *   uppercase spelling of the same UUID would be a different document: rejected.
+ * - timestamps are ISO 8601 strings with `Z` or an offset (the server answers in
+ *   UTC, `Z`). Comparisons in `merge.ts` are by instant, not by spelling.
+ * - text lengths count Unicode code points (as Postgres `varchar(n)` and JSON
+ *   Schema `maxLength` do), not UTF-16 code units.
+ * - `quantity` is a JSON number ≥ 0 with at most 3 decimal places, at most
+ *   999999999.999 (stored server-side as an exact `numeric(12,3)`).
+ */
+import { z } from 'zod';
+
+/** Wire schema version of the replication protocol (query param `schema=`). Raise it
+ * with every change to a doc's shape; the server answers older ones with
+ * `426 schema_outdated`. Unrelated to RxDB's local schema `version` (0 in `rxSchemas`). */
+export const SCHEMA_VERSION = 1;
+
+/** The nine replicated collections, in a fixed order. */
+export const COLLECTIONS = [
+  'lists',
+  'items',
+  'stores',
+  'sections',
+  'recipes',
+  'ingredients',
+  'products',
+  'units',
+  'sectionMemory',
+] as const;
+export type CollectionName = (typeof COLLECTIONS)[number];
+
+export function isCollectionName(value: unknown): value is CollectionName {
+  return typeof value === 'string' && (COLLECTIONS as readonly string[]).includes(value);
+}
+
+/**
+ * Collections the client may never push to: every push row is `rejected`
+ * (`code: 'read_only'` is suggested). Section memory is derived by the server from
+ * where items are placed.
+ *
+ * `products` and `units` are partly writable: only family rows (`kind: 'family'`)
+ * may be inserted, changed or deleted, and of a `kind: 'global'` product doc only
+ * `name` and `unitCategoryFlags` may change (that writes the family's override of
+ * the global product). Global units are read-only. `kind`, `code` and `overridden`
+ * are server-derived. An insert must carry `kind: 'family'`.
+ */
+export const READ_ONLY_COLLECTIONS = ['sectionMemory'] as const satisfies readonly CollectionName[];
+
+/** The effective catalogs: they also follow the global catalog counter, kept as the
+ * second cursor (`catalogVersion`, `catalogId`) of the checkpoint (see sync.ts). */
+export const CATALOG_COLLECTIONS = ['products', 'units'] as const satisfies readonly CollectionName[];
+
+export const UNIT_CATEGORIES = ['Count', 'Weight', 'Volume'] as const;
+export type UnitCategory = (typeof UNIT_CATEGORIES)[number];
+
+export const CATALOG_KINDS = ['global', 'family'] as const;
+export type CatalogKind = (typeof CATALOG_KINDS)[number];
+
+export const QUANTITY_MAX = 999_999_999.999;
+/** Upper bound of `position` fields (a Postgres `integer`). */
+export const POSITION_MAX = 2_147_483_647;
+
+// ---------------------------------------------------------------------------
+// JSON schema (RxDB) types
+
+export type JsonSchemaType = 'string' | 'number' | 'integer' | 'boolean' | 'array' | 'null';
+
+/** The subset of JSON Schema (draft-04, as RxDB uses it) our properties need. */
+export interface JsonSchemaProperty {
+  readonly type: JsonSchemaType | readonly JsonSchemaType[];
+  readonly minLength?: number;
+  readonly maxLength?: number;
+  readonly pattern?: string;
+  readonly format?: string;
+  readonly minimum?: number;
+  readonly maximum?: number;
+  readonly enum?: readonly (string | null)[];
+  readonly items?: JsonSchemaProperty;
+  readonly uniqueItems?: boolean;
+  readonly maxItems?: number;
+}
+
+/** Structurally an `RxJsonSchema<DocData<C>>` (see rxdb's `RxJsonSchema`); `_deleted`
+ * is not a property (RxDB manages it itself). */
+export interface RxCollectionSchema<K extends string> {
+  readonly title: string;
+  readonly version: 0;
+  readonly primaryKey: 'id';
+  readonly type: 'object';
+  readonly properties: { readonly [P in K]: JsonSchemaProperty };
+  readonly required: readonly K[];
+  readonly additionalProperties: false;
+}
+
+// ---------------------------------------------------------------------------
+// Field table: one entry produces the zod schema and the JSON schema of a field
+
+interface Field<Z extends z.ZodType = z.ZodType> {
+  readonly zod: Z;
+  readonly json: JsonSchemaProperty;
+}
+
+function field<Z extends z.ZodType>(zod: Z, json: JsonSchemaProperty): Field<Z> {
+  return { zod, json };
+}
+
+const UUID_PATTERN = '^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$';
+const UUID_RE = new RegExp(UUID_PATTERN);
+
+/** Number of Unicode code points. */
+export function codePointLength(s: string): number {
+  let n = 0;
+  for (const _ of s) n++;
+  return n;
+}
+
+/** True for a number written with at most 3 decimal places (JSON's shortest form). */
+export function hasAtMost3Decimals(n: number): boolean {
+  return Number.isFinite(n) && /^-?\d+(\.\d{1,3})?$/.test(String(n));
+}
+
+/** Lowercase canonical UUID string. */
+export const uuidSchema = z
+  .string()
+  .regex(UUID_RE, { message: 'must be a lowercase UUID' });
+
+/** ISO 8601 timestamp with `Z` or an offset. */
+export const timestampSchema = z.iso.datetime({ offset: true });
+
+const F = {
+  uuid: () => field(uuidSchema, { type: 'string', maxLength: 36, pattern: UUID_PATTERN }),
+  timestamp: () => field(timestampSchema, { type: 'string', format: 'date-time' }),
+  text: (min: number, max: number) =>
+    field(
+      z.string().refine(
+        (s) => {
+          const n = codePointLength(s);
+          return n >= min && n <= max;
+        },
+        { message: `must be ${min} to ${max} characters long` },
+      ),
+      { type: 'string', minLength: min, maxLength: max },
+    ),
+  int: (min: number, max: number) =>
+    field(z.int().min(min).max(max), { type: 'integer', minimum: min, maximum: max }),
+  boolean: () => field(z.boolean(), { type: 'boolean' }),
+  quantity: () =>
+    field(
+      z
+        .number()
+        .min(0)
+        .max(QUANTITY_MAX)
+        .refine(hasAtMost3Decimals, { message: 'must have at most 3 decimal places' }),
+      { type: 'number', minimum: 0, maximum: QUANTITY_MAX },
+    ),
+  oneOf: <const T extends readonly [string, ...string[]]>(values: T) =>
+    field(z.enum(values), { type: 'string', enum: [...values] }),
+  unitCategoryFlags: () =>
+    field(
+      z
+        .array(z.enum(UNIT_CATEGORIES))
+        .max(UNIT_CATEGORIES.length)
+        .refine((a) => new Set(a).size === a.length, { message: 'must not repeat a category' }),
+      {
+        type: 'array',
+        items: { type: 'string', enum: [...UNIT_CATEGORIES] },
+        uniqueItems: true,
+        maxItems: UNIT_CATEGORIES.length,
+      },
+    ),
+  nullable: <Z extends z.ZodType>(f: Field<Z>): Field<z.ZodNullable<Z>> => {
+    const { type, enum: values, ...rest } = f.json;
+    if (typeof type !== 'string') throw new Error('nullable() expects a single-typed field');
+    return field(f.zod.nullable(), {
+      ...rest,
+      type: [type, 'null'],
+      ...(values ? { enum: [...values, null] } : {}),
+    });
+  },
+};
+
+type ZodShapeOf<T extends Record<string, Field>> = { [K in keyof T]: T[K]['zod'] };
+
+/** Cross-field rule: at most one of two ids may be set (unit pair, product pair). */
+type Pair = readonly [string, string];
+
+function withPairRules<T extends z.ZodObject>(schema: T, pairs: readonly Pair[]): T {
+  return pairs.reduce<T>(
+    (s, [a, b]) =>
+      s.superRefine((value: unknown, ctx) => {
+        const v = value as Record<string, unknown>;
+        if (v[a] != null && v[b] != null) {
+          ctx.addIssue({ code: 'custom', path: [b], message: `${a} and ${b} cannot both be set` });
+        }
+      }),
+    schema,
+  );
+}
+
+function defineCollection<const T extends Record<string, Field>>(
+  name: CollectionName,
+  fields: T,
+  pairs: readonly Pair[] = [],
+) {
+  const shape = Object.fromEntries(Object.entries(fields).map(([k, f]) => [k, f.zod])) as ZodShapeOf<T>;
+  const record = withPairRules(z.object(shape), pairs);
+  const doc = withPairRules(z.object({ ...shape, _deleted: z.boolean() }), pairs);
+  const keys = Object.keys(fields) as (keyof T & string)[];
+  const properties = Object.fromEntries(keys.map((k) => [k, fields[k]!.json])) as {
+    [P in keyof T & string]: JsonSchemaProperty;
+  };
+  const rx: RxCollectionSchema<keyof T & string> = {
+    title: name,
+    version: 0,
+    primaryKey: 'id',
+    type: 'object',
+    properties,
+    required: keys,
+    additionalProperties: false,
+  };
+  return { record, doc, rx };
+}
+
+const UNIT_PAIR: Pair = ['unitOfMeasureId', 'familyUnitOfMeasureId'];
+const PRODUCT_PAIR: Pair = ['productId', 'familyProductId'];
+
+// ---------------------------------------------------------------------------
+// The nine collections
+
+const lists = defineCollection('lists', {
+  id: F.uuid(),
+  name: F.text(1, 200),
+  storeId: F.nullable(F.uuid()),
+  archivedAt: F.nullable(F.timestamp()),
+  createdAt: F.timestamp(),
+  updatedAt: F.timestamp(),
+});
+
+const items = defineCollection(
+  'items',
+  {
+    id: F.uuid(),
+    listId: F.uuid(),
+    name: F.text(1, 500),
+    quantity: F.nullable(F.quantity()),
+    unitOfMeasureId: F.nullable(F.uuid()),
+    familyUnitOfMeasureId: F.nullable(F.uuid()),
+    isApproximate: F.boolean(),
+    quantityNote: F.nullable(F.text(0, 500)),
+    productId: F.nullable(F.uuid()),
+    familyProductId: F.nullable(F.uuid()),
+    sectionId: F.nullable(F.uuid()),
+    checked: F.boolean(),
+    checkedAt: F.nullable(F.timestamp()),
+    removedAt: F.nullable(F.timestamp()),
+    removedByUserId: F.nullable(F.uuid()),
+    createdAt: F.timestamp(),
+    updatedAt: F.timestamp(),
+  },
+  [UNIT_PAIR, PRODUCT_PAIR],
+);
+
+const stores = defineCollection('stores', {
+  id: F.uuid(),
+  name: F.text(1, 200),
+  createdAt: F.timestamp(),
+  updatedAt: F.timestamp(),
+});
+
+const sections = defineCollection('sections', {
+  id: F.uuid(),
+  storeId: F.uuid(),
+  name: F.text(1, 200),
+  position: F.int(0, POSITION_MAX),
+  createdAt: F.timestamp(),
+  updatedAt: F.timestamp(),
+});
+
+const recipes = defineCollection('recipes', {
+  id: F.uuid(),
+  name: F.text(1, 200),
+  servings: F.nullable(F.int(1, 1000)),
+  instructions: F.nullable(F.text(0, 20000)),
+  createdAt: F.timestamp(),
+  updatedAt: F.timestamp(),
+});
+
+const ingredients = defineCollection(
+  'ingredients',
+  {
+    id: F.uuid(),
+    recipeId: F.uuid(),
+    // Copied verbatim to list items, so never longer than an item name.
+    name: F.text(1, 500),
+    quantity: F.nullable(F.quantity()),
+    unitOfMeasureId: F.nullable(F.uuid()),
+    familyUnitOfMeasureId: F.nullable(F.uuid()),
+    isApproximate: F.boolean(),
+    quantityNote: F.nullable(F.text(0, 500)),
+    productId: F.nullable(F.uuid()),
+    familyProductId: F.nullable(F.uuid()),
+    position: F.int(0, POSITION_MAX),
+    createdAt: F.timestamp(),
+    updatedAt: F.timestamp(),
+  },
+  [UNIT_PAIR, PRODUCT_PAIR],
+);
+
+const products = defineCollection('products', {
+  id: F.uuid(),
+  kind: F.oneOf(CATALOG_KINDS),
+  name: F.text(1, 200),
+  unitCategoryFlags: F.unitCategoryFlags(),
+  overridden: F.boolean(),
+  updatedAt: F.timestamp(),
+});
+
+const units = defineCollection('units', {
+  id: F.uuid(),
+  kind: F.oneOf(CATALOG_KINDS),
+  code: F.nullable(F.text(1, 50)),
+  name: F.text(1, 100),
+  abbreviation: F.text(1, 20),
+  category: F.oneOf(UNIT_CATEGORIES),
+  updatedAt: F.timestamp(),
+});
+
+const sectionMemory = defineCollection(
+  'sectionMemory',
+  {
+    id: F.uuid(),
+    storeId: F.uuid(),
+    productId: F.nullable(F.uuid()),
+    familyProductId: F.nullable(F.uuid()),
+    sectionId: F.uuid(),
+    updatedAt: F.timestamp(),
+  },
+  [PRODUCT_PAIR],
+);
+
+// ---------------------------------------------------------------------------
+// Exports
+
+/** Zod schemas of the REST record shapes (doc without `_deleted`), also used by the
+ * live channel's events. Note: these carry refinements, so `.omit()`/`.pick()`
+ * throw on them; build derived shapes from `.shape` instead. */
+export const recordSchemas = {
+  lists: lists.record,
+  items: items.record,
+  stores: stores.record,
+  sections: sections.record,
+  recipes: recipes.record,
+  ingredients: ingredients.record,
+  products: products.record,
+  units: units.record,
+  sectionMemory: sectionMemory.record,
+} as const;
+
+/** Zod schemas of the replication docs (record + `_deleted`). Unknown keys are
+ * stripped (e.g. RxDB's `_rev`, `_meta`), not rejected. */
+export const docSchemas = {
+  lists: lists.doc,
+  items: items.doc,
+  stores: stores.doc,
+  sections: sections.doc,
+  recipes: recipes.doc,
+  ingredients: ingredients.doc,
+  products: products.doc,
+  units: units.doc,
+  sectionMemory: sectionMemory.doc,
+} as const;
+
+/** RxDB JSON schemas (RxDB local schema version 0; `_deleted` is managed by RxDB).
+ * Nullable fields are `type: [T, 'null']` and required: they are always present. */
+export const rxSchemas = {
+  lists: lists.rx,
+  items: items.rx,
+  stores: stores.rx,
+  sections: sections.rx,
+  recipes: recipes.rx,
+  ingredients: ingredients.rx,
+  products: products.rx,
+  units: units.rx,
+  sectionMemory: sectionMemory.rx,
+} as const;
+
+/** A replication doc of collection C (with `_deleted`). */
+export type Doc<C extends CollectionName> = z.output<(typeof docSchemas)[C]>;
+/** A REST record / RxDB document type of collection C (without `_deleted`). */
+export type DocData<C extends CollectionName> = z.output<(typeof recordSchemas)[C]>;
+export type AnyDoc = { [C in CollectionName]: Doc<C> }[CollectionName];
+
+export type ListDoc = Doc<'lists'>;
+export type ItemDoc = Doc<'items'>;
+export type StoreDoc = Doc<'stores'>;
+export type SectionDoc = Doc<'sections'>;
+export type RecipeDoc = Doc<'recipes'>;
+export type IngredientDoc = Doc<'ingredients'>;
+export type ProductDoc = Doc<'products'>;
+export type UnitDoc = Doc<'units'>;
+export type SectionMemoryDoc = Doc<'sectionMemory'>;
+
+export type ListRecord = DocData<'lists'>;
+export type ItemRecord = DocData<'items'>;
+
+/** Field names of collection C's docs, `_deleted` included. */
+export type DocField<C extends CollectionName> = keyof Doc<C> & string;
+
+/**
+ * CLIENT-CONTROLLED fields per collection: the fields a push may change, the only
+ * ones that decide a conflict (server: "assumedMasterState differs from the server
+ * row in any client-controlled field") and the only ones `docsEqual`/`mergeDoc`
+ * look at. Everything else (`id`, `createdAt`, `updatedAt` and the server-derived
+ * fields: items' `checkedAt` and `removedByUserId`, catalogs' `kind`, `code` and
+ * `overridden`) is stamped by the server and follows the server's copy.
+ *
+ * `sectionMemory` is read-only (see READ_ONLY_COLLECTIONS); its list names the data
+ * fields so that `docsEqual` stays meaningful for it.
+ */
+export const clientFields = {
+  lists: ['name', 'storeId', 'archivedAt', '_deleted'],
+  items: [
+    'listId',
+    'name',
+    'quantity',
+    'unitOfMeasureId',
+    'familyUnitOfMeasureId',
+    'isApproximate',
+    'quantityNote',
+    'productId',
+    'familyProductId',
+    'sectionId',
+    'checked',
+    'removedAt',
+    '_deleted',
+  ],
+  stores: ['name', '_deleted'],
+  sections: ['storeId', 'name', 'position', '_deleted'],
+  recipes: ['name', 'servings', 'instructions', '_deleted'],
+  ingredients: [
+    'recipeId',
+    'name',
+    'quantity',
+    'unitOfMeasureId',
+    'familyUnitOfMeasureId',
+    'isApproximate',
+    'quantityNote',
+    'productId',
+    'familyProductId',
+    'position',
+    '_deleted',
+  ],
+  products: ['name', 'unitCategoryFlags', '_deleted'],
+  units: ['name', 'abbreviation', 'category', '_deleted'],
+  sectionMemory: ['storeId', 'productId', 'familyProductId', 'sectionId', '_deleted'],
+} as const satisfies { readonly [C in CollectionName]: readonly DocField<C>[] };
+
+/** Validate an unknown value as a doc of collection C. */
+export function parseDoc<C extends CollectionName>(collection: C, value: unknown): Doc<C> {
+  return docSchemas[collection].parse(value) as Doc<C>;
+}

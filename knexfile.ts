@@ -1,0 +1,21 @@
+// Configuration for the knex CLI (`npx knex --knexfile knexfile.ts migrate:latest`), using the
+// same environment variables as the server: DATABASE_URL, DATA_DIR.
+import { loadConfig } from './server/config.js';
+import { resolveTarget } from './server/db/knex.js';
+import { migrationConfig } from './server/db/migrate.js';
+import { PGlite } from '@electric-sql/pglite';
+import ClientPgLite from 'knex-pglite';
+
+const config = loadConfig();
+const target = resolveTarget(config.DATABASE_URL, config.DATA_DIR);
+
+const parsers = { 20: (v: string) => v, 1700: (v: string) => v };
+
+export default target.kind === 'postgres'
+  ? { client: 'pg', connection: target.url, migrations: migrationConfig }
+  : {
+      client: ClientPgLite,
+      dialect: 'postgres',
+      connection: () => ({ pglite: new PGlite({ dataDir: target.dataDir, parsers }) }),
+      migrations: migrationConfig,
+    };

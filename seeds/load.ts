@@ -1,0 +1,26 @@
+// Loaders for the reference data files in this folder.
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+
+export type UnitCategory = 'Count' | 'Weight' | 'Volume';
+
+export interface SeedUnit {
+  code: string;
+  name: string;
+  abbreviation: string;
+  category: UnitCategory;
+}
+
+export interface SeedProduct {
+  key: string;
+  name: string;
+  unitCategoryFlags: UnitCategory[];
+}
+
+const read = <T>(file: string): T => JSON.parse(fs.readFileSync(path.join(here, file), 'utf8')) as T;
+
+export const loadUnits = (): SeedUnit[] => read<SeedUnit[]>('units.json');
+export const loadStapleProducts = (): SeedProduct[] => read<SeedProduct[]>('staple-products.json');

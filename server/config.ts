@@ -1,0 +1,91 @@
+// The one place that reads process.env. Validated with zod at start; an invalid value stops the
+// process with a message naming the variable.
+import { z } from 'zod';
+
+const duration = z
+  .string()
+  .regex(/^\d+(ms|s|m|h|d)$/, 'must be a duration such as 15m, 12h or 30d');
+
+const bool = z
+  .enum(['true', 'false', '1', '0', 'yes', 'no'])
+  .transform((v) => v === 'true' || v === '1' || v === 'yes');
+
+const url = (protocols: string[]) =>
+  z.string().refine((v) => {
+    try {
+      return protocols.includes(new URL(v).protocol);
+    } catch {
+      return false;
+    }
+  }, `must be a URL (${protocols.join(' or ')})`);
+
+const schema = z.object({
+  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+  HOST: z.string().min(1).default('127.0.0.1'),
+  DATABASE_URL: url(['postgres:', 'postgresql:', 'pglite:']).optional(),
+  DATA_DIR: z.string().min(1).default('./data'),
+  REDIS_URL: url(['redis:', 'rediss:']).optional(),
+  JWT_SECRET: z
+    .string()
+    .refine((v) => Buffer.byteLength(v) >= 32, 'must be at least 32 bytes')
+    .optional(),
+  ACCESS_TOKEN_TTL: duration.default('15m'),
+  REFRESH_TOKEN_TTL: duration.default('30d'),
+  APP_BASE_URL: url(['http:', 'https:']).default('http://localhost:5173'),
+  SMTP_URL: url(['smtp:', 'smtps:']).optional(),
+  MAIL_FROM: z.string().min(3).default('Family Shopping <no-reply@localhost>'),
+  DEFAULT_FAMILY_NAME: z.string().min(1).max(200).default('Family'),
+  DEFAULT_FAMILY_INVITE_CODE: z
+    .string()
+    .regex(/^[A-Za-z0-9_-]{6,64}$/, 'must be 6 to 64 letters, digits, _ or -')
+    .optional(),
+  ALLOW_NEW_FAMILIES: bool.default(true),
+  TRUST_PROXY: bool.default(false),
+  NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+});
+
+export type Config = Omit<z.output<typeof schema>, 'ACCESS_TOKEN_TTL' | 'REFRESH_TOKEN_TTL'> & {
+  ACCESS_TOKEN_TTL: string;
+  REFRESH_TOKEN_TTL: string;
+  /** Token lifetimes in seconds, parsed from the TTL strings. */
+  accessTokenTtlSeconds: number;
+  refreshTokenTtlSeconds: number;
+};
+
+export class ConfigError extends Error {
+  constructor(readonly variables: string[], message: string) {
+    super(message);
+    this.name = 'ConfigError';
+  }
+}
+
+const UNIT_SECONDS: Record<string, number> = { ms: 0.001, s: 1, m: 60, h: 3600, d: 86400 };
+
+export function durationSeconds(value: string): number {
+  const m = /^(\d+)(ms|s|m|h|d)$/.exec(value);
+  if (!m) throw new Error(`bad duration ${value}`);
+  return Math.max(1, Math.floor(Number(m[1]) * UNIT_SECONDS[m[2]!]!));
+}
+
+/** Parses configuration from an environment (process.env by default); throws ConfigError. */
+export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
+  // Treat empty strings as unset, as shells and .env files often produce them.
+  const input: Record<string, string> = {};
+  for (const key of Object.keys(schema.shape)) {
+    const v = env[key];
+    if (v !== undefined && v !== '') input[key] = v;
+  }
+  const parsed = schema.safeParse(input);
+  if (!parsed.success) {
+    const vars = [...new Set(parsed.error.issues.map((i) => String(i.path[0])))];
+    const lines = parsed.error.issues.map((i) => `  ${String(i.path[0])}: ${i.message}`);
+    throw new ConfigError(vars, `Invalid configuration:\n${lines.join('\n')}`);
+  }
+  const c = parsed.data;
+  return {
+    ...c,
+    accessTokenTtlSeconds: durationSeconds(c.ACCESS_TOKEN_TTL),
+    refreshTokenTtlSeconds: durationSeconds(c.REFRESH_TOKEN_TTL),
+  };
+}

@@ -1,0 +1,34 @@
+import type { Config } from './config.js';
+import type { Db } from './db/knex.js';
+import type { EventBus } from './events/bus.js';
+import type { Logger } from './log.js';
+
+export interface Clock {
+  now(): Date;
+}
+
+export const systemClock: Clock = { now: () => new Date() };
+
+/** Everything a service needs, passed explicitly (no module-level state). */
+export interface Deps {
+  config: Config;
+  db: Db;
+  bus: EventBus;
+  log: Logger;
+  clock: Clock;
+  /** Secret for HS256 access tokens (from config or generated once and kept in the database). */
+  jwtSecret: string;
+  /** Optional ioredis client when REDIS_URL is set. */
+  redis?: unknown;
+  /** Extension slots filled by features (mailer, realtime hub, ...). */
+  [key: string]: unknown;
+}
+
+export type Role = 'admin' | 'member';
+
+/** The authenticated caller: user, the family stamped in the token, and the current role. */
+export interface Actor {
+  userId: string;
+  familyId: string;
+  role: Role;
+}

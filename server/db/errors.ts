@@ -1,0 +1,51 @@
+// Postgres error mapping, in one place. Driver text never reaches a client: constraint names
+// map to stable codes and plain messages.
+import { AppError } from '../http/errors.js';
+
+interface PgError {
+  code?: string;
+  constraint?: string;
+}
+
+/** Known constraints that users can hit, with the error they should see. */
+const CONSTRAINTS: Record<string, { status: number; code: string; message: string }> = {
+  users_email_unique: { status: 409, code: 'duplicate_email', message: 'That email is already registered' },
+  users_user_name_lower_unique: { status: 409, code: 'duplicate_user_name', message: 'That user name is taken' },
+  stores_name_unique: { status: 409, code: 'duplicate_name', message: 'A store with that name already exists' },
+  family_products_name_unique: { status: 409, code: 'duplicate_name', message: 'A product with that name already exists' },
+  family_units_abbreviation_unique: { status: 409, code: 'abbreviation_taken', message: 'That abbreviation is already used' },
+  families_invite_code_unique: { status: 409, code: 'duplicate_invite_code', message: 'That invite code is taken' },
+  shopping_list_items_one_unit: { status: 400, code: 'validation_failed', message: 'At most one of unitOfMeasureId and familyUnitOfMeasureId may be set' },
+  recipe_ingredients_one_unit: { status: 400, code: 'validation_failed', message: 'At most one of unitOfMeasureId and familyUnitOfMeasureId may be set' },
+  shopping_list_items_one_product: { status: 400, code: 'validation_failed', message: 'At most one of productId and familyProductId may be set' },
+  recipe_ingredients_one_product: { status: 400, code: 'validation_failed', message: 'At most one of productId and familyProductId may be set' },
+};
+
+export function isPgError(err: unknown): err is PgError & Error {
+  return !!err && typeof err === 'object' && typeof (err as PgError).code === 'string' && /^[0-9A-Z]{5}$/.test((err as PgError).code!);
+}
+
+/** Maps a Postgres error to an AppError, or returns undefined when it is not one we expose. */
+export function mapPgError(err: unknown): AppError | undefined {
+  if (!isPgError(err)) return undefined;
+  const known = err.constraint ? CONSTRAINTS[err.constraint] : undefined;
+  if (known) return new AppError(known.status, known.code, known.message);
+  switch (err.code) {
+    case '23505':
+      return new AppError(409, 'conflict', 'The record conflicts with an existing one');
+    case '23503':
+      return new AppError(400, 'reference_invalid', 'The request references a record that does not exist');
+    case '23502':
+    case '23514':
+    case '22P02':
+      return new AppError(400, 'validation_failed', 'The request is not valid');
+    case '22001':
+    case '22003':
+      return new AppError(400, 'validation_failed', 'A value is too long or out of range');
+    case '40001':
+    case '40P01':
+      return new AppError(503, 'busy', 'The service is busy, please retry');
+    default:
+      return undefined;
+  }
+}

@@ -1,0 +1,119 @@
+// The one function that performs a family write. Everything that changes family data (REST
+// handlers, replication push, cascades, startup jobs) goes through it:
+//
+//   1. lock the family's counter row and take the next version (UPDATE ... RETURNING holds the
+//      row lock until commit, so a second writer of the same family waits and takes the next
+//      number only after the first has committed: version order equals commit order and a reader
+//      polling (version, id) > checkpoint never skips a row; writers of other families lock other
+//      rows and do not wait);
+//   2. run the change, which stamps `version` and `updated_at` on every row it writes (use
+//      `w.stamp()` / `w.insert()` / `w.update()`);
+//   3. collect domain events with `w.emit()`;
+//   4. commit, then publish the events plus `Changed { version }`. A rolled-back change emits
+//      nothing.
+import type { Deps } from '../context.js';
+import type { FamilyEvent } from '../events/bus.js';
+import type { Trx } from './knex.js';
+import { notFound } from '../http/errors.js';
+
+export interface FamilyWrite {
+  trx: Trx;
+  familyId: string;
+  /** The family version of this transaction (bigint as a decimal string). */
+  version: string;
+  now: Date;
+  actorUserId: string | null;
+  emit(event: FamilyEvent): void;
+  /** Columns every written row of a replicated table must carry. */
+  stamp(): { family_id: string; version: string; updated_at: Date };
+  /** Insert into a replicated table with family_id, version, created_at and updated_at stamped. */
+  insert<R extends Record<string, unknown>>(table: string, row: R): Promise<Record<string, unknown>>;
+  /** Update rows of this family in a replicated table, stamping version and updated_at. */
+  update(table: string, where: Record<string, unknown>, patch: Record<string, unknown>): Promise<Record<string, unknown>[]>;
+  /** Mark rows of this family as deleted (tombstones), stamping version. */
+  tombstone(table: string, where: Record<string, unknown>): Promise<Record<string, unknown>[]>;
+  /** Runs after commit, before events are published (e.g. closing sockets). */
+  afterCommit(fn: () => void | Promise<void>): void;
+}
+
+export interface FamilyWriteOptions {
+  actorUserId?: string | null;
+}
+
+export async function familyWrite<T>(
+  deps: Pick<Deps, 'db' | 'bus' | 'log' | 'clock'>,
+  familyId: string,
+  fn: (w: FamilyWrite) => Promise<T>,
+  options: FamilyWriteOptions = {},
+): Promise<T> {
+  const events: FamilyEvent[] = [];
+  const after: Array<() => void | Promise<void>> = [];
+  let version = '0';
+
+  const result = await deps.db.transaction(async (trx) => {
+    const rows = await trx('family_counters')
+      .where({ family_id: familyId })
+      .increment('version', 1)
+      .returning('version');
+    const row = rows[0] as { version: string } | undefined;
+    if (!row) throw notFound('Family not found');
+    version = String(row.version);
+    const now = deps.clock.now();
+    const stamp = () => ({ family_id: familyId, version, updated_at: now });
+    const w: FamilyWrite = {
+      trx,
+      familyId,
+      version,
+      now,
+      actorUserId: options.actorUserId ?? null,
+      emit: (e) => events.push(e),
+      stamp,
+      insert: async (table, row) => {
+        const [inserted] = await trx(table)
+          .insert({ created_at: now, ...row, ...stamp() })
+          .returning('*');
+        return inserted as Record<string, unknown>;
+      },
+      update: async (table, where, patch) => {
+        return (await trx(table)
+          .where({ ...where, family_id: familyId })
+          .update({ ...patch, ...stamp() })
+          .returning('*')) as Record<string, unknown>[];
+      },
+      tombstone: async (table, where) => {
+        return (await trx(table)
+          .where({ ...where, family_id: familyId, deleted: false })
+          .update({ deleted: true, ...stamp() })
+          .returning('*')) as Record<string, unknown>[];
+      },
+      afterCommit: (f) => after.push(f),
+    };
+    return fn(w);
+  });
+
+  for (const f of after) {
+    try {
+      await f();
+    } catch (err) {
+      deps.log.error({ err: { message: (err as Error).message } }, 'after-commit hook failed');
+    }
+  }
+  events.push({ type: 'Changed', version: Number(version) });
+  try {
+    await deps.bus.publish(familyId, events);
+  } catch (err) {
+    deps.log.error({ err: { message: (err as Error).message }, familyId }, 'event publish failed');
+  }
+  return result;
+}
+
+/** Writes to the global catalog (units, products) take the next catalog version the same way. */
+export async function catalogWrite<T>(
+  deps: Pick<Deps, 'db'>,
+  fn: (trx: Trx, catalogVersion: string) => Promise<T>,
+): Promise<T> {
+  return deps.db.transaction(async (trx) => {
+    const rows = await trx('catalog_counter').where({ id: 1 }).increment('version', 1).returning('version');
+    return fn(trx, String((rows[0] as { version: string }).version));
+  });
+}

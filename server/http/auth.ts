@@ -1,0 +1,32 @@
+// Authentication of REST requests: a Bearer access token whose signature and expiry hold and
+// whose user is still a member of the family stamped in the token (spec 5.2). The role is read
+// from the membership, so a demotion takes effect at once.
+import type { Context } from 'koa';
+import type { Actor, Deps, Role } from '../context.js';
+import { verifyAccessToken } from '../auth/tokens.js';
+import { forbidden, unauthenticated } from './errors.js';
+
+export async function resolveActor(deps: Pick<Deps, 'db' | 'jwtSecret' | 'clock'>, token: string): Promise<Actor | null> {
+  const claims = verifyAccessToken(deps.jwtSecret, token, deps.clock.now().getTime());
+  if (!claims) return null;
+  const membership = (await deps.db('family_memberships')
+    .where({ user_id: claims.sub, family_id: claims.family_id })
+    .first('role')) as { role: Role } | undefined;
+  if (!membership) return null;
+  return { userId: claims.sub, familyId: claims.family_id, role: membership.role };
+}
+
+export function bearerToken(ctx: Context): string | null {
+  const header = ctx.get('authorization');
+  const m = /^Bearer\s+([A-Za-z0-9._~+/=-]+)\s*$/i.exec(header);
+  return m ? m[1]! : null;
+}
+
+export async function authenticate(deps: Deps, ctx: Context, level: 'member' | 'admin'): Promise<Actor> {
+  const token = bearerToken(ctx);
+  if (!token) throw unauthenticated();
+  const actor = await resolveActor(deps, token);
+  if (!actor) throw unauthenticated('The access token is invalid or expired');
+  if (level === 'admin' && actor.role !== 'admin') throw forbidden('Only a family admin can do this');
+  return actor;
+}

@@ -1,0 +1,117 @@
+import crypto from 'node:crypto';
+import type { Context, Next } from 'koa';
+import type { Logger } from '../log.js';
+import { AppError, TITLES } from './errors.js';
+import { mapPgError } from '../db/errors.js';
+
+export interface ProblemBody {
+  type: string;
+  title: string;
+  status: number;
+  detail: string;
+  code: string;
+  errors?: { path: string; message: string }[];
+}
+
+export function problem(status: number, code: string, detail: string, errors?: ProblemBody['errors']): ProblemBody {
+  const body: ProblemBody = {
+    type: `https://family-shopping.dev/problems/${code.replace(/_/g, '-')}`,
+    title: TITLES[status] ?? 'Error',
+    status,
+    detail,
+    code,
+  };
+  if (errors && errors.length) body.errors = errors;
+  return body;
+}
+
+function sendProblem(ctx: Context, body: ProblemBody, headers?: Record<string, string>) {
+  ctx.status = body.status;
+  ctx.type = 'application/problem+json';
+  ctx.body = body;
+  if (headers) for (const [k, v] of Object.entries(headers)) ctx.set(k, v);
+}
+
+const REQUEST_ID = /^[A-Za-z0-9._-]{1,100}$/;
+
+/** Request id, access log (route pattern, never the raw path: paths can carry invite tokens). */
+export function requestContext(log: Logger) {
+  return async (ctx: Context, next: Next) => {
+    const incoming = ctx.get('x-request-id');
+    const id = REQUEST_ID.test(incoming) ? incoming : crypto.randomUUID();
+    ctx.state.requestId = id;
+    ctx.state.log = log.child({ reqId: id });
+    ctx.set('X-Request-Id', id);
+    const started = performance.now();
+    try {
+      await next();
+    } finally {
+      const route = (ctx as unknown as { _matchedRoute?: string })._matchedRoute ?? '(unmatched)';
+      (ctx.state.log as Logger).info(
+        { method: ctx.method, route, status: ctx.status, ms: Math.round(performance.now() - started) },
+        'request',
+      );
+    }
+  };
+}
+
+/** Turns every error into problem+json; unknown errors become a generic 500 (detail in the log). */
+export function errorHandler() {
+  return async (ctx: Context, next: Next) => {
+    try {
+      await next();
+      if (ctx.status === 404 && ctx.body === undefined) {
+        sendProblem(ctx, problem(404, 'not_found', 'No such resource'));
+      } else if (ctx.status === 405 && (ctx.body === undefined || typeof ctx.body === 'string')) {
+        sendProblem(ctx, problem(405, 'method_not_allowed', 'Method not allowed on this resource'));
+      }
+    } catch (err) {
+      const e = err as { status?: number; type?: string; expose?: boolean; name?: string; message?: string; stack?: string };
+      if (err instanceof AppError) {
+        sendProblem(ctx, problem(err.status, err.code, err.message, err.errors), err.headers);
+        return;
+      }
+      const mapped = mapPgError(err);
+      if (mapped) {
+        sendProblem(ctx, problem(mapped.status, mapped.code, mapped.message));
+        return;
+      }
+      // Errors raised by the body parser and Koa itself.
+      if (e.status === 413 || e.type === 'entity.too.large') {
+        sendProblem(ctx, problem(413, 'payload_too_large', 'The request body exceeds 1 MiB'));
+        return;
+      }
+      if (e.status === 415 || e.type === 'unsupported_media_type') {
+        sendProblem(ctx, problem(415, 'unsupported_media_type', 'Send the request body as application/json'));
+        return;
+      }
+      if (e.status === 400 && (e.type === 'entity.parse.failed' || e.type === 'entity.verify.failed')) {
+        sendProblem(ctx, problem(400, 'invalid_json', 'The request body is not valid JSON'));
+        return;
+      }
+      if (e.status && e.status >= 400 && e.status < 500 && e.expose) {
+        sendProblem(ctx, problem(e.status, 'bad_request', 'The request could not be processed'));
+        return;
+      }
+      const log = (ctx.state.log as Logger | undefined) ?? undefined;
+      log?.error({ err: { name: e.name, message: e.message, stack: e.stack } }, 'unhandled error');
+      sendProblem(ctx, problem(500, 'internal_error', 'Something went wrong on our side'));
+    }
+  };
+}
+
+const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+
+/** Bodies on JSON endpoints must be JSON (415 otherwise). Empty bodies are fine. */
+export function requireJson() {
+  return async (ctx: Context, next: Next) => {
+    if (BODY_METHODS.has(ctx.method) && ctx.path.startsWith('/api/')) {
+      const length = Number(ctx.get('content-length') || 0);
+      const hasBody = length > 0 || !!ctx.get('transfer-encoding');
+      if (hasBody && !ctx.is('application/json', 'application/*+json')) {
+        throw Object.assign(new Error('unsupported media type'), { status: 415, type: 'unsupported_media_type' });
+      }
+    }
+    await next();
+  };
+}

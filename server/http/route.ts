@@ -1,0 +1,86 @@
+// Routes are declared with their zod schemas; the same declaration validates requests, builds
+// the OpenAPI document and drives the tenant-isolation test matrix (see `routes`).
+import Router, { type RouterMiddleware } from '@koa/router';
+import type { Context } from 'koa';
+import { z } from 'zod';
+import type { Actor, Deps } from '../context.js';
+import { authenticate } from './auth.js';
+import { validationFailed, type FieldError } from './errors.js';
+
+export type Access = 'public' | 'member' | 'admin';
+export type Method = 'get' | 'post' | 'put' | 'patch' | 'delete';
+
+export interface ResponseSpec {
+  description: string;
+  schema?: z.ZodType;
+}
+
+export interface RouteSpec<P extends z.ZodType = z.ZodType, Q extends z.ZodType = z.ZodType, B extends z.ZodType = z.ZodType> {
+  method: Method;
+  /** Koa path relative to /api, e.g. `/lists/:listId/items`. */
+  path: string;
+  summary: string;
+  tag: string;
+  access: Access;
+  params?: P;
+  query?: Q;
+  body?: B;
+  responses: Record<number, ResponseSpec>;
+  /** Rate-limit bucket name (auth endpoints). */
+  rateLimit?: string;
+  /**
+   * For the tenant-isolation matrix: body fields that reference family records (so another
+   * family's id must be rejected with 400).
+   */
+  bodyRefs?: string[];
+}
+
+export interface Input<P, Q, B> {
+  params: P;
+  query: Q;
+  body: B;
+  actor: Actor;
+}
+
+export type Handler<P, Q, B> = (ctx: Context, input: Input<P, Q, B>) => Promise<void>;
+
+export function zodErrors(error: z.ZodError, prefix?: string): FieldError[] {
+  return error.issues.map((i) => ({
+    path: [prefix, ...i.path.map(String)].filter(Boolean).join('.') || '(root)',
+    message: i.message,
+  }));
+}
+
+export function parseOrThrow<T extends z.ZodType>(schema: T, value: unknown, prefix: string): z.output<T> {
+  const r = schema.safeParse(value);
+  if (!r.success) throw validationFailed(zodErrors(r.error, prefix));
+  return r.data;
+}
+
+export class ApiRouter {
+  readonly router = new Router({ prefix: '/api' });
+  readonly routes: RouteSpec[] = [];
+
+  constructor(private readonly deps: Deps) {}
+
+  add<P extends z.ZodType, Q extends z.ZodType, B extends z.ZodType>(
+    spec: RouteSpec<P, Q, B>,
+    handler: Handler<z.output<P>, z.output<Q>, z.output<B>>,
+  ): void {
+    this.routes.push(spec as unknown as RouteSpec);
+    const deps = this.deps;
+    const middlewares: RouterMiddleware[] = [];
+    const limiter = spec.rateLimit ? (deps.rateLimiters as Record<string, RouterMiddleware> | undefined)?.[spec.rateLimit] : undefined;
+    if (limiter) middlewares.push(limiter);
+    middlewares.push(async (ctx) => {
+      const actor = spec.access === 'public' ? (null as unknown as Actor) : await authenticate(deps, ctx, spec.access);
+      const params = spec.params ? parseOrThrow(spec.params, ctx.params, 'params') : ctx.params;
+      const query = spec.query ? parseOrThrow(spec.query, ctx.query, 'query') : ctx.query;
+      const body = spec.body
+        ? parseOrThrow(spec.body, (ctx.request as unknown as { body?: unknown }).body ?? {}, 'body')
+        : undefined;
+      await handler(ctx, { params, query, body, actor } as Input<z.output<P>, z.output<Q>, z.output<B>>);
+    });
+    this.router[spec.method](spec.path, ...middlewares);
+  }
+}

@@ -1,0 +1,36 @@
+// `npm start`
+import { ConfigError, loadConfig } from './config.js';
+import { createLogger } from './log.js';
+import { startServer } from './server.js';
+
+let config;
+try {
+  config = loadConfig();
+} catch (err) {
+  if (err instanceof ConfigError) {
+    console.error(err.message);
+    process.exit(1);
+  }
+  throw err;
+}
+
+const log = createLogger(config.LOG_LEVEL);
+try {
+  const running = await startServer({ logger: log });
+  log.info({ url: running.url }, `Family Shopping listening on ${running.url}`);
+  let stopping = false;
+  const stop = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    log.info({ signal }, 'shutting down');
+    const timer = setTimeout(() => process.exit(1), 15_000);
+    timer.unref();
+    await running.close();
+    process.exit(0);
+  };
+  process.on('SIGTERM', () => void stop('SIGTERM'));
+  process.on('SIGINT', () => void stop('SIGINT'));
+} catch (err) {
+  log.fatal({ err: { message: (err as Error).message } }, 'failed to start');
+  process.exit(1);
+}

@@ -1,0 +1,67 @@
+// Starts the whole service: config → database → migrations → startup jobs → HTTP (+ WebSocket).
+// Used by main.ts and by the tests (port 0).
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { loadConfig, type Config } from './config.js';
+import { createLogger, type Logger } from './log.js';
+import { createDb, resolveTarget, type Db } from './db/knex.js';
+import { migrateLatest } from './db/migrate.js';
+import { runStartupJobs } from './startup/jobs.js';
+import { InProcessBus, type EventBus } from './events/bus.js';
+import { systemClock, type Clock, type Deps } from './context.js';
+import { buildApp } from './app.js';
+import type { ApiRouter } from './http/route.js';
+
+export interface StartOptions {
+  env?: Record<string, string | undefined>;
+  clock?: Clock;
+  logger?: Logger;
+  /** Reuse an existing database handle (tests share one PGlite across apps). */
+  db?: Db;
+}
+
+export interface RunningServer {
+  url: string;
+  port: number;
+  deps: Deps;
+  api: ApiRouter;
+  server: http.Server;
+  close(): Promise<void>;
+}
+
+export async function startServer(options: StartOptions = {}): Promise<RunningServer> {
+  const config: Config = loadConfig(options.env ?? process.env);
+  const log = options.logger ?? createLogger(config.LOG_LEVEL);
+  const ownsDb = !options.db;
+  const db = options.db ?? createDb(resolveTarget(config.DATABASE_URL, config.DATA_DIR));
+  await migrateLatest(db);
+  const { jwtSecret } = await runStartupJobs(db, config, log);
+
+  const bus: EventBus = new InProcessBus();
+  const deps: Deps = { config, db, bus, log, clock: options.clock ?? systemClock, jwtSecret };
+
+  const { app, api } = buildApp(deps);
+  const server = http.createServer(app.callback());
+  server.keepAliveTimeout = 5_000;
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(config.PORT, config.HOST, () => resolve());
+  });
+  const { port } = server.address() as AddressInfo;
+  const host = config.HOST.includes(':') ? `[${config.HOST}]` : config.HOST;
+  const url = `http://${host}:${port}`;
+
+  let closing: Promise<void> | undefined;
+  const close = () =>
+    (closing ??= (async () => {
+      await new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeIdleConnections?.();
+        setTimeout(() => server.closeAllConnections?.(), 5_000).unref();
+      });
+      await bus.close();
+      if (ownsDb) await db.destroy();
+    })());
+
+  return { url, port, deps, api, server, close };
+}

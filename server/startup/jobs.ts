@@ -1,0 +1,88 @@
+// Startup behaviours (spec 1.11): reference data, the JWT secret, the default family and the
+// staple product seeder. Each is idempotent, so several instances may start at once.
+import crypto from 'node:crypto';
+import type { Config } from '../config.js';
+import type { Db } from '../db/knex.js';
+import type { Logger } from '../log.js';
+import { stableId } from '../db/ids.js';
+import { catalogWrite } from '../db/family-write.js';
+import { createFamilyRow } from '../family/create.js';
+import { flagsToBits } from '../catalog/flags.js';
+import { loadStapleProducts, loadUnits } from '../../seeds/load.js';
+
+/** Global units always exist, in every environment (tests included). */
+export async function ensureUnits(db: Db): Promise<number> {
+  const units = loadUnits();
+  const existing = new Set((await db('units_of_measure').pluck('code')) as string[]);
+  const missing = units.filter((u) => !existing.has(u.code));
+  if (missing.length === 0) return 0;
+  return catalogWrite({ db }, async (trx, version) => {
+    const rows = missing.map((u) => ({
+      id: stableId('unit', u.code),
+      code: u.code,
+      name: u.name,
+      abbreviation: u.abbreviation,
+      category: u.category,
+      catalog_version: version,
+    }));
+    const inserted = await trx('units_of_measure').insert(rows).onConflict().ignore().returning('id');
+    return inserted.length;
+  });
+}
+
+/** The staple product seeder: insert-or-ignore on the stable key. */
+export async function seedStapleProducts(db: Db): Promise<number> {
+  const products = loadStapleProducts();
+  const existing = new Set((await db('products').pluck('key')) as string[]);
+  const missing = products.filter((p) => !existing.has(p.key));
+  if (missing.length === 0) return 0;
+  return catalogWrite({ db }, async (trx, version) => {
+    const rows = missing.map((p) => ({
+      id: stableId('product', p.key),
+      key: p.key,
+      name: p.name,
+      unit_category_flags: flagsToBits(p.unitCategoryFlags),
+      catalog_version: version,
+    }));
+    const inserted = await trx('products').insert(rows).onConflict('key').ignore().returning('id');
+    return inserted.length;
+  });
+}
+
+/** JWT_SECRET from configuration, or one generated once and kept in the database. */
+export async function ensureJwtSecret(db: Db, configured: string | undefined): Promise<string> {
+  if (configured) return configured;
+  const generated = crypto.randomBytes(48).toString('base64url');
+  await db('app_settings').insert({ key: 'jwt_secret', value: generated }).onConflict('key').ignore();
+  const row = (await db('app_settings').where({ key: 'jwt_secret' }).first()) as { value: string };
+  return row.value;
+}
+
+/** When no family exists, create the default one. Returns its invite code when created now. */
+export async function ensureDefaultFamily(db: Db, config: Config): Promise<{ inviteCode: string } | null> {
+  return db.transaction(async (trx) => {
+    // Serialise concurrent starts so only one default family is ever created.
+    await trx.raw('SELECT pg_advisory_xact_lock(727001)');
+    const any = await trx('families').first('id');
+    if (any) return null;
+    const family = await createFamilyRow(trx, {
+      name: config.DEFAULT_FAMILY_NAME,
+      inviteCode: config.DEFAULT_FAMILY_INVITE_CODE,
+    });
+    return { inviteCode: family.inviteCode };
+  });
+}
+
+export async function runStartupJobs(db: Db, config: Config, log: Logger): Promise<{ jwtSecret: string }> {
+  await ensureUnits(db);
+  const jwtSecret = await ensureJwtSecret(db, config.JWT_SECRET);
+  const created = await ensureDefaultFamily(db, config);
+  if (created) {
+    log.info({ inviteCode: created.inviteCode }, `Created the default family "${config.DEFAULT_FAMILY_NAME}"; its invite code is ${created.inviteCode}`);
+  }
+  if (config.NODE_ENV !== 'test') {
+    const n = await seedStapleProducts(db);
+    if (n > 0) log.info({ added: n }, 'Seeded staple products');
+  }
+  return { jwtSecret };
+}
