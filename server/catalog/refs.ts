@@ -1,0 +1,86 @@
+// Reference checks for the unit and product id pairs carried by list items and recipe
+// ingredients (spec rule 4.3): at most one of each pair, and the id must name a global row or a
+// live row of the caller's family. Another family's id behaves exactly like an unknown one.
+// Used inside a family write (REST and replication push alike), so it only reads through `trx`.
+import type { Trx } from '../db/knex.js';
+import { badRequest, validationFailed } from '../http/errors.js';
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+export interface UnitRef {
+  unitOfMeasureId?: string | null;
+  familyUnitOfMeasureId?: string | null;
+}
+
+export interface ProductRef {
+  productId?: string | null;
+  familyProductId?: string | null;
+}
+
+export interface RefOptions {
+  /** Prefix of the field paths in error details (default `body`). */
+  prefix?: string;
+}
+
+const fieldPath = (prefix: string | undefined, field: string) => [prefix ?? 'body', field].filter(Boolean).join('.');
+
+async function exists(trx: Trx, table: string, id: string, familyId?: string): Promise<boolean> {
+  if (!UUID.test(id)) return false;
+  const q = trx(table).where({ id }).first('id');
+  if (familyId) q.andWhere({ family_id: familyId, deleted: false });
+  return !!(await q);
+}
+
+/**
+ * Throws 400 `validation_failed` when both unit ids are set, 400 `unit_not_found` when the id
+ * names no global unit / no live unit of this family.
+ */
+export async function assertUnitRef(trx: Trx, familyId: string, ref: UnitRef, options: RefOptions = {}): Promise<void> {
+  const { unitOfMeasureId, familyUnitOfMeasureId } = ref;
+  if (unitOfMeasureId != null && familyUnitOfMeasureId != null) {
+    throw validationFailed([
+      {
+        path: fieldPath(options.prefix, 'familyUnitOfMeasureId'),
+        message: 'unitOfMeasureId and familyUnitOfMeasureId cannot both be set',
+      },
+    ]);
+  }
+  if (unitOfMeasureId != null && !(await exists(trx, 'units_of_measure', unitOfMeasureId))) {
+    throw badRequest('unit_not_found', 'The unit does not exist', [
+      { path: fieldPath(options.prefix, 'unitOfMeasureId'), message: 'unknown unit' },
+    ]);
+  }
+  if (familyUnitOfMeasureId != null && !(await exists(trx, 'family_units_of_measure', familyUnitOfMeasureId, familyId))) {
+    throw badRequest('unit_not_found', 'The unit does not exist', [
+      { path: fieldPath(options.prefix, 'familyUnitOfMeasureId'), message: 'unknown unit' },
+    ]);
+  }
+}
+
+/**
+ * Throws 400 `validation_failed` when both product ids are set, 400 `product_not_found` when
+ * the id names no global product / no live product of this family.
+ */
+export async function assertProductRef(
+  trx: Trx,
+  familyId: string,
+  ref: ProductRef,
+  options: RefOptions = {},
+): Promise<void> {
+  const { productId, familyProductId } = ref;
+  if (productId != null && familyProductId != null) {
+    throw validationFailed([
+      { path: fieldPath(options.prefix, 'familyProductId'), message: 'productId and familyProductId cannot both be set' },
+    ]);
+  }
+  if (productId != null && !(await exists(trx, 'products', productId))) {
+    throw badRequest('product_not_found', 'The product does not exist', [
+      { path: fieldPath(options.prefix, 'productId'), message: 'unknown product' },
+    ]);
+  }
+  if (familyProductId != null && !(await exists(trx, 'family_products', familyProductId, familyId))) {
+    throw badRequest('product_not_found', 'The product does not exist', [
+      { path: fieldPath(options.prefix, 'familyProductId'), message: 'unknown product' },
+    ]);
+  }
+}
