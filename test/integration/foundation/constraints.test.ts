@@ -1,0 +1,185 @@
+// Every constraint the specification names rejects a violating row, on whichever backend the
+// suite runs (PGlite by default, PostgreSQL in CI's second leg).
+import { expect } from 'chai';
+import { testApp } from '../../helpers/app.js';
+import { makeFamily } from '../../helpers/factories.js';
+import { newId, sha256, randomToken } from '../../../server/db/ids.js';
+import type { Db } from '../../../server/db/knex.js';
+
+type App = Awaited<ReturnType<typeof testApp>>;
+
+async function rejects(p: Promise<unknown>, code: string, constraint?: string) {
+  try {
+    await p;
+  } catch (err) {
+    const e = err as { code?: string; constraint?: string };
+    expect(e.code, `expected SQLSTATE ${code}`).to.equal(code);
+    if (constraint) expect(e.constraint).to.equal(constraint);
+    return;
+  }
+  expect.fail(`expected the row to be rejected (${code} ${constraint ?? ''})`);
+}
+
+const stamp = (familyId: string) => ({ family_id: familyId, version: 1 });
+
+async function fixture(app: App) {
+  const fam = await makeFamily(app);
+  const db = app.deps.db;
+  const storeId = newId();
+  const sectionId = newId();
+  const listId = newId();
+  const recipeId = newId();
+  await db('stores').insert({ id: storeId, name: 'Market', ...stamp(fam.familyId) });
+  await db('store_sections').insert({ id: sectionId, store_id: storeId, name: 'Dairy', position: 0, ...stamp(fam.familyId) });
+  await db('shopping_lists').insert({ id: listId, name: 'Weekly', store_id: storeId, ...stamp(fam.familyId) });
+  await db('recipes').insert({ id: recipeId, name: 'Pancakes', ...stamp(fam.familyId) });
+  const each = await db('units_of_measure').where({ code: 'each' }).first();
+  const familyUnitId = newId();
+  await db('family_units_of_measure').insert({ id: familyUnitId, name: 'Crate', abbreviation: 'crt', category: 'Count', ...stamp(fam.familyId) });
+  const productId = newId();
+  await db('products').insert({ id: productId, key: `p-${productId}`, name: `Product ${productId}` });
+  const familyProductId = newId();
+  await db('family_products').insert({ id: familyProductId, name: `FP ${familyProductId}`, ...stamp(fam.familyId) });
+  return { fam, db, storeId, sectionId, listId, recipeId, eachId: each.id as string, familyUnitId, productId, familyProductId };
+}
+
+const item = (f: Awaited<ReturnType<typeof fixture>>, extra: Record<string, unknown> = {}) => ({
+  id: newId(),
+  list_id: f.listId,
+  name: 'Milk',
+  ...stamp(f.fam.familyId),
+  ...extra,
+});
+
+const ingredient = (f: Awaited<ReturnType<typeof fixture>>, extra: Record<string, unknown> = {}) => ({
+  id: newId(),
+  recipe_id: f.recipeId,
+  name: 'Flour',
+  ...stamp(f.fam.familyId),
+  ...extra,
+});
+
+describe('database constraints', () => {
+  let app: App;
+  let db: Db;
+  before(async () => {
+    app = await testApp();
+    db = app.deps.db;
+  });
+
+  it('the global unit catalog exists with the canonical count unit "each"', async () => {
+    const each = await db('units_of_measure').where({ code: 'each' }).first();
+    expect(each).to.include({ code: 'each', category: 'Count' });
+    expect(Number((await db('units_of_measure').count('* as n'))[0]!.n)).to.be.greaterThan(10);
+  });
+
+  it('user email is unique', async () => {
+    const email = `dup-${newId()}@example.test`;
+    await db('users').insert({ id: newId(), email, user_name: `a-${newId()}`, password_hash: 'x' });
+    await rejects(db('users').insert({ id: newId(), email, user_name: `b-${newId()}`, password_hash: 'x' }), '23505', 'users_email_unique');
+  });
+
+  it('family invite code is unique', async () => {
+    const f = await makeFamily(app);
+    await rejects(db('families').insert({ id: newId(), name: 'Other', invite_code: f.inviteCode }), '23505', 'families_invite_code_unique');
+  });
+
+  it('store name is unique per family, not globally', async () => {
+    const a = await makeFamily(app);
+    const b = await makeFamily(app);
+    await db('stores').insert({ id: newId(), name: 'Aldi', ...stamp(a.familyId) });
+    await rejects(db('stores').insert({ id: newId(), name: 'Aldi', ...stamp(a.familyId) }), '23505', 'stores_name_unique');
+    await db('stores').insert({ id: newId(), name: 'Aldi', ...stamp(b.familyId) }); // another family may
+  });
+
+  it('abbreviation is unique within each unit table', async () => {
+    await rejects(
+      db('units_of_measure').insert({ id: newId(), code: `c-${newId()}`, name: 'Kilo again', abbreviation: 'KG', category: 'Weight' }),
+      '23505',
+      'units_of_measure_abbreviation_unique',
+    );
+    const f = await makeFamily(app);
+    await db('family_units_of_measure').insert({ id: newId(), name: 'Tray', abbreviation: 'tr', category: 'Count', ...stamp(f.familyId) });
+    await rejects(
+      db('family_units_of_measure').insert({ id: newId(), name: 'Tray 2', abbreviation: 'TR', category: 'Count', ...stamp(f.familyId) }),
+      '23505',
+      'family_units_abbreviation_unique',
+    );
+  });
+
+  it('an active invite token hash is unique per family; a consumed one frees it', async () => {
+    const f = await makeFamily(app);
+    const hash = sha256(randomToken());
+    const expires = new Date(Date.now() + 86_400_000);
+    const first = newId();
+    await db('invites').insert({ id: first, family_id: f.familyId, email: 'a@example.test', token_hash: hash, expires_at: expires });
+    await rejects(
+      db('invites').insert({ id: newId(), family_id: f.familyId, email: 'b@example.test', token_hash: hash, expires_at: expires }),
+      '23505',
+      'invites_active_token_hash_unique',
+    );
+    await db('invites').where({ id: first }).update({ consumed_at: new Date() });
+    await db('invites').insert({ id: newId(), family_id: f.familyId, email: 'b@example.test', token_hash: hash, expires_at: expires });
+  });
+
+  it('an item keeps living with section null when its section is deleted', async () => {
+    const f = await fixture(app);
+    const row = item(f, { section_id: f.sectionId });
+    await db('shopping_list_items').insert(row);
+    await db('store_sections').where({ id: f.sectionId }).del();
+    const after = await db('shopping_list_items').where({ id: row.id }).first();
+    expect(after).to.not.equal(undefined);
+    expect(after.section_id).to.equal(null);
+  });
+
+  it('items and ingredients take at most one unit id and at most one product id', async () => {
+    const f = await fixture(app);
+    await rejects(
+      db('shopping_list_items').insert(item(f, { unit_of_measure_id: f.eachId, family_unit_of_measure_id: f.familyUnitId })),
+      '23514',
+      'shopping_list_items_one_unit',
+    );
+    await rejects(
+      db('shopping_list_items').insert(item(f, { product_id: f.productId, family_product_id: f.familyProductId })),
+      '23514',
+      'shopping_list_items_one_product',
+    );
+    await rejects(
+      db('recipe_ingredients').insert(ingredient(f, { unit_of_measure_id: f.eachId, family_unit_of_measure_id: f.familyUnitId })),
+      '23514',
+      'recipe_ingredients_one_unit',
+    );
+    await rejects(
+      db('recipe_ingredients').insert(ingredient(f, { product_id: f.productId, family_product_id: f.familyProductId })),
+      '23514',
+      'recipe_ingredients_one_product',
+    );
+    // One of each is fine.
+    await db('shopping_list_items').insert(item(f, { unit_of_measure_id: f.eachId, family_product_id: f.familyProductId }));
+    await db('recipe_ingredients').insert(ingredient(f, { family_unit_of_measure_id: f.familyUnitId, product_id: f.productId }));
+  });
+
+  it('quantities are exact decimals, never negative', async () => {
+    const f = await fixture(app);
+    const row = item(f, { quantity: '0.3' });
+    await db('shopping_list_items').insert(row);
+    const back = await db('shopping_list_items').where({ id: row.id }).first();
+    expect(back.quantity).to.equal('0.300');
+    const sum = await db.raw('select (0.1::numeric(12,3) + 0.2::numeric(12,3))::text as s');
+    expect(sum.rows[0].s).to.equal('0.300');
+    await rejects(db('shopping_list_items').insert(item(f, { quantity: '-1' })), '23514', 'shopping_list_items_quantity_check');
+  });
+
+  it('items and ingredients require family_id', async () => {
+    const f = await fixture(app);
+    await rejects(db('shopping_list_items').insert({ ...item(f), family_id: null }), '23502');
+    await rejects(db('recipe_ingredients').insert({ ...ingredient(f), family_id: null }), '23502');
+  });
+
+  it('membership roles are admin or member', async () => {
+    const f = await makeFamily(app);
+    const userId = newId();
+    await db('users').insert({ id: userId, email: `r-${userId}@example.test`, user_name: `r-${userId}`, password_hash: 'x' });
+    await rejects(db('family_memberships').insert({ id: newId(), family_id: f.familyId, user_id: userId, role: 'owner' }), '23514');
+  });
+});
