@@ -2,6 +2,8 @@ import type { Config } from './config.js';
 import type { Db } from './db/knex.js';
 import type { EventBus } from './events/bus.js';
 import type { Logger } from './log.js';
+import type { Mailer } from './mail/mailer.js';
+import type { RateLimiters } from './http/ratelimit.js';
 
 export interface Clock {
   now(): Date;
@@ -20,6 +22,10 @@ export interface Deps {
   jwtSecret: string;
   /** Optional ioredis client when REDIS_URL is set. */
   redis?: unknown;
+  /** Outgoing email (SMTP or the dev outbox), see server/mail/mailer.ts. */
+  mailer?: Mailer;
+  /** Rate-limit middleware by bucket name (route specs name the bucket in `rateLimit`). */
+  rateLimiters?: RateLimiters;
   /** Extension slots filled by features (mailer, realtime hub, ...). */
   [key: string]: unknown;
 }

@@ -1,7 +1,13 @@
 // Each feature registers its routes here (routes → services → queries → db).
 import type { ApiRouter } from './http/route.js';
 import type { Deps } from './context.js';
+import { registerAccountRoutes } from './auth/routes.js';
+import { registerCatalogRoutes } from './catalog/routes.js';
+import { registerOpenApiRoutes } from './openapi/routes.js';
 
-export function registerFeatureRoutes(_api: ApiRouter, _deps: Deps): void {
+export function registerFeatureRoutes(api: ApiRouter, deps: Deps): void {
+  registerAccountRoutes(api, deps); // auth + family (accounts, invitations, members)
+  registerCatalogRoutes(api, deps); // products and units
+  registerOpenApiRoutes(api, deps); // /api/openapi.json and /api/docs (documents every route above and below)
   // Features are added here as they land.
 }

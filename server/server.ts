@@ -11,6 +11,9 @@ import { InProcessBus, type EventBus } from './events/bus.js';
 import { systemClock, type Clock, type Deps } from './context.js';
 import { buildApp } from './app.js';
 import type { ApiRouter } from './http/route.js';
+import { Redis } from 'ioredis';
+import { createMailer } from './mail/mailer.js';
+import { createRateLimiters } from './http/ratelimit.js';
 
 export interface StartOptions {
   env?: Record<string, string | undefined>;
@@ -18,6 +21,11 @@ export interface StartOptions {
   logger?: Logger;
   /** Reuse an existing database handle (tests share one PGlite across apps). */
   db?: Db;
+  /**
+   * Prefix of rate-limit keys in Redis (default `fs:rl`, shared by every instance). Under
+   * NODE_ENV=test each app gets its own random prefix so test runs never share counters.
+   */
+  rateLimitKeyPrefix?: string;
 }
 
 export interface RunningServer {
@@ -39,6 +47,17 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
 
   const bus: EventBus = new InProcessBus();
   const deps: Deps = { config, db, bus, log, clock: options.clock ?? systemClock, jwtSecret };
+  const redis = config.REDIS_URL ? new Redis(config.REDIS_URL, { lazyConnect: false }) : undefined;
+  redis?.on('error', (err: Error) => log.error({ err: { message: err.message } }, 'redis error'));
+  if (redis) deps.redis = redis;
+  deps.mailer = createMailer(config, log);
+  deps.rateLimiters = createRateLimiters({
+    redis,
+    log,
+    keyPrefix:
+      options.rateLimitKeyPrefix ??
+      (config.NODE_ENV === 'test' ? `fs:rl:test-${Math.random().toString(36).slice(2, 10)}` : 'fs:rl'),
+  });
 
   const { app, api } = buildApp(deps);
   const server = http.createServer(app.callback());
@@ -60,6 +79,8 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
         setTimeout(() => server.closeAllConnections?.(), 5_000).unref();
       });
       await bus.close();
+      await deps.mailer?.close();
+      if (redis) await redis.quit().catch(() => redis.disconnect());
       if (ownsDb) await db.destroy();
     })());
 

@@ -22,7 +22,8 @@ export function signAccessToken(
   return jwt.sign(
     { sub: input.userId, family_id: input.familyId, role: input.role, iat, exp: iat + ttlSeconds, jti: newId() },
     secret,
-    { algorithm: 'HS256', noTimestamp: true },
+    // No `noTimestamp`: jsonwebtoken would delete our iat. With iat in the payload it keeps it.
+    { algorithm: 'HS256' },
   );
 }
 

@@ -1,0 +1,134 @@
+// SQL of accounts: users, memberships (as seen by auth), refresh tokens, password reset tokens.
+// Every function takes the handle to use (the transaction inside a write: never deps.db there).
+import type { Db, Trx } from '../db/knex.js';
+import type { Role } from '../context.js';
+
+type Q = Db | Trx;
+
+export interface UserRow {
+  id: string;
+  email: string;
+  user_name: string;
+  password_hash: string;
+  email_confirmed_at: Date | null;
+  created_at: Date;
+}
+
+export interface MembershipRow {
+  family_id: string;
+  family_name: string;
+  role: Role;
+  created_at: Date;
+}
+
+export const findUserByEmail = (q: Q, email: string) =>
+  q('users').where({ email }).first() as Promise<UserRow | undefined>;
+
+export const findUserById = (q: Q, id: string) => q('users').where({ id }).first() as Promise<UserRow | undefined>;
+
+export async function userNameTaken(q: Q, userName: string): Promise<boolean> {
+  return !!(await q('users').whereRaw('lower(user_name) = lower(?)', [userName]).first('id'));
+}
+
+export async function emailTaken(q: Q, email: string): Promise<boolean> {
+  return !!(await q('users').where({ email }).first('id'));
+}
+
+export async function insertUser(q: Q, row: Omit<UserRow, 'created_at'> & { created_at: Date }): Promise<UserRow> {
+  await q('users').insert({ ...row, updated_at: row.created_at });
+  return row;
+}
+
+export const membershipOf = (q: Q, userId: string) =>
+  q('family_memberships as m')
+    .join('families as f', 'f.id', 'm.family_id')
+    .where('m.user_id', userId)
+    .first('m.family_id', 'f.name as family_name', 'm.role', 'm.created_at') as Promise<MembershipRow | undefined>;
+
+export async function familyHasAdmin(q: Q, familyId: string): Promise<boolean> {
+  return !!(await q('family_memberships').where({ family_id: familyId, role: 'admin' }).first('id'));
+}
+
+export async function insertMembership(
+  q: Q,
+  row: { id: string; family_id: string; user_id: string; role: Role; created_at: Date },
+): Promise<void> {
+  await q('family_memberships').insert(row);
+}
+
+export async function updatePasswordHash(q: Q, userId: string, passwordHash: string, now: Date): Promise<void> {
+  await q('users').where({ id: userId }).update({ password_hash: passwordHash, updated_at: now });
+}
+
+// Refresh tokens.
+export interface RefreshTokenRow {
+  id: string;
+  user_id: string;
+  family_id: string;
+  token_hash: string;
+  expires_at: Date;
+  rotated_at: Date | null;
+  revoked_at: Date | null;
+}
+
+export async function insertRefreshToken(
+  q: Q,
+  row: { id: string; user_id: string; family_id: string; token_hash: string; created_at: Date; expires_at: Date },
+): Promise<void> {
+  await q('refresh_tokens').insert(row);
+}
+
+export const findRefreshToken = (q: Q, tokenHash: string) =>
+  q('refresh_tokens').where({ token_hash: tokenHash }).first() as Promise<RefreshTokenRow | undefined>;
+
+/** Marks a live token rotated; false when another request rotated or revoked it first. */
+export async function markRefreshTokenRotated(q: Q, id: string, now: Date): Promise<boolean> {
+  const rows = await q('refresh_tokens')
+    .where({ id })
+    .whereNull('rotated_at')
+    .whereNull('revoked_at')
+    .update({ rotated_at: now })
+    .returning('id');
+  return rows.length > 0;
+}
+
+export async function revokeRefreshToken(q: Q, tokenHash: string, now: Date): Promise<void> {
+  await q('refresh_tokens').where({ token_hash: tokenHash }).whereNull('revoked_at').update({ revoked_at: now });
+}
+
+export async function revokeAllRefreshTokens(q: Q, userId: string, now: Date): Promise<void> {
+  await q('refresh_tokens').where({ user_id: userId }).whereNull('revoked_at').update({ revoked_at: now });
+}
+
+// Password reset tokens.
+export interface ResetTokenRow {
+  id: string;
+  user_id: string;
+  expires_at: Date;
+  used_at: Date | null;
+  invalidated_at: Date | null;
+}
+
+export async function invalidateOutstandingResetTokens(q: Q, userId: string, now: Date): Promise<void> {
+  await q('password_reset_tokens')
+    .where({ user_id: userId })
+    .whereNull('used_at')
+    .whereNull('invalidated_at')
+    .update({ invalidated_at: now });
+}
+
+export async function insertResetToken(
+  q: Q,
+  row: { id: string; user_id: string; token_hash: string; created_at: Date; expires_at: Date },
+): Promise<void> {
+  await q('password_reset_tokens').insert(row);
+}
+
+export const findResetToken = (q: Q, tokenHash: string, forUpdate = false) => {
+  const query = q('password_reset_tokens').where({ token_hash: tokenHash });
+  return (forUpdate ? query.forUpdate().first() : query.first()) as Promise<ResetTokenRow | undefined>;
+};
+
+export async function markResetTokenUsed(q: Q, id: string, now: Date): Promise<void> {
+  await q('password_reset_tokens').where({ id }).update({ used_at: now });
+}

@@ -1,0 +1,76 @@
+// Request and response shapes of the auth and family endpoints (zod). Input limits keep huge
+// strings out: email ≤ 254, userName ≤ 100, password 8..1024, names ≤ 200.
+import { z } from 'zod';
+
+/** Trimmed, lower-cased email (emails compare case-insensitively and are stored normalised). */
+export const Email = z.string().trim().toLowerCase().max(254).pipe(z.email());
+export const Password = z.string().min(8, 'must be at least 8 characters').max(1024);
+export const UserName = z.string().trim().min(1).max(100);
+export const FamilyName = z.string().trim().min(1).max(200);
+/** Opaque tokens from links and sessions (base64url, 43 characters when we make them). */
+export const OpaqueToken = z.string().min(1).max(512);
+
+export const RegisterBody = z
+  .object({
+    email: Email,
+    userName: UserName,
+    password: Password,
+    inviteToken: OpaqueToken.optional(),
+    familyCode: z.string().trim().min(1).max(64).optional(),
+    newFamilyName: FamilyName.optional(),
+  })
+  .superRefine((b, ctx) => {
+    const given = [b.inviteToken, b.familyCode, b.newFamilyName].filter((v) => v !== undefined).length;
+    if (given !== 1) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['inviteToken'],
+        message: 'Give exactly one of inviteToken, familyCode or newFamilyName',
+      });
+    }
+  });
+export type RegisterInput = z.output<typeof RegisterBody>;
+
+export const LoginBody = z.object({ email: Email, password: z.string().min(1).max(1024) });
+export const RefreshBody = z.object({ refreshToken: OpaqueToken });
+export const ForgotPasswordBody = z.object({ email: Email });
+export const ResetPasswordBody = z.object({ token: OpaqueToken, newPassword: Password });
+export const InviteTokenParams = z.object({ token: OpaqueToken });
+
+export const RoleSchema = z.enum(['admin', 'member']);
+
+export const UserRecord = z.object({
+  id: z.string(),
+  email: z.string(),
+  userName: z.string(),
+  emailConfirmed: z.boolean(),
+});
+export const FamilyRef = z.object({ id: z.string(), name: z.string() });
+export const Session = z.object({
+  accessToken: z.string(),
+  refreshToken: z.string(),
+  expiresIn: z.number().int(),
+  user: UserRecord,
+  family: FamilyRef,
+  role: RoleSchema,
+});
+export type SessionRecord = z.output<typeof Session>;
+export const Me = z.object({ user: UserRecord, family: FamilyRef, role: RoleSchema });
+export const Message = z.object({ message: z.string() });
+export const InviteLookup = z.object({ email: z.string(), familyName: z.string(), expiresAt: z.string() });
+
+// Family endpoints.
+export const FamilyRecord = z.object({ id: z.string(), name: z.string(), inviteCode: z.string() });
+export const InviteCodeRecord = z.object({ inviteCode: z.string() });
+export const MemberRecord = z.object({
+  userId: z.string(),
+  userName: z.string(),
+  email: z.string(),
+  role: RoleSchema,
+  joinedAt: z.string(),
+});
+export const InviteRecord = z.object({ id: z.string(), email: z.string(), createdAt: z.string(), expiresAt: z.string() });
+export const MemberParams = z.object({ userId: z.guid() });
+export const InviteParams = z.object({ id: z.guid() });
+export const RoleBody = z.object({ role: RoleSchema });
+export const InviteBody = z.object({ email: Email });

@@ -1,0 +1,192 @@
+// Accounts: registration, login, refresh, logout, the caller's profile. No Koa types here.
+import type { Actor, Deps, Role } from '../context.js';
+import type { Trx } from '../db/knex.js';
+import { newId, sha256 } from '../db/ids.js';
+import { familyWrite } from '../db/family-write.js';
+import { AppError, badRequest, forbidden, unauthenticated } from '../http/errors.js';
+import { createFamilyRow } from '../family/create.js';
+import { findFamily, findFamilyByCode, findPendingInviteByToken, consumeInvite } from '../family/queries.js';
+import { hashPassword, verifyAgainstDummy, verifyPassword } from './passwords.js';
+import { issueSession, userRecord } from './session.js';
+import type { RegisterInput, SessionRecord } from './schemas.js';
+import {
+  emailTaken,
+  familyHasAdmin,
+  findRefreshToken,
+  findUserByEmail,
+  findUserById,
+  insertMembership,
+  insertUser,
+  markRefreshTokenRotated,
+  membershipOf,
+  revokeAllRefreshTokens,
+  revokeRefreshToken,
+  userNameTaken,
+  type UserRow,
+} from './queries.js';
+
+export const invitationInvalid = () =>
+  badRequest('invitation_invalid', 'The invitation is unknown, expired, already used or revoked');
+const familyCodeInvalid = () => badRequest('family_code_invalid', 'No family has that code');
+const invalidCredentials = () => new AppError(401, 'invalid_credentials', 'Wrong email or password');
+const refreshInvalid = () => unauthenticated('The refresh token is invalid, expired or already used');
+
+/** Duplicate checks in the contract's order: user name first, then email. */
+async function assertAvailable(trx: Trx, userName: string, email: string): Promise<void> {
+  if (await userNameTaken(trx, userName)) throw new AppError(409, 'duplicate_user_name', 'That user name is taken');
+  if (await emailTaken(trx, email)) throw new AppError(409, 'duplicate_email', 'That email is already registered');
+}
+
+async function joinFamily(
+  deps: Deps,
+  trx: Trx,
+  input: { familyId: string; userName: string; email: string; passwordHash: string; confirmed: boolean; now: Date },
+): Promise<{ user: UserRow; role: Role }> {
+  const user = await insertUser(trx, {
+    id: newId(),
+    email: input.email,
+    user_name: input.userName,
+    password_hash: input.passwordHash,
+    email_confirmed_at: input.confirmed ? input.now : null,
+    created_at: input.now,
+  });
+  // The first user of a family without an admin (the default family starts empty) runs it.
+  const role: Role = (await familyHasAdmin(trx, input.familyId)) ? 'member' : 'admin';
+  await insertMembership(trx, { id: newId(), family_id: input.familyId, user_id: user.id, role, created_at: input.now });
+  return { user, role };
+}
+
+/**
+ * Registration. Order of checks (contract 3): body validation (route) → the invite token, family
+ * code or new-family permission → duplicate user name → duplicate email.
+ */
+export async function register(deps: Deps, input: RegisterInput): Promise<SessionRecord> {
+  // Hash outside any transaction: it is the slow part and must not hold the family lock.
+  const passwordHash = await hashPassword(input.password);
+
+  if (input.inviteToken !== undefined) {
+    const tokenHash = sha256(input.inviteToken);
+    const found = await findPendingInviteByToken(deps.db, tokenHash, deps.clock.now());
+    if (!found) throw invitationInvalid();
+    return familyWrite(deps, found.family_id, async (w) => {
+      // Re-read under a row lock: two registrations racing for one invite, one wins.
+      const invite = await findPendingInviteByToken(w.trx, tokenHash, w.now, true);
+      if (!invite) throw invitationInvalid();
+      // The invite's email is bound to the account; a differing client email is ignored.
+      await assertAvailable(w.trx, input.userName, invite.email);
+      const { user, role } = await joinFamily(deps, w.trx, {
+        familyId: invite.family_id,
+        userName: input.userName,
+        email: invite.email,
+        passwordHash,
+        confirmed: true, // the invite link proves the address
+        now: w.now,
+      });
+      await consumeInvite(w.trx, invite.id, user.id, w.now);
+      w.emit({ type: 'MemberJoined', userId: user.id, role });
+      return issueSession(deps, w.trx, { user, family: { id: invite.family_id, name: invite.family_name }, role });
+    });
+  }
+
+  if (input.familyCode !== undefined) {
+    const code = input.familyCode;
+    const found = await findFamilyByCode(deps.db, code);
+    if (!found) throw familyCodeInvalid();
+    return familyWrite(deps, found.id, async (w) => {
+      const family = await findFamily(w.trx, found.id);
+      if (!family || family.invite_code !== code) throw familyCodeInvalid(); // rotated meanwhile
+      await assertAvailable(w.trx, input.userName, input.email);
+      const { user, role } = await joinFamily(deps, w.trx, {
+        familyId: family.id,
+        userName: input.userName,
+        email: input.email,
+        passwordHash,
+        confirmed: false, // a family code does not prove the email belongs to this person
+        now: w.now,
+      });
+      w.emit({ type: 'MemberJoined', userId: user.id, role });
+      return issueSession(deps, w.trx, { user, family: { id: family.id, name: family.name }, role });
+    });
+  }
+
+  if (!deps.config.ALLOW_NEW_FAMILIES) throw forbidden('Creating new families is disabled on this server');
+  const familyName = input.newFamilyName!;
+  // A brand-new family: nobody else can be writing it, so one plain transaction creates the
+  // family (with its counter row), the user and the admin membership together.
+  return deps.db.transaction(async (trx) => {
+    await assertAvailable(trx, input.userName, input.email);
+    const now = deps.clock.now();
+    const family = await createFamilyRow(trx, { name: familyName });
+    const { user, role } = await joinFamily(deps, trx, {
+      familyId: family.id,
+      userName: input.userName,
+      email: input.email,
+      passwordHash,
+      confirmed: false,
+      now,
+    });
+    return issueSession(deps, trx, { user, family, role });
+  });
+}
+
+/** Unknown email and wrong password answer alike and cost the same argon2 work. */
+export async function login(deps: Deps, input: { email: string; password: string }): Promise<SessionRecord> {
+  const user = await findUserByEmail(deps.db, input.email);
+  const ok = user ? await verifyPassword(user.password_hash, input.password) : await verifyAgainstDummy(input.password);
+  if (!user || !ok) throw invalidCredentials();
+  const membership = await membershipOf(deps.db, user.id);
+  if (!membership) throw forbidden('This account is no longer a member of a family');
+  return deps.db.transaction((trx) =>
+    issueSession(deps, trx, { user, family: { id: membership.family_id, name: membership.family_name }, role: membership.role }),
+  );
+}
+
+/**
+ * Rotation: every refresh token works once. Presenting one that was already rotated means it was
+ * copied (or the client is confused): every refresh token of that user is revoked.
+ */
+export async function refresh(deps: Deps, refreshToken: string): Promise<SessionRecord> {
+  const now = deps.clock.now();
+  const row = await findRefreshToken(deps.db, sha256(refreshToken));
+  if (!row || row.revoked_at) throw refreshInvalid();
+  if (row.rotated_at) {
+    await revokeAllRefreshTokens(deps.db, row.user_id, now);
+    deps.log.warn({ userId: row.user_id }, 'refresh token reused; all refresh tokens of the user revoked');
+    throw refreshInvalid();
+  }
+  if (row.expires_at.getTime() <= now.getTime()) throw refreshInvalid();
+
+  const outcome = await deps.db.transaction(async (trx) => {
+    if (!(await markRefreshTokenRotated(trx, row.id, now))) return 'raced' as const;
+    const membership = await membershipOf(trx, row.user_id);
+    const user = await findUserById(trx, row.user_id);
+    if (!user || !membership || membership.family_id !== row.family_id) return 'gone' as const;
+    return issueSession(deps, trx, {
+      user,
+      family: { id: membership.family_id, name: membership.family_name },
+      role: membership.role,
+    });
+  });
+  if (outcome === 'raced') {
+    // Another request rotated it a moment ago: the same token used twice.
+    await revokeAllRefreshTokens(deps.db, row.user_id, now);
+    throw refreshInvalid();
+  }
+  if (outcome === 'gone') {
+    await revokeAllRefreshTokens(deps.db, row.user_id, now);
+    throw refreshInvalid();
+  }
+  return outcome;
+}
+
+/** Revokes the refresh token; answers the same whether or not it was known. */
+export async function logout(deps: Deps, refreshToken: string): Promise<void> {
+  await revokeRefreshToken(deps.db, sha256(refreshToken), deps.clock.now());
+}
+
+export async function me(deps: Deps, actor: Actor) {
+  const user = await findUserById(deps.db, actor.userId);
+  const family = await findFamily(deps.db, actor.familyId);
+  if (!user || !family) throw unauthenticated();
+  return { user: userRecord(user), family: { id: family.id, name: family.name }, role: actor.role };
+}
