@@ -1,0 +1,175 @@
+// The only SQL of the catalog feature. Every family-scoped query takes the family id from the
+// caller (the actor's family), never from the request. Live rows only (`deleted = false`).
+import type { Knex } from 'knex';
+import type { EffectiveProductRow, EffectiveUnitRow } from './records.js';
+
+type Q = Knex | Knex.Transaction;
+
+/** Escapes LIKE wildcards; the pattern uses `!` as its escape character. */
+const likeEscape = (s: string) => s.replace(/[!%_]/g, (c) => `!${c}`);
+
+/** The family's effective product catalog as a subquery: globals with overrides, plus family products. */
+function effectiveProducts(q: Q, familyId: string): Knex.QueryBuilder {
+  const globals = q('products as p')
+    .leftJoin('family_product_overrides as o', function () {
+      this.on('o.product_id', '=', 'p.id').andOnVal('o.family_id', '=', familyId).andOnVal('o.deleted', '=', false);
+    })
+    .select(
+      'p.id',
+      q.raw("'global'::text as kind"),
+      q.raw('coalesce(o.name, p.name) as name'),
+      q.raw('coalesce(o.unit_category_flags, p.unit_category_flags) as unit_category_flags'),
+      q.raw('(o.id is not null) as overridden'),
+      'p.created_at',
+      q.raw('greatest(p.updated_at, o.updated_at) as updated_at'),
+    );
+  const family = q('family_products')
+    .where({ family_id: familyId, deleted: false })
+    .select(
+      'id',
+      q.raw("'family'::text as kind"),
+      'name',
+      'unit_category_flags',
+      q.raw('false as overridden'),
+      'created_at',
+      'updated_at',
+    );
+  return q.queryBuilder().from(q.raw('(? union all ?) as e', [globals, family]));
+}
+
+/**
+ * Merged search: case-insensitive substring match on the effective name, prefix matches first,
+ * then by name (and id, so equal names have a stable order). Empty `text` lists everything.
+ */
+export async function searchEffectiveProducts(
+  q: Q,
+  familyId: string,
+  text: string,
+  limit: number,
+): Promise<EffectiveProductRow[]> {
+  const needle = likeEscape(text.toLowerCase());
+  const query = effectiveProducts(q, familyId).select('*');
+  if (needle) {
+    query
+      .whereRaw("lower(name) like ? escape '!'", [`%${needle}%`])
+      .orderByRaw("(lower(name) like ? escape '!') desc", [`${needle}%`]);
+  }
+  return (await query.orderByRaw('lower(name), name, id').limit(limit)) as EffectiveProductRow[];
+}
+
+/** One product of the family's effective catalog (global or the family's own), or undefined. */
+export async function effectiveProductById(q: Q, familyId: string, id: string): Promise<EffectiveProductRow | undefined> {
+  return (await effectiveProducts(q, familyId).select('*').where({ id }).first()) as EffectiveProductRow | undefined;
+}
+
+export interface FamilyProductRow {
+  id: string;
+  family_id: string;
+  name: string;
+  unit_category_flags: number;
+  deleted: boolean;
+}
+
+/** A family product row by id in any family and any state (for client-chosen id checks). */
+export async function familyProductAnyFamily(q: Q, id: string): Promise<FamilyProductRow | undefined> {
+  return (await q('family_products').where({ id }).first()) as FamilyProductRow | undefined;
+}
+
+export async function liveFamilyProduct(q: Q, familyId: string, id: string): Promise<FamilyProductRow | undefined> {
+  return (await q('family_products').where({ id, family_id: familyId, deleted: false }).first()) as
+    | FamilyProductRow
+    | undefined;
+}
+
+export async function familyProductNameTaken(q: Q, familyId: string, name: string, exceptId?: string): Promise<boolean> {
+  const query = q('family_products')
+    .where({ family_id: familyId, deleted: false })
+    .whereRaw('lower(name) = lower(?)', [name])
+    .first('id');
+  if (exceptId) query.whereNot({ id: exceptId });
+  return !!(await query);
+}
+
+export async function globalProductExists(q: Q, id: string): Promise<boolean> {
+  return !!(await q('products').where({ id }).first('id'));
+}
+
+export async function liveOverride(q: Q, familyId: string, productId: string): Promise<{ id: string } | undefined> {
+  return (await q('family_product_overrides')
+    .where({ family_id: familyId, product_id: productId, deleted: false })
+    .first('id')) as { id: string } | undefined;
+}
+
+// Units
+
+const CATEGORY_ORDER = "case category when 'Count' then 1 when 'Weight' then 2 when 'Volume' then 3 else 4 end";
+
+/** Global units then the family's live units, each part by category (Count, Weight, Volume) then name. */
+export async function effectiveUnits(q: Q, familyId: string): Promise<EffectiveUnitRow[]> {
+  const globals = (await q('units_of_measure')
+    .select('id', q.raw("'global'::text as kind"), 'code', 'name', 'abbreviation', 'category', 'created_at', 'updated_at')
+    .orderByRaw(`${CATEGORY_ORDER}, lower(name), id`)) as EffectiveUnitRow[];
+  const family = (await q('family_units_of_measure')
+    .where({ family_id: familyId, deleted: false })
+    .select(
+      'id',
+      q.raw("'family'::text as kind"),
+      q.raw('null::text as code'),
+      'name',
+      'abbreviation',
+      'category',
+      'created_at',
+      'updated_at',
+    )
+    .orderByRaw(`${CATEGORY_ORDER}, lower(name), id`)) as EffectiveUnitRow[];
+  return [...globals, ...family];
+}
+
+export async function liveFamilyUnit(q: Q, familyId: string, id: string): Promise<EffectiveUnitRow | undefined> {
+  return (await q('family_units_of_measure')
+    .where({ id, family_id: familyId, deleted: false })
+    .first(
+      'id',
+      q.raw("'family'::text as kind"),
+      q.raw('null::text as code'),
+      'name',
+      'abbreviation',
+      'category',
+      'created_at',
+      'updated_at',
+    )) as EffectiveUnitRow | undefined;
+}
+
+/** A family unit row by id in any family and any state (for client-chosen id checks). */
+export async function familyUnitAnyFamily(
+  q: Q,
+  id: string,
+): Promise<{ id: string; family_id: string; deleted: boolean } | undefined> {
+  return (await q('family_units_of_measure').where({ id }).first('id', 'family_id', 'deleted')) as
+    | { id: string; family_id: string; deleted: boolean }
+    | undefined;
+}
+
+export async function globalUnitExists(q: Q, id: string): Promise<boolean> {
+  return !!(await q('units_of_measure').where({ id }).first('id'));
+}
+
+/** Abbreviations are unique across the global units and the family's live units, case-insensitively. */
+export async function abbreviationTaken(q: Q, familyId: string, abbreviation: string, exceptId?: string): Promise<boolean> {
+  const global = await q('units_of_measure').whereRaw('lower(abbreviation) = lower(?)', [abbreviation]).first('id');
+  if (global) return true;
+  const query = q('family_units_of_measure')
+    .where({ family_id: familyId, deleted: false })
+    .whereRaw('lower(abbreviation) = lower(?)', [abbreviation])
+    .first('id');
+  if (exceptId) query.whereNot({ id: exceptId });
+  return !!(await query);
+}
+
+/** Whether a live ingredient or any live list item (removed ones included) uses the family unit. */
+export async function familyUnitInUse(q: Q, familyId: string, unitId: string): Promise<boolean> {
+  const where = { family_id: familyId, family_unit_of_measure_id: unitId, deleted: false };
+  const ingredient = await q('recipe_ingredients').where(where).first('id');
+  if (ingredient) return true;
+  return !!(await q('shopping_list_items').where(where).first('id'));
+}

@@ -1,0 +1,241 @@
+// HTTP for the product and unit catalogs (contract section 4, Products and Units).
+import { z } from 'zod';
+import type { Deps } from '../context.js';
+import type { ApiRouter } from '../http/route.js';
+import { familyWrite } from '../db/family-write.js';
+import { UNIT_CATEGORIES } from './flags.js';
+import { ProductRecordSchema, UnitCategoryFlagsSchema, UnitRecordSchema } from './records.js';
+import {
+  clearOverride,
+  createFamilyProduct,
+  createFamilyUnit,
+  deleteFamilyProduct,
+  deleteFamilyUnit,
+  listUnits,
+  searchProducts,
+  setOverride,
+  updateFamilyProduct,
+  updateFamilyUnit,
+} from './service.js';
+import { created, noContent, ok, problem, responses } from '../openapi/responses.js';
+
+export const SEARCH_LIMIT_DEFAULT = 50;
+export const SEARCH_LIMIT_MAX = 200;
+
+// Lengths match the replicated docs (client-sdk protocol: product name ≤ 200, unit name ≤ 100,
+// abbreviation ≤ 20), so every record the REST API writes is a valid doc.
+const ProductName = z.string().trim().min(1).max(200);
+const UnitName = z.string().trim().min(1).max(100);
+const Abbreviation = z.string().trim().min(1).max(20);
+const Category = z.enum(UNIT_CATEGORIES);
+const ClientId = z.uuid().optional().meta({ description: 'Client-chosen id (offline creation); re-sending it returns the existing record with 200' });
+
+const SearchQuery = z.object({
+  q: z.string().max(200).optional().meta({ description: 'Case-insensitive substring of the name; prefix matches first' }),
+  limit: z.coerce.number().int().min(1).max(SEARCH_LIMIT_MAX).default(SEARCH_LIMIT_DEFAULT),
+});
+const FamilyProductParams = z.object({ familyProductId: z.uuid() });
+const ProductParams = z.object({ productId: z.uuid() });
+const UnitParams = z.object({ unitId: z.uuid() });
+
+const FamilyProductCreate = z.object({
+  id: ClientId,
+  name: ProductName,
+  unitCategoryFlags: UnitCategoryFlagsSchema.optional(),
+});
+const FamilyProductPatch = z.object({
+  name: ProductName.optional(),
+  unitCategoryFlags: UnitCategoryFlagsSchema.optional(),
+});
+const OverrideBody = z
+  .object({
+    name: ProductName.nullable().optional().meta({ description: 'Family name of the product; absent or null follows the global name' }),
+    unitCategoryFlags: UnitCategoryFlagsSchema.nullable().optional(),
+  })
+  .refine((b) => b.name != null || b.unitCategoryFlags != null, {
+    message: 'set name or unitCategoryFlags (DELETE the override to drop it)',
+    path: ['name'],
+  });
+const FamilyUnitCreate = z.object({ id: ClientId, name: UnitName, abbreviation: Abbreviation, category: Category });
+const FamilyUnitPatch = z.object({ name: UnitName.optional(), abbreviation: Abbreviation.optional(), category: Category.optional() });
+
+export function registerCatalogRoutes(api: ApiRouter, deps: Deps): void {
+  const tag = 'Catalog';
+
+  api.add(
+    {
+      method: 'get',
+      path: '/products',
+      summary: 'Search the effective product catalog (global with overrides, plus family products)',
+      tag,
+      access: 'member',
+      query: SearchQuery,
+      responses: ok(z.array(ProductRecordSchema)),
+    },
+    async (ctx, { query, actor }) => {
+      ctx.body = await searchProducts(deps.db, actor.familyId, query.q ?? '', query.limit);
+    },
+  );
+
+  api.add(
+    {
+      method: 'post',
+      path: '/products',
+      summary: 'Create a family product',
+      tag,
+      access: 'member',
+      body: FamilyProductCreate,
+      responses: responses(
+        created(ProductRecordSchema),
+        ok(ProductRecordSchema, 'The product with that client-chosen id already exists'),
+        problem(409, 'duplicate_name', 'id_conflict'),
+      ),
+    },
+    async (ctx, { body, actor }) => {
+      const r = await familyWrite(deps, actor.familyId, (w) => createFamilyProduct(w, actor, body), {
+        actorUserId: actor.userId,
+      });
+      ctx.status = r.created ? 201 : 200;
+      ctx.body = r.record;
+    },
+  );
+
+  api.add(
+    {
+      method: 'patch',
+      path: '/products/:familyProductId',
+      summary: 'Change a family product',
+      tag,
+      access: 'member',
+      params: FamilyProductParams,
+      body: FamilyProductPatch,
+      responses: responses(ok(ProductRecordSchema), problem(409, 'duplicate_name')),
+    },
+    async (ctx, { params, body, actor }) => {
+      ctx.body = await familyWrite(deps, actor.familyId, (w) => updateFamilyProduct(w, actor, params.familyProductId, body), {
+        actorUserId: actor.userId,
+      });
+    },
+  );
+
+  api.add(
+    {
+      method: 'delete',
+      path: '/products/:familyProductId',
+      summary: 'Delete a family product (items and ingredients keep their name, lose the link)',
+      tag,
+      access: 'member',
+      params: FamilyProductParams,
+      responses: noContent(),
+    },
+    async (ctx, { params, actor }) => {
+      await familyWrite(deps, actor.familyId, (w) => deleteFamilyProduct(w, actor, params.familyProductId), {
+        actorUserId: actor.userId,
+      });
+      ctx.status = 204;
+    },
+  );
+
+  api.add(
+    {
+      method: 'put',
+      path: '/products/:productId/override',
+      summary: "Set the family's override of a global product",
+      tag,
+      access: 'member',
+      params: ProductParams,
+      body: OverrideBody,
+      responses: ok(ProductRecordSchema, 'The effective product'),
+    },
+    async (ctx, { params, body, actor }) => {
+      ctx.body = await familyWrite(deps, actor.familyId, (w) => setOverride(w, actor, params.productId, body), {
+        actorUserId: actor.userId,
+      });
+    },
+  );
+
+  api.add(
+    {
+      method: 'delete',
+      path: '/products/:productId/override',
+      summary: "Drop the family's override of a global product",
+      tag,
+      access: 'member',
+      params: ProductParams,
+      responses: noContent(),
+    },
+    async (ctx, { params, actor }) => {
+      await familyWrite(deps, actor.familyId, (w) => clearOverride(w, actor, params.productId), { actorUserId: actor.userId });
+      ctx.status = 204;
+    },
+  );
+
+  api.add(
+    {
+      method: 'get',
+      path: '/units',
+      summary: 'The effective unit catalog: global units, then the family units',
+      tag,
+      access: 'member',
+      responses: ok(z.array(UnitRecordSchema)),
+    },
+    async (ctx, { actor }) => {
+      ctx.body = await listUnits(deps.db, actor.familyId);
+    },
+  );
+
+  api.add(
+    {
+      method: 'post',
+      path: '/units',
+      summary: 'Create a family unit',
+      tag,
+      access: 'member',
+      body: FamilyUnitCreate,
+      responses: responses(
+        created(UnitRecordSchema),
+        ok(UnitRecordSchema, 'The unit with that client-chosen id already exists'),
+        problem(409, 'abbreviation_taken', 'id_conflict'),
+      ),
+    },
+    async (ctx, { body, actor }) => {
+      const r = await familyWrite(deps, actor.familyId, (w) => createFamilyUnit(w, actor, body), { actorUserId: actor.userId });
+      ctx.status = r.created ? 201 : 200;
+      ctx.body = r.record;
+    },
+  );
+
+  api.add(
+    {
+      method: 'patch',
+      path: '/units/:unitId',
+      summary: 'Change a family unit',
+      tag,
+      access: 'member',
+      params: UnitParams,
+      body: FamilyUnitPatch,
+      responses: responses(ok(UnitRecordSchema), problem(409, 'abbreviation_taken')),
+    },
+    async (ctx, { params, body, actor }) => {
+      ctx.body = await familyWrite(deps, actor.familyId, (w) => updateFamilyUnit(w, actor, params.unitId, body), {
+        actorUserId: actor.userId,
+      });
+    },
+  );
+
+  api.add(
+    {
+      method: 'delete',
+      path: '/units/:unitId',
+      summary: 'Delete a family unit (blocked while an ingredient or any list item uses it)',
+      tag,
+      access: 'member',
+      params: UnitParams,
+      responses: responses(noContent(), problem(409, 'unit_in_use')),
+    },
+    async (ctx, { params, actor }) => {
+      await familyWrite(deps, actor.familyId, (w) => deleteFamilyUnit(w, actor, params.unitId), { actorUserId: actor.userId });
+      ctx.status = 204;
+    },
+  );
+}

@@ -1,0 +1,39 @@
+// Helpers for the `responses` of a route declaration. Error responses (problem+json) are added
+// to the OpenAPI document from the declaration itself (validation, auth, path ids, body size),
+// so a spec only needs its success response and the conflicts it can answer.
+import type { z } from 'zod';
+import type { ResponseSpec } from '../http/route.js';
+
+/** 200 with a JSON body (schema optional: documented as any JSON when missing). */
+export const ok = (schema?: z.ZodType, description = 'OK'): Record<number, ResponseSpec> => ({
+  200: { description, schema },
+});
+
+/** 201 with the created record. */
+export const created = (schema?: z.ZodType, description = 'Created'): Record<number, ResponseSpec> => ({
+  201: { description, schema },
+});
+
+/** 204 without a body. */
+export const noContent = (description = 'Done, no content'): Record<number, ResponseSpec> => ({
+  204: { description },
+});
+
+/** An error response; the body is problem+json. List the `code`s the client may see. */
+export const problem = (status: number, ...codes: string[]): Record<number, ResponseSpec> => ({
+  [status]: { description: codes.length ? `Problem: ${codes.map((c) => `\`${c}\``).join(', ')}` : 'Problem' },
+});
+
+/** Merge several response helpers: `responses: merge(created(X), ok(X, 'Existing'), problem(409, 'duplicate_name'))`. */
+export function responses(...parts: Record<number, ResponseSpec>[]): Record<number, ResponseSpec> {
+  const out: Record<number, ResponseSpec> = {};
+  for (const p of parts) {
+    for (const [status, spec] of Object.entries(p)) {
+      const n = Number(status);
+      const prev = out[n];
+      // Several problem entries of one status: join their codes.
+      out[n] = prev && n >= 400 ? { description: `${prev.description}; ${spec.description}` } : spec;
+    }
+  }
+  return out;
+}
