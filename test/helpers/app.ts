@@ -52,7 +52,7 @@ export async function request<T = any>(
     body = JSON.stringify(options.body);
     headers['content-type'] ??= 'application/json';
   }
-  const res = await fetch(app.url + path, { method, headers, body });
+  const res = await fetch(app.url + path, { method, headers, body: body as BodyInit | undefined });
   const text = await res.text();
   let parsed: unknown = undefined;
   if (text) {

@@ -159,7 +159,7 @@ const F = {
         },
         { message: `must be ${min} to ${max} characters long` },
       ),
-      { type: 'string', minLength: min, maxLength: max },
+      min > 0 ? { type: 'string', minLength: min, maxLength: max } : { type: 'string', maxLength: max },
     ),
   int: (min: number, max: number) =>
     field(z.int().min(min).max(max), { type: 'integer', minimum: min, maximum: max }),
@@ -192,8 +192,8 @@ const F = {
     const { type, enum: values, ...rest } = f.json;
     if (typeof type !== 'string') throw new Error('nullable() expects a single-typed field');
     return field(f.zod.nullable(), {
-      ...rest,
       type: [type, 'null'],
+      ...rest,
       ...(values ? { enum: [...values, null] } : {}),
     });
   },

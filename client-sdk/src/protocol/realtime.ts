@@ -1,0 +1,254 @@
+/**
+ * Live channel (api-contract §5): one WebSocket endpoint, JSON text frames
+ * `{ "type": …, … }`.
+ *
+ * Client → server: Authenticate (first frame, within AUTH_TIMEOUT_MS; a later one
+ * replaces an expiring token), JoinList, LeaveList.
+ * Server → client: Authenticated, JoinedList, Error, the list-group events and the
+ * overview-group events. Events are published after commit, whatever path wrote the
+ * change (REST or replication push).
+ *
+ * Unknown keys are stripped, so either side may add fields without breaking the other;
+ * an unknown `type` fails validation (the server closes with PROTOCOL_ERROR, a client
+ * should ignore the frame).
+ */
+import { z } from 'zod';
+import { recordSchemas, uuidSchema } from './docs.js';
+
+export const REALTIME_PATH = '/api/realtime';
+
+/** The first client frame must be an Authenticate within this time, else close 4401. */
+export const AUTH_TIMEOUT_MS = 10_000;
+
+/** Largest client→server frame the server accepts (ws `maxPayload`); larger: close 1009. */
+export const MAX_CLIENT_FRAME_BYTES = 64 * 1024;
+
+/** WebSocket close codes and what the client does about them. */
+export const CLOSE_CODES = {
+  /** Going away (server shutting down, or the client navigating away): reconnect with backoff. */
+  GOING_AWAY: 1001,
+  /** Client frame over MAX_CLIENT_FRAME_BYTES: a client bug; do not resend that frame. */
+  MESSAGE_TOO_BIG: 1009,
+  /** Service restart: reconnect with backoff. */
+  SERVICE_RESTART: 1012,
+  /** Protocol error: a frame that is not valid JSON or not a valid client frame. */
+  PROTOCOL_ERROR: 4400,
+  /** Unauthenticated: no Authenticate in time, bad or expired token. Reconnect only
+   * with a fresh token. */
+  UNAUTHENTICATED: 4401,
+  /** The user was removed from the family: do not reconnect with this token. */
+  REMOVED_FROM_FAMILY: 4403,
+  /** Slow consumer: the server's send buffer for this connection overflowed. Reconnect
+   * and re-pull (events were dropped). */
+  SLOW_CONSUMER: 4408,
+} as const;
+export type CloseCode = (typeof CLOSE_CODES)[keyof typeof CLOSE_CODES];
+
+/** Correlation id of a request, echoed verbatim in its answer. */
+export const requestIdSchema = z.union([z.string().max(128), z.number().int()]);
+export type RequestId = z.output<typeof requestIdSchema>;
+
+// ---------------------------------------------------------------------------
+// Client → server
+
+export const authenticateFrameSchema = z.object({
+  type: z.literal('Authenticate'),
+  token: z.string().min(1).max(8192),
+});
+export const joinListFrameSchema = z.object({
+  type: z.literal('JoinList'),
+  listId: uuidSchema,
+  requestId: requestIdSchema.optional(),
+});
+export const leaveListFrameSchema = z.object({
+  type: z.literal('LeaveList'),
+  listId: uuidSchema,
+});
+
+export const clientFrameSchema = z.discriminatedUnion('type', [
+  authenticateFrameSchema,
+  joinListFrameSchema,
+  leaveListFrameSchema,
+]);
+export type ClientFrame = z.output<typeof clientFrameSchema>;
+export type AuthenticateFrame = z.output<typeof authenticateFrameSchema>;
+export type JoinListFrame = z.output<typeof joinListFrameSchema>;
+export type LeaveListFrame = z.output<typeof leaveListFrameSchema>;
+
+// ---------------------------------------------------------------------------
+// Server → client
+
+const itemSchema = recordSchemas.items;
+/** A list in ListCreated/ListUpdated: the list record, optionally with the summary counts. */
+export const listEventPayloadSchema = z.object({
+  ...recordSchemas.lists.shape,
+  itemCount: z.int().min(0).optional(),
+  checkedCount: z.int().min(0).optional(),
+});
+
+export const authenticatedFrameSchema = z.object({
+  type: z.literal('Authenticated'),
+  familyId: uuidSchema,
+});
+export const joinedListFrameSchema = z.object({
+  type: z.literal('JoinedList'),
+  listId: uuidSchema,
+  requestId: requestIdSchema.optional(),
+});
+/** e.g. `{ type: 'Error', code: 'not_found', requestId }` for a JoinList of a list that
+ * is not the family's. */
+export const errorFrameSchema = z.object({
+  type: z.literal('Error'),
+  code: z.string(),
+  message: z.string().optional(),
+  requestId: requestIdSchema.optional(),
+});
+
+// List group events
+export const itemAddedFrameSchema = z.object({
+  type: z.literal('ItemAdded'),
+  listId: uuidSchema,
+  item: itemSchema,
+});
+export const itemUpdatedFrameSchema = z.object({
+  type: z.literal('ItemUpdated'),
+  listId: uuidSchema,
+  item: itemSchema,
+});
+export const itemSectionChangedFrameSchema = z.object({
+  type: z.literal('ItemSectionChanged'),
+  listId: uuidSchema,
+  itemId: uuidSchema,
+  sectionId: uuidSchema.nullable(),
+  previousSectionId: uuidSchema.nullable(),
+});
+export const itemCheckedFrameSchema = z.object({
+  type: z.literal('ItemChecked'),
+  listId: uuidSchema,
+  itemId: uuidSchema,
+  checked: z.boolean(),
+});
+export const itemRemovedFrameSchema = z.object({
+  type: z.literal('ItemRemoved'),
+  listId: uuidSchema,
+  itemId: uuidSchema,
+  removedByUserId: uuidSchema.nullable(),
+});
+export const itemRestoredFrameSchema = z.object({
+  type: z.literal('ItemRestored'),
+  listId: uuidSchema,
+  item: itemSchema,
+});
+
+// Overview group events
+export const listCreatedFrameSchema = z.object({
+  type: z.literal('ListCreated'),
+  list: listEventPayloadSchema,
+});
+export const listUpdatedFrameSchema = z.object({
+  type: z.literal('ListUpdated'),
+  list: listEventPayloadSchema,
+});
+export const listArchivedFrameSchema = z.object({
+  type: z.literal('ListArchived'),
+  listId: uuidSchema,
+});
+export const listDeletedFrameSchema = z.object({
+  type: z.literal('ListDeleted'),
+  listId: uuidSchema,
+});
+export const listProgressFrameSchema = z.object({
+  type: z.literal('ListProgress'),
+  listId: uuidSchema,
+  itemCount: z.int().min(0),
+  checkedCount: z.int().min(0),
+});
+/** After every committed family change: the replication nudge (pull now). `version` is
+ * the family counter value of the commit. */
+export const changedFrameSchema = z.object({
+  type: z.literal('Changed'),
+  version: z.int().min(0),
+});
+
+export const listEventFrameSchema = z.discriminatedUnion('type', [
+  itemAddedFrameSchema,
+  itemUpdatedFrameSchema,
+  itemSectionChangedFrameSchema,
+  itemCheckedFrameSchema,
+  itemRemovedFrameSchema,
+  itemRestoredFrameSchema,
+]);
+export const overviewEventFrameSchema = z.discriminatedUnion('type', [
+  listCreatedFrameSchema,
+  listUpdatedFrameSchema,
+  listArchivedFrameSchema,
+  listDeletedFrameSchema,
+  listProgressFrameSchema,
+  changedFrameSchema,
+]);
+
+export const serverFrameSchema = z.discriminatedUnion('type', [
+  authenticatedFrameSchema,
+  joinedListFrameSchema,
+  errorFrameSchema,
+  listEventFrameSchema,
+  overviewEventFrameSchema,
+]);
+
+export type ServerFrame = z.output<typeof serverFrameSchema>;
+/** Events delivered to the members of a list group (JoinList). */
+export type ListEventFrame = z.output<typeof listEventFrameSchema>;
+/** Events delivered to the family's overview group (every authenticated connection). */
+export type OverviewEventFrame = z.output<typeof overviewEventFrameSchema>;
+export type ServerFrameType = ServerFrame['type'];
+export type ClientFrameType = ClientFrame['type'];
+/** The server frame of a given `type`. */
+export type ServerFrameOf<T extends ServerFrameType> = Extract<ServerFrame, { type: T }>;
+
+export const LIST_EVENT_TYPES = [
+  'ItemAdded',
+  'ItemUpdated',
+  'ItemSectionChanged',
+  'ItemChecked',
+  'ItemRemoved',
+  'ItemRestored',
+] as const satisfies readonly ListEventFrame['type'][];
+export const OVERVIEW_EVENT_TYPES = [
+  'ListCreated',
+  'ListUpdated',
+  'ListArchived',
+  'ListDeleted',
+  'ListProgress',
+  'Changed',
+] as const satisfies readonly OverviewEventFrame['type'][];
+
+// ---------------------------------------------------------------------------
+// Codec
+
+export type DecodeResult<T> = { ok: true; frame: T } | { ok: false; error: string };
+
+function decodeWith<T>(schema: z.ZodType<T>, text: string): DecodeResult<T> {
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    return { ok: false, error: 'frame is not valid JSON' };
+  }
+  const parsed = schema.safeParse(json);
+  if (!parsed.success) return { ok: false, error: z.prettifyError(parsed.error) };
+  return { ok: true, frame: parsed.data };
+}
+
+/** Server side: parse a client text frame (the size limit is the socket's job). */
+export function decodeClientFrame(text: string): DecodeResult<ClientFrame> {
+  return decodeWith(clientFrameSchema, text);
+}
+
+/** Client side: parse a server text frame. */
+export function decodeServerFrame(text: string): DecodeResult<ServerFrame> {
+  return decodeWith(serverFrameSchema, text);
+}
+
+export function encodeFrame(frame: ClientFrame | ServerFrame): string {
+  return JSON.stringify(frame);
+}
