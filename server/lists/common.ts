@@ -1,0 +1,76 @@
+// Small pieces shared by the stores, lists and recipes features: value mapping for records,
+// client-chosen ids on create, and the zod field builders of their request bodies.
+import { z } from 'zod';
+import type { Actor, Deps } from '../context.js';
+import { familyWrite, type FamilyWrite } from '../db/family-write.js';
+import { conflict } from '../http/errors.js';
+
+export type Row = Record<string, unknown>;
+
+/** Timestamp column → ISO 8601 string in UTC (null stays null). */
+export function isoOrNull(v: unknown): string | null {
+  if (v == null) return null;
+  return (v instanceof Date ? v : new Date(String(v))).toISOString();
+}
+
+export const iso = (v: unknown): string => isoOrNull(v)!;
+
+/** numeric(12,3) column (read back as a string) → JSON number or null. */
+export function quantityOut(v: unknown): number | null {
+  return v == null ? null : Number(v);
+}
+
+export const str = (v: unknown): string => String(v);
+export const strOrNull = (v: unknown): string | null => (v == null ? null : String(v));
+
+/** A create with a client-chosen id.
+ *  - no row with that id: null (go ahead and insert);
+ *  - a live row of this family: that row (the create is a re-send: answer 200 with it);
+ *  - a row of another family, or a tombstone: 409 `id_conflict`. */
+export async function existingForCreate(w: FamilyWrite, table: string, id: string | undefined): Promise<Row | null> {
+  if (!id) return null;
+  const row = (await w.trx(table).where({ id }).first()) as Row | undefined;
+  if (!row) return null;
+  if (row.family_id !== w.familyId || row.deleted) throw conflict('id_conflict', 'That id is already taken');
+  return row;
+}
+
+/** Result of an inner create: `created` false when the id already existed (re-send → 200). */
+export interface Created<T> {
+  record: T;
+  created: boolean;
+}
+
+// --- request field builders ------------------------------------------------------------
+
+export const QUANTITY_MAX = 999_999_999.999;
+export const POSITION_MAX = 2_147_483_647;
+
+/** True for a number written with at most 3 decimal places (JSON's shortest form). */
+export const hasAtMost3Decimals = (n: number): boolean => Number.isFinite(n) && /^-?\d+(\.\d{1,3})?$/.test(String(n));
+
+export const uuid = () => z.uuid();
+export const name = (max: number) => z.string().trim().min(1).max(max);
+export const note = () => z.string().max(500);
+export const quantity = () =>
+  z
+    .number()
+    .min(0)
+    .max(QUANTITY_MAX)
+    .refine(hasAtMost3Decimals, { message: 'must have at most 3 decimal places' });
+export const position = () => z.int().min(0).max(POSITION_MAX);
+
+/** Ids in REST input may be upper case; stored and compared lower case. */
+export const lower = <T extends string | null | undefined>(v: T): T => (typeof v === 'string' ? (v.toLowerCase() as T) : v);
+
+/** `key in obj` with the value not undefined: the field was sent. */
+export const has = <T extends object>(obj: T, key: keyof T): boolean => obj[key] !== undefined;
+
+/** The outer wrapper of every REST write: one family write (one version bump) as the actor. */
+export function writeAs<T>(
+  deps: Pick<Deps, 'db' | 'bus' | 'log' | 'clock'>,
+  actor: Actor,
+  fn: (w: FamilyWrite) => Promise<T>,
+): Promise<T> {
+  return familyWrite(deps, actor.familyId, fn, { actorUserId: actor.userId });
+}

@@ -1,0 +1,309 @@
+// Shopping-list items: structured quantities, the unit and product pairs, sections with section
+// memory, check toggle, soft removal and restore (spec §3 item state table). Inner functions take
+// a FamilyWrite `w` and the actor, enforce every rule and emit the live events; REST handlers and
+// the replication push share them.
+import type { Actor } from '../context.js';
+import type { FamilyWrite } from '../db/family-write.js';
+import { newId } from '../db/ids.js';
+import { badRequest, notFound } from '../http/errors.js';
+import { assertProductRef, assertUnitRef } from '../catalog/refs.js';
+import { recallSection, rememberSection } from '../stores/memory.js';
+import { sectionRow } from '../stores/queries.js';
+import { existingForCreate, lower, type Created, type Row } from './common.js';
+import { itemRow, listCounts, listRow } from './queries.js';
+import { toItem, type ItemRecord } from './records.js';
+
+export interface ItemInput {
+  id?: string;
+  name: string;
+  quantity?: number | null;
+  unitOfMeasureId?: string | null;
+  familyUnitOfMeasureId?: string | null;
+  isApproximate?: boolean;
+  quantityNote?: string | null;
+  productId?: string | null;
+  familyProductId?: string | null;
+  sectionId?: string | null;
+}
+
+/** Fields absent (undefined) are left as they are. */
+export interface ItemPatch {
+  name?: string;
+  quantity?: number | null;
+  unitOfMeasureId?: string | null;
+  familyUnitOfMeasureId?: string | null;
+  isApproximate?: boolean;
+  quantityNote?: string | null;
+  productId?: string | null;
+  familyProductId?: string | null;
+  sectionId?: string | null;
+  checked?: boolean;
+}
+
+export interface RefOptions {
+  /** Prefix of field paths in error details (default `body`). */
+  prefix?: string;
+}
+
+const path = (o: RefOptions, field: string) => [o.prefix ?? 'body', field].filter(Boolean).join('.');
+
+// --- progress events: one ListProgress per list per family write, with the final counts -------
+
+const progressEvents = new WeakMap<FamilyWrite, Map<string, { itemCount: number; checkedCount: number }>>();
+
+/** Emits (once per write and list) ListProgress with the list's active counts; later calls in
+ *  the same write update the already collected event, so it carries the counts at commit. */
+export async function emitListProgress(w: FamilyWrite, listId: string): Promise<void> {
+  const counts = await listCounts(w.trx, w.familyId, listId);
+  let byList = progressEvents.get(w);
+  if (!byList) progressEvents.set(w, (byList = new Map()));
+  const event = byList.get(listId);
+  if (event) {
+    event.itemCount = counts.itemCount;
+    event.checkedCount = counts.checkedCount;
+    return;
+  }
+  const fresh = { type: 'ListProgress', listId, ...counts };
+  byList.set(listId, fresh);
+  w.emit(fresh);
+}
+
+// --- helpers ----------------------------------------------------------------------------------
+
+async function liveList(w: FamilyWrite, listId: string): Promise<Row> {
+  const row = await listRow(w.trx, w.familyId, listId);
+  if (!row) throw notFound('List not found');
+  return row;
+}
+
+async function liveItem(w: FamilyWrite, listId: string, itemId: string, allowRemoved: boolean): Promise<Row> {
+  const row = await itemRow(w.trx, w.familyId, listId, itemId);
+  if (!row || (!allowRemoved && row.removed_at != null)) throw notFound('Item not found');
+  return row;
+}
+
+/** A section must be a live section of the list's store. */
+async function assertSection(w: FamilyWrite, list: Row, sectionId: string, o: RefOptions): Promise<void> {
+  const ok = list.store_id != null && (await sectionRow(w.trx, w.familyId, String(list.store_id), sectionId));
+  if (!ok) {
+    throw badRequest('section_not_found', "The section is not a section of the list's store", [
+      { path: path(o, 'sectionId'), message: "not a section of the list's store" },
+    ]);
+  }
+}
+
+function sectionChanged(w: FamilyWrite, listId: string, itemId: string, sectionId: string | null, previous: string | null) {
+  w.emit({ type: 'ItemSectionChanged', listId, itemId, sectionId, previousSectionId: previous });
+}
+
+const productOf = (r: { productId?: string | null; familyProductId?: string | null }) => ({
+  productId: r.productId ?? null,
+  familyProductId: r.familyProductId ?? null,
+});
+
+const hasProduct = (p: { productId: string | null; familyProductId: string | null }) =>
+  p.productId != null || p.familyProductId != null;
+
+// --- inner operations -------------------------------------------------------------------------
+
+/** Adds an item. Without `sectionId`, a product the list's store remembers gets that section;
+ *  an explicit `sectionId` wins and is remembered for the product. Re-sending a known id → the
+ *  existing item with `created: false`. Events: ItemAdded, ItemSectionChanged (when it got a
+ *  section), ListProgress. */
+export async function createItem(
+  w: FamilyWrite,
+  _actor: Actor,
+  listId: string,
+  input: ItemInput,
+  o: RefOptions = {},
+): Promise<Created<ItemRecord>> {
+  const list = await liveList(w, listId);
+  const existing = await existingForCreate(w, 'shopping_list_items', lower(input.id));
+  if (existing) return { record: toItem(existing), created: false };
+
+  const unit = { unitOfMeasureId: lower(input.unitOfMeasureId) ?? null, familyUnitOfMeasureId: lower(input.familyUnitOfMeasureId) ?? null };
+  const product = productOf({ productId: lower(input.productId), familyProductId: lower(input.familyProductId) });
+  await assertUnitRef(w.trx, w.familyId, unit, o);
+  await assertProductRef(w.trx, w.familyId, product, o);
+
+  const storeId = list.store_id == null ? null : String(list.store_id);
+  let sectionId = lower(input.sectionId) ?? null;
+  if (sectionId) {
+    await assertSection(w, list, sectionId, o);
+    await rememberSection(w, storeId, product, sectionId);
+  } else {
+    sectionId = await recallSection(w, storeId, product);
+  }
+
+  const row = await w.insert('shopping_list_items', {
+    id: lower(input.id) ?? newId(),
+    list_id: listId,
+    name: input.name,
+    quantity: input.quantity ?? null,
+    unit_of_measure_id: unit.unitOfMeasureId,
+    family_unit_of_measure_id: unit.familyUnitOfMeasureId,
+    is_approximate: input.isApproximate ?? false,
+    quantity_note: input.quantityNote ?? null,
+    product_id: product.productId,
+    family_product_id: product.familyProductId,
+    section_id: sectionId,
+  });
+  const item = toItem(row);
+  w.emit({ type: 'ItemAdded', listId, item });
+  if (item.sectionId) sectionChanged(w, listId, item.id, item.sectionId, null);
+  await emitListProgress(w, listId);
+  return { record: item, created: true };
+}
+
+const FIELD_COLUMNS = {
+  name: 'name',
+  quantity: 'quantity',
+  unitOfMeasureId: 'unit_of_measure_id',
+  familyUnitOfMeasureId: 'family_unit_of_measure_id',
+  isApproximate: 'is_approximate',
+  quantityNote: 'quantity_note',
+  productId: 'product_id',
+  familyProductId: 'family_product_id',
+} as const;
+
+type Field = keyof typeof FIELD_COLUMNS;
+
+function sameValue(field: Field, before: unknown, after: unknown): boolean {
+  if (field === 'quantity') return (before == null ? null : Number(before)) === (after == null ? null : Number(after));
+  if (field === 'isApproximate') return !!before === !!after;
+  return (before ?? null) === (after ?? null);
+}
+
+/**
+ * Edits an item (a removed one: 404 unless `allowRemoved`, which replication uses so an edit
+ * concurrent with a removal is kept). Setting one id of a pair to a value while not sending the
+ * other clears the other; sending both set is 400. `sectionId` must be a section of the list's
+ * store and is remembered for the item's product; a product set on an item without a section
+ * takes the remembered section. Events: ItemUpdated (field edits), ItemSectionChanged,
+ * ItemChecked, ListProgress.
+ */
+export async function updateItem(
+  w: FamilyWrite,
+  _actor: Actor,
+  listId: string,
+  itemId: string,
+  patch: ItemPatch,
+  options: RefOptions & { allowRemoved?: boolean } = {},
+): Promise<ItemRecord> {
+  const list = await liveList(w, listId);
+  const row = await liveItem(w, listId, itemId, options.allowRemoved ?? false);
+  const p: ItemPatch = {
+    ...patch,
+    unitOfMeasureId: lower(patch.unitOfMeasureId),
+    familyUnitOfMeasureId: lower(patch.familyUnitOfMeasureId),
+    productId: lower(patch.productId),
+    familyProductId: lower(patch.familyProductId),
+    sectionId: lower(patch.sectionId),
+  };
+  // Setting one id of a pair (and not sending the other) switches the pair over.
+  if (p.unitOfMeasureId != null && p.familyUnitOfMeasureId === undefined) p.familyUnitOfMeasureId = null;
+  if (p.familyUnitOfMeasureId != null && p.unitOfMeasureId === undefined) p.unitOfMeasureId = null;
+  if (p.productId != null && p.familyProductId === undefined) p.familyProductId = null;
+  if (p.familyProductId != null && p.productId === undefined) p.productId = null;
+
+  const merged = (field: Field) => (p[field] !== undefined ? p[field] : row[FIELD_COLUMNS[field]]) as string | null;
+  await assertUnitRef(
+    w.trx,
+    w.familyId,
+    {
+      unitOfMeasureId: p.unitOfMeasureId !== undefined ? p.unitOfMeasureId : null,
+      familyUnitOfMeasureId: p.familyUnitOfMeasureId !== undefined ? p.familyUnitOfMeasureId : null,
+    },
+    options,
+  );
+  await assertProductRef(
+    w.trx,
+    w.familyId,
+    {
+      productId: p.productId !== undefined ? p.productId : null,
+      familyProductId: p.familyProductId !== undefined ? p.familyProductId : null,
+    },
+    options,
+  );
+  const product = { productId: merged('productId'), familyProductId: merged('familyProductId') };
+  const storeId = list.store_id == null ? null : String(list.store_id);
+
+  const change: Row = {};
+  let fieldsChanged = false;
+  for (const field of Object.keys(FIELD_COLUMNS) as Field[]) {
+    if (p[field] === undefined) continue;
+    if (!sameValue(field, row[FIELD_COLUMNS[field]], p[field])) {
+      change[FIELD_COLUMNS[field]] = p[field];
+      fieldsChanged = true;
+    }
+  }
+
+  const previousSection = row.section_id == null ? null : String(row.section_id);
+  let section = previousSection;
+  if (p.sectionId !== undefined) {
+    section = p.sectionId;
+    if (section) {
+      await assertSection(w, list, section, options);
+      await rememberSection(w, storeId, product, section);
+    }
+  } else if (previousSection == null && hasProduct(product) && (change.product_id !== undefined || change.family_product_id !== undefined)) {
+    section = await recallSection(w, storeId, product);
+  }
+  if (section !== previousSection) change.section_id = section;
+
+  const checkedChanged = p.checked !== undefined && p.checked !== !!row.checked;
+  if (checkedChanged) {
+    change.checked = p.checked;
+    change.checked_at = p.checked ? w.now : null;
+  }
+
+  if (Object.keys(change).length === 0) return toItem(row);
+  const [updated] = await w.update('shopping_list_items', { id: itemId, deleted: false }, change);
+  const item = toItem(updated!);
+  if (fieldsChanged) w.emit({ type: 'ItemUpdated', listId, item });
+  if (section !== previousSection) sectionChanged(w, listId, itemId, section, previousSection);
+  if (checkedChanged) {
+    w.emit({ type: 'ItemChecked', listId, itemId, checked: item.checked });
+    if (item.removedAt == null) await emitListProgress(w, listId);
+  }
+  return item;
+}
+
+/** Flips `checked` (and sets/clears `checkedAt`) of an active item; a removed one is 404. */
+export async function toggleItem(w: FamilyWrite, actor: Actor, listId: string, itemId: string): Promise<ItemRecord> {
+  await liveList(w, listId);
+  const row = await liveItem(w, listId, itemId, false);
+  return updateItem(w, actor, listId, itemId, { checked: !row.checked });
+}
+
+/** Soft removal: the row stays (for undo), with removedAt and removedByUserId set. Already
+ *  removed: unchanged, no event. Events: ItemRemoved, ListProgress. */
+export async function removeItem(w: FamilyWrite, actor: Actor, listId: string, itemId: string): Promise<ItemRecord> {
+  await liveList(w, listId);
+  const row = await liveItem(w, listId, itemId, true);
+  if (row.removed_at != null) return toItem(row);
+  const [updated] = await w.update(
+    'shopping_list_items',
+    { id: itemId, deleted: false },
+    { removed_at: w.now, removed_by_user_id: actor.userId },
+  );
+  w.emit({ type: 'ItemRemoved', listId, itemId, removedByUserId: actor.userId });
+  await emitListProgress(w, listId);
+  return toItem(updated!);
+}
+
+/** Undo of a removal. Already active: unchanged, no event. Events: ItemRestored, ListProgress. */
+export async function restoreItem(w: FamilyWrite, _actor: Actor, listId: string, itemId: string): Promise<ItemRecord> {
+  await liveList(w, listId);
+  const row = await liveItem(w, listId, itemId, true);
+  if (row.removed_at == null) return toItem(row);
+  const [updated] = await w.update(
+    'shopping_list_items',
+    { id: itemId, deleted: false },
+    { removed_at: null, removed_by_user_id: null },
+  );
+  const item = toItem(updated!);
+  w.emit({ type: 'ItemRestored', listId, item });
+  await emitListProgress(w, listId);
+  return item;
+}

@@ -1,0 +1,160 @@
+// Shopping lists: optional store of the same family, archive/unarchive, summaries with counts of
+// active items and the detail view grouped by section in walking order. Inner functions take a
+// FamilyWrite `w` and the actor (shared with the replication push).
+import type { Actor, Deps } from '../context.js';
+import type { FamilyWrite } from '../db/family-write.js';
+import { newId } from '../db/ids.js';
+import { badRequest, notFound } from '../http/errors.js';
+import { recallSection } from '../stores/memory.js';
+import { sectionRows, storeRow } from '../stores/queries.js';
+import { existingForCreate, lower, type Created, type Row } from './common.js';
+import { itemRows, listRow, listSummaryRow, listSummaryRows, tombstoneItemsOfList } from './queries.js';
+import { toItem, toList, toListSummary, type ItemGroup, type ListDetail, type ListSummary } from './records.js';
+
+type ReadDeps = Pick<Deps, 'db'>;
+
+export interface ListInput {
+  id?: string;
+  name: string;
+  storeId?: string | null;
+}
+
+export interface ListPatch {
+  name?: string;
+  storeId?: string | null;
+}
+
+export interface PathOptions {
+  /** Prefix of field paths in error details (default `body`). */
+  prefix?: string;
+}
+
+export const UNCATEGORIZED = 'Uncategorized';
+
+async function assertStore(w: FamilyWrite, storeId: string, o: PathOptions): Promise<void> {
+  if (!(await storeRow(w.trx, w.familyId, storeId))) {
+    throw badRequest('store_not_found', 'The store does not exist', [
+      { path: [o.prefix ?? 'body', 'storeId'].filter(Boolean).join('.'), message: 'unknown store' },
+    ]);
+  }
+}
+
+async function liveList(w: FamilyWrite, listId: string): Promise<Row> {
+  const row = await listRow(w.trx, w.familyId, listId);
+  if (!row) throw notFound('List not found');
+  return row;
+}
+
+async function summaryIn(w: FamilyWrite, listId: string): Promise<ListSummary> {
+  return toListSummary((await listSummaryRow(w.trx, w.familyId, listId))!);
+}
+
+// --- reads ---------------------------------------------------------------------------------
+
+export async function listLists(deps: ReadDeps, actor: Actor, archived: boolean): Promise<ListSummary[]> {
+  return (await listSummaryRows(deps.db, actor.familyId, archived)).map((r) => toListSummary(r));
+}
+
+/** Active items grouped by section of the list's store in walking order; items without a
+ *  section (every item of a list without a store) in a last "Uncategorized" group. Within a
+ *  group: unchecked before checked, then by createdAt. */
+export async function getListDetail(deps: ReadDeps, actor: Actor, listId: string): Promise<ListDetail> {
+  const list = await listRow(deps.db, actor.familyId, listId);
+  if (!list) throw notFound('List not found');
+  const items = (await itemRows(deps.db, actor.familyId, listId)).map(toItem);
+  const sections = list.store_id ? await sectionRows(deps.db, actor.familyId, [String(list.store_id)]) : [];
+  const groups: ItemGroup[] = [];
+  const bySection = new Map<string, ItemGroup>();
+  for (const s of sections) {
+    const g: ItemGroup = { sectionId: String(s.id), name: String(s.name), position: Number(s.position), items: [] };
+    bySection.set(g.sectionId!, g);
+    groups.push(g);
+  }
+  const uncategorized: ItemGroup = { sectionId: null, name: UNCATEGORIZED, position: null, items: [] };
+  for (const item of items) (bySection.get(item.sectionId ?? '') ?? uncategorized).items.push(item);
+  const result = groups.filter((g) => g.items.length > 0);
+  if (uncategorized.items.length > 0) result.push(uncategorized);
+  return { ...toList(list), groups: result };
+}
+
+// --- inner operations -------------------------------------------------------------------------
+
+/** A store of another family (or unknown) → 400 store_not_found. Event: ListCreated. */
+export async function createList(w: FamilyWrite, _actor: Actor, input: ListInput, o: PathOptions = {}): Promise<Created<ListSummary>> {
+  const existing = await existingForCreate(w, 'shopping_lists', lower(input.id));
+  if (existing) return { record: await summaryIn(w, String(existing.id)), created: false };
+  const storeId = lower(input.storeId) ?? null;
+  if (storeId) await assertStore(w, storeId, o);
+  const row = await w.insert('shopping_lists', { id: lower(input.id) ?? newId(), name: input.name, store_id: storeId });
+  const list = toListSummary(row, { itemCount: 0, checkedCount: 0 });
+  w.emit({ type: 'ListCreated', list });
+  return { record: list, created: true };
+}
+
+/**
+ * Renames and/or changes the store (null unlinks). When the store changes, every item of the
+ * list (removed ones too) takes the section the new store remembers for its product, or none
+ * (sections belong to a store), with ItemSectionChanged events. Event: ListUpdated.
+ */
+export async function updateList(
+  w: FamilyWrite,
+  _actor: Actor,
+  listId: string,
+  patch: ListPatch,
+  o: PathOptions = {},
+): Promise<ListSummary> {
+  const row = await liveList(w, listId);
+  const change: Row = {};
+  if (patch.name !== undefined && patch.name !== row.name) change.name = patch.name;
+  const storeId = lower(patch.storeId);
+  if (storeId !== undefined && storeId !== (row.store_id ?? null)) {
+    if (storeId) await assertStore(w, storeId, o);
+    change.store_id = storeId;
+  }
+  if (Object.keys(change).length === 0) return summaryIn(w, listId);
+  await w.update('shopping_lists', { id: listId, deleted: false }, change);
+  if (change.store_id !== undefined) await resectionItems(w, listId, storeId ?? null);
+  const list = await summaryIn(w, listId);
+  w.emit({ type: 'ListUpdated', list });
+  return list;
+}
+
+async function resectionItems(w: FamilyWrite, listId: string, storeId: string | null): Promise<void> {
+  for (const item of await itemRows(w.trx, w.familyId, listId, true)) {
+    const previous = item.section_id == null ? null : String(item.section_id);
+    const next = await recallSection(w, storeId, {
+      productId: item.product_id as string | null,
+      familyProductId: item.family_product_id as string | null,
+    });
+    if (next === previous) continue;
+    await w.update('shopping_list_items', { id: item.id, deleted: false }, { section_id: next });
+    w.emit({ type: 'ItemSectionChanged', listId, itemId: String(item.id), sectionId: next, previousSectionId: previous });
+  }
+}
+
+/** Sets archivedAt (already archived: unchanged, no event). Event: ListArchived. */
+export async function archiveList(w: FamilyWrite, _actor: Actor, listId: string): Promise<ListSummary> {
+  const row = await liveList(w, listId);
+  if (row.archived_at != null) return summaryIn(w, listId);
+  await w.update('shopping_lists', { id: listId, deleted: false }, { archived_at: w.now });
+  w.emit({ type: 'ListArchived', listId });
+  return summaryIn(w, listId);
+}
+
+/** Clears archivedAt (not archived: unchanged, no event). Event: ListUpdated. */
+export async function unarchiveList(w: FamilyWrite, _actor: Actor, listId: string): Promise<ListSummary> {
+  const row = await liveList(w, listId);
+  if (row.archived_at == null) return summaryIn(w, listId);
+  await w.update('shopping_lists', { id: listId, deleted: false }, { archived_at: null });
+  const list = await summaryIn(w, listId);
+  w.emit({ type: 'ListUpdated', list });
+  return list;
+}
+
+/** Tombstones the list and all its items. Event: ListDeleted. */
+export async function deleteList(w: FamilyWrite, _actor: Actor, listId: string): Promise<void> {
+  await liveList(w, listId);
+  await tombstoneItemsOfList(w, listId);
+  await w.tombstone('shopping_lists', { id: listId });
+  w.emit({ type: 'ListDeleted', listId });
+}

@@ -1,0 +1,238 @@
+// HTTP for recipes, ingredients and copy-to-list (contract §4 "Recipes").
+import { z } from 'zod';
+import type { Deps } from '../context.js';
+import type { ApiRouter } from '../http/route.js';
+import { name, position, uuid, writeAs } from '../lists/common.js';
+import { ItemSchema, QUANTITY_REFS, quantityFields } from '../lists/schemas.js';
+import {
+  addIngredient,
+  copyRecipeToList,
+  createRecipe,
+  deleteIngredient,
+  deleteRecipe,
+  getRecipe,
+  listRecipes,
+  updateIngredient,
+  updateRecipe,
+} from './service.js';
+
+const ts = () => z.iso.datetime({ offset: true });
+
+const IngredientBody = z.object({ id: uuid().optional(), name: name(500), ...quantityFields, position: position().optional() });
+const IngredientPatchBody = z.object({ name: name(500).optional(), ...quantityFields, position: position().optional() });
+const servings = () => z.int().min(1).max(1000).nullable();
+const instructions = () => z.string().max(20000).nullable();
+const RecipeBody = z.object({
+  id: uuid().optional(),
+  name: name(200),
+  servings: servings().optional(),
+  instructions: instructions().optional(),
+  ingredients: z.array(IngredientBody).max(500).optional(),
+});
+const RecipePatchBody = z.object({ name: name(200).optional(), servings: servings().optional(), instructions: instructions().optional() });
+const CopyBody = z.object({ listId: uuid(), ingredientIds: z.array(uuid()).max(500).optional() });
+
+export const IngredientSchema = z.object({
+  id: z.uuid(),
+  recipeId: z.uuid(),
+  name: z.string(),
+  quantity: z.number().nullable(),
+  unitOfMeasureId: z.uuid().nullable(),
+  familyUnitOfMeasureId: z.uuid().nullable(),
+  isApproximate: z.boolean(),
+  quantityNote: z.string().nullable(),
+  productId: z.uuid().nullable(),
+  familyProductId: z.uuid().nullable(),
+  position: z.int(),
+  createdAt: ts(),
+  updatedAt: ts(),
+});
+export const RecipeSchema = z.object({
+  id: z.uuid(),
+  name: z.string(),
+  servings: z.int().nullable(),
+  instructions: z.string().nullable(),
+  ingredients: z.array(IngredientSchema),
+  createdAt: ts(),
+  updatedAt: ts(),
+});
+const RecipeSummarySchema = z.object({
+  id: z.uuid(),
+  name: z.string(),
+  servings: z.int().nullable(),
+  ingredientCount: z.int(),
+  createdAt: ts(),
+  updatedAt: ts(),
+});
+
+const RecipeParams = z.object({ recipeId: uuid() });
+const IngredientParams = z.object({ recipeId: uuid(), ingredientId: uuid() });
+const TAG = 'Recipes';
+const notFound = { description: 'Not found' };
+const refsInvalid = { description: 'Invalid; unit_not_found or product_not_found' };
+
+export function registerRecipeRoutes(api: ApiRouter, deps: Deps): void {
+  api.add(
+    {
+      method: 'get',
+      path: '/recipes',
+      summary: "The family's recipes",
+      tag: TAG,
+      access: 'member',
+      responses: { 200: { description: 'Recipes', schema: z.array(RecipeSummarySchema) } },
+    },
+    async (ctx, { actor }) => {
+      ctx.body = await listRecipes(deps, actor);
+    },
+  );
+
+  api.add(
+    {
+      method: 'post',
+      path: '/recipes',
+      summary: 'Create a recipe, optionally with ingredients',
+      tag: TAG,
+      access: 'member',
+      body: RecipeBody,
+      // Nested ingredient refs (`ingredients.N.unitOfMeasureId`, ...) follow the ingredient rules.
+      responses: {
+        201: { description: 'Created', schema: RecipeSchema },
+        200: { description: 'A recipe with that id already exists in the family', schema: RecipeSchema },
+        400: refsInvalid,
+        409: { description: 'Id taken elsewhere (id_conflict)' },
+      },
+    },
+    async (ctx, { actor, body }) => {
+      const r = await writeAs(deps, actor, (w) => createRecipe(w, actor, body));
+      ctx.status = r.created ? 201 : 200;
+      ctx.body = r.record;
+    },
+  );
+
+  api.add(
+    {
+      method: 'get',
+      path: '/recipes/:recipeId',
+      summary: 'A recipe with its ingredients in position order',
+      tag: TAG,
+      access: 'member',
+      params: RecipeParams,
+      responses: { 200: { description: 'Recipe', schema: RecipeSchema }, 404: notFound },
+    },
+    async (ctx, { actor, params }) => {
+      ctx.body = await getRecipe(deps, actor, params.recipeId);
+    },
+  );
+
+  api.add(
+    {
+      method: 'patch',
+      path: '/recipes/:recipeId',
+      summary: 'Edit a recipe',
+      tag: TAG,
+      access: 'member',
+      params: RecipeParams,
+      body: RecipePatchBody,
+      responses: { 200: { description: 'Recipe', schema: RecipeSchema }, 404: notFound },
+    },
+    async (ctx, { actor, params, body }) => {
+      ctx.body = await writeAs(deps, actor, (w) => updateRecipe(w, actor, params.recipeId, body));
+    },
+  );
+
+  api.add(
+    {
+      method: 'delete',
+      path: '/recipes/:recipeId',
+      summary: 'Delete a recipe and its ingredients',
+      tag: TAG,
+      access: 'member',
+      params: RecipeParams,
+      responses: { 204: { description: 'Deleted' }, 404: notFound },
+    },
+    async (ctx, { actor, params }) => {
+      await writeAs(deps, actor, (w) => deleteRecipe(w, actor, params.recipeId));
+      ctx.status = 204;
+    },
+  );
+
+  api.add(
+    {
+      method: 'post',
+      path: '/recipes/:recipeId/ingredients',
+      summary: 'Add an ingredient (appended when no position)',
+      tag: TAG,
+      access: 'member',
+      params: RecipeParams,
+      body: IngredientBody,
+      bodyRefs: QUANTITY_REFS,
+      responses: {
+        201: { description: 'Created', schema: IngredientSchema },
+        200: { description: 'An ingredient with that id already exists in the family', schema: IngredientSchema },
+        400: refsInvalid,
+        404: notFound,
+        409: { description: 'Id taken elsewhere (id_conflict)' },
+      },
+    },
+    async (ctx, { actor, params, body }) => {
+      const r = await writeAs(deps, actor, (w) => addIngredient(w, actor, params.recipeId, body));
+      ctx.status = r.created ? 201 : 200;
+      ctx.body = r.record;
+    },
+  );
+
+  api.add(
+    {
+      method: 'patch',
+      path: '/recipes/:recipeId/ingredients/:ingredientId',
+      summary: 'Edit an ingredient (partial)',
+      tag: TAG,
+      access: 'member',
+      params: IngredientParams,
+      body: IngredientPatchBody,
+      bodyRefs: QUANTITY_REFS,
+      responses: { 200: { description: 'Ingredient', schema: IngredientSchema }, 400: refsInvalid, 404: notFound },
+    },
+    async (ctx, { actor, params, body }) => {
+      ctx.body = await writeAs(deps, actor, (w) => updateIngredient(w, actor, params.recipeId, params.ingredientId, body));
+    },
+  );
+
+  api.add(
+    {
+      method: 'delete',
+      path: '/recipes/:recipeId/ingredients/:ingredientId',
+      summary: 'Delete an ingredient',
+      tag: TAG,
+      access: 'member',
+      params: IngredientParams,
+      responses: { 204: { description: 'Deleted' }, 404: notFound },
+    },
+    async (ctx, { actor, params }) => {
+      await writeAs(deps, actor, (w) => deleteIngredient(w, actor, params.recipeId, params.ingredientId));
+      ctx.status = 204;
+    },
+  );
+
+  api.add(
+    {
+      method: 'post',
+      path: '/recipes/:recipeId/copy-to-list',
+      summary: 'Copy the ingredients (all or some) onto a list as items, verbatim',
+      tag: TAG,
+      access: 'member',
+      params: RecipeParams,
+      body: CopyBody,
+      bodyRefs: ['listId', 'ingredientIds'],
+      responses: {
+        201: { description: 'The new items', schema: z.object({ items: z.array(ItemSchema) }) },
+        400: { description: 'Invalid; list_not_found or ingredient_not_found' },
+        404: notFound,
+      },
+    },
+    async (ctx, { actor, params, body }) => {
+      ctx.body = await writeAs(deps, actor, (w) => copyRecipeToList(w, actor, params.recipeId, body));
+      ctx.status = 201;
+    },
+  );
+}

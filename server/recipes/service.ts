@@ -1,0 +1,267 @@
+// Recipes with ordered ingredients, and copy-to-list (spec rule 4.1: quantity, unit ids,
+// isApproximate, quantityNote and product ids copied verbatim, nothing folded into the name;
+// remembered sections applied). Inner functions take a FamilyWrite `w` and the actor.
+import type { Actor, Deps } from '../context.js';
+import type { FamilyWrite } from '../db/family-write.js';
+import { newId } from '../db/ids.js';
+import { badRequest, notFound } from '../http/errors.js';
+import { assertProductRef, assertUnitRef } from '../catalog/refs.js';
+import { existingForCreate, lower, type Created, type Row } from '../lists/common.js';
+import { createItem } from '../lists/items.js';
+import { listRow } from '../lists/queries.js';
+import type { ItemRecord } from '../lists/records.js';
+import { ingredientRow, ingredientRows, maxIngredientPosition, recipeRow, recipeSummaryRows } from './queries.js';
+import { toIngredient, toRecipeDetail, toRecipeSummary, type IngredientRecord, type RecipeDetail, type RecipeSummary } from './records.js';
+
+type ReadDeps = Pick<Deps, 'db'>;
+
+export interface IngredientInput {
+  id?: string;
+  name: string;
+  quantity?: number | null;
+  unitOfMeasureId?: string | null;
+  familyUnitOfMeasureId?: string | null;
+  isApproximate?: boolean;
+  quantityNote?: string | null;
+  productId?: string | null;
+  familyProductId?: string | null;
+  position?: number;
+}
+
+export type IngredientPatch = Partial<Omit<IngredientInput, 'id'>>;
+
+export interface RecipeInput {
+  id?: string;
+  name: string;
+  servings?: number | null;
+  instructions?: string | null;
+  ingredients?: IngredientInput[];
+}
+
+export interface RecipePatch {
+  name?: string;
+  servings?: number | null;
+  instructions?: string | null;
+}
+
+export interface CopyInput {
+  listId: string;
+  ingredientIds?: string[];
+}
+
+export interface PathOptions {
+  /** Prefix of field paths in error details (default `body`). */
+  prefix?: string;
+}
+
+async function liveRecipe(w: FamilyWrite, recipeId: string): Promise<Row> {
+  const row = await recipeRow(w.trx, w.familyId, recipeId);
+  if (!row) throw notFound('Recipe not found');
+  return row;
+}
+
+async function detailIn(w: FamilyWrite, row: Row): Promise<RecipeDetail> {
+  return toRecipeDetail(row, await ingredientRows(w.trx, w.familyId, String(row.id)));
+}
+
+// --- reads ---------------------------------------------------------------------------------
+
+export async function listRecipes(deps: ReadDeps, actor: Actor): Promise<RecipeSummary[]> {
+  return (await recipeSummaryRows(deps.db, actor.familyId)).map(toRecipeSummary);
+}
+
+export async function getRecipe(deps: ReadDeps, actor: Actor, recipeId: string): Promise<RecipeDetail> {
+  const row = await recipeRow(deps.db, actor.familyId, recipeId);
+  if (!row) throw notFound('Recipe not found');
+  return toRecipeDetail(row, await ingredientRows(deps.db, actor.familyId, recipeId));
+}
+
+// --- recipes -------------------------------------------------------------------------------
+
+/** Creates the recipe with its ingredients (positions default to their order in the input). */
+export async function createRecipe(w: FamilyWrite, actor: Actor, input: RecipeInput, o: PathOptions = {}): Promise<Created<RecipeDetail>> {
+  const existing = await existingForCreate(w, 'recipes', lower(input.id));
+  if (existing) return { record: await detailIn(w, existing), created: false };
+  const row = await w.insert('recipes', {
+    id: lower(input.id) ?? newId(),
+    name: input.name,
+    servings: input.servings ?? null,
+    instructions: input.instructions ?? null,
+  });
+  const prefix = o.prefix ?? 'body';
+  for (const [i, ingredient] of (input.ingredients ?? []).entries()) {
+    await addIngredient(w, actor, String(row.id), { position: i, ...ingredient }, { prefix: `${prefix}.ingredients.${i}` });
+  }
+  return { record: await detailIn(w, row), created: true };
+}
+
+export async function updateRecipe(w: FamilyWrite, _actor: Actor, recipeId: string, patch: RecipePatch): Promise<RecipeDetail> {
+  const row = await liveRecipe(w, recipeId);
+  const change: Row = {};
+  if (patch.name !== undefined && patch.name !== row.name) change.name = patch.name;
+  if (patch.servings !== undefined && patch.servings !== (row.servings == null ? null : Number(row.servings))) {
+    change.servings = patch.servings;
+  }
+  if (patch.instructions !== undefined && patch.instructions !== (row.instructions ?? null)) change.instructions = patch.instructions;
+  if (Object.keys(change).length === 0) return detailIn(w, row);
+  const [updated] = await w.update('recipes', { id: recipeId, deleted: false }, change);
+  return detailIn(w, updated!);
+}
+
+/** Tombstones the recipe and its ingredients. */
+export async function deleteRecipe(w: FamilyWrite, _actor: Actor, recipeId: string): Promise<void> {
+  await liveRecipe(w, recipeId);
+  await w.tombstone('recipe_ingredients', { recipe_id: recipeId });
+  await w.tombstone('recipes', { id: recipeId });
+}
+
+// --- ingredients ---------------------------------------------------------------------------
+
+/** Adds an ingredient (appended when no position). Same unit and product rules as items. */
+export async function addIngredient(
+  w: FamilyWrite,
+  _actor: Actor,
+  recipeId: string,
+  input: IngredientInput,
+  o: PathOptions = {},
+): Promise<Created<IngredientRecord>> {
+  await liveRecipe(w, recipeId);
+  const existing = await existingForCreate(w, 'recipe_ingredients', lower(input.id));
+  if (existing) return { record: toIngredient(existing), created: false };
+  const unit = { unitOfMeasureId: lower(input.unitOfMeasureId) ?? null, familyUnitOfMeasureId: lower(input.familyUnitOfMeasureId) ?? null };
+  const product = { productId: lower(input.productId) ?? null, familyProductId: lower(input.familyProductId) ?? null };
+  await assertUnitRef(w.trx, w.familyId, unit, o);
+  await assertProductRef(w.trx, w.familyId, product, o);
+  let position = input.position;
+  if (position === undefined) {
+    const max = await maxIngredientPosition(w.trx, w.familyId, recipeId);
+    position = max == null ? 0 : max + 1;
+  }
+  const row = await w.insert('recipe_ingredients', {
+    id: lower(input.id) ?? newId(),
+    recipe_id: recipeId,
+    name: input.name,
+    quantity: input.quantity ?? null,
+    unit_of_measure_id: unit.unitOfMeasureId,
+    family_unit_of_measure_id: unit.familyUnitOfMeasureId,
+    is_approximate: input.isApproximate ?? false,
+    quantity_note: input.quantityNote ?? null,
+    product_id: product.productId,
+    family_product_id: product.familyProductId,
+    position,
+  });
+  return { record: toIngredient(row), created: true };
+}
+
+const COLUMNS = {
+  name: 'name',
+  quantity: 'quantity',
+  unitOfMeasureId: 'unit_of_measure_id',
+  familyUnitOfMeasureId: 'family_unit_of_measure_id',
+  isApproximate: 'is_approximate',
+  quantityNote: 'quantity_note',
+  productId: 'product_id',
+  familyProductId: 'family_product_id',
+  position: 'position',
+} as const;
+
+type Field = keyof typeof COLUMNS;
+
+function same(field: Field, before: unknown, after: unknown): boolean {
+  if (field === 'quantity' || field === 'position') return (before == null ? null : Number(before)) === (after == null ? null : Number(after));
+  if (field === 'isApproximate') return !!before === !!after;
+  return (before ?? null) === (after ?? null);
+}
+
+/** Partial edit. As for items, setting one id of a pair while not sending the other clears it. */
+export async function updateIngredient(
+  w: FamilyWrite,
+  _actor: Actor,
+  recipeId: string,
+  ingredientId: string,
+  patch: IngredientPatch,
+  o: PathOptions = {},
+): Promise<IngredientRecord> {
+  await liveRecipe(w, recipeId);
+  const row = await ingredientRow(w.trx, w.familyId, recipeId, ingredientId);
+  if (!row) throw notFound('Ingredient not found');
+  const p: IngredientPatch = {
+    ...patch,
+    unitOfMeasureId: lower(patch.unitOfMeasureId),
+    familyUnitOfMeasureId: lower(patch.familyUnitOfMeasureId),
+    productId: lower(patch.productId),
+    familyProductId: lower(patch.familyProductId),
+  };
+  if (p.unitOfMeasureId != null && p.familyUnitOfMeasureId === undefined) p.familyUnitOfMeasureId = null;
+  if (p.familyUnitOfMeasureId != null && p.unitOfMeasureId === undefined) p.unitOfMeasureId = null;
+  if (p.productId != null && p.familyProductId === undefined) p.familyProductId = null;
+  if (p.familyProductId != null && p.productId === undefined) p.productId = null;
+  await assertUnitRef(w.trx, w.familyId, { unitOfMeasureId: p.unitOfMeasureId ?? null, familyUnitOfMeasureId: p.familyUnitOfMeasureId ?? null }, o);
+  await assertProductRef(w.trx, w.familyId, { productId: p.productId ?? null, familyProductId: p.familyProductId ?? null }, o);
+  const change: Row = {};
+  for (const field of Object.keys(COLUMNS) as Field[]) {
+    if (p[field] === undefined) continue;
+    if (!same(field, row[COLUMNS[field]], p[field])) change[COLUMNS[field]] = p[field];
+  }
+  if (Object.keys(change).length === 0) return toIngredient(row);
+  const [updated] = await w.update('recipe_ingredients', { id: ingredientId, deleted: false }, change);
+  return toIngredient(updated!);
+}
+
+export async function deleteIngredient(w: FamilyWrite, _actor: Actor, recipeId: string, ingredientId: string): Promise<void> {
+  await liveRecipe(w, recipeId);
+  if (!(await ingredientRow(w.trx, w.familyId, recipeId, ingredientId))) throw notFound('Ingredient not found');
+  await w.tombstone('recipe_ingredients', { id: ingredientId });
+}
+
+// --- copy to list --------------------------------------------------------------------------
+
+/**
+ * One new item per ingredient (all, or those named in `ingredientIds`, in position order):
+ * name, quantity, both unit ids, isApproximate, quantityNote and both product ids verbatim;
+ * the list's store's remembered sections apply (through createItem, which also emits ItemAdded,
+ * ItemSectionChanged and ListProgress). A list that is not the family's: 400 list_not_found;
+ * an ingredient id not of this recipe: 400 ingredient_not_found.
+ */
+export async function copyRecipeToList(
+  w: FamilyWrite,
+  actor: Actor,
+  recipeId: string,
+  input: CopyInput,
+  o: PathOptions = {},
+): Promise<{ items: ItemRecord[] }> {
+  const prefix = o.prefix ?? 'body';
+  await liveRecipe(w, recipeId);
+  const listId = input.listId.toLowerCase();
+  if (!(await listRow(w.trx, w.familyId, listId))) {
+    throw badRequest('list_not_found', 'The list does not exist', [{ path: `${prefix}.listId`, message: 'unknown list' }]);
+  }
+  let ingredients = await ingredientRows(w.trx, w.familyId, recipeId);
+  if (input.ingredientIds) {
+    const wanted = input.ingredientIds.map((id) => id.toLowerCase());
+    const known = new Set(ingredients.map((i) => String(i.id)));
+    const unknown = wanted.findIndex((id) => !known.has(id));
+    if (unknown >= 0) {
+      throw badRequest('ingredient_not_found', 'The ingredient is not part of this recipe', [
+        { path: `${prefix}.ingredientIds.${unknown}`, message: 'not an ingredient of this recipe' },
+      ]);
+    }
+    const chosen = new Set(wanted);
+    ingredients = ingredients.filter((i) => chosen.has(String(i.id)));
+  }
+  const items: ItemRecord[] = [];
+  for (const ing of ingredients.map(toIngredient)) {
+    const { record } = await createItem(w, actor, listId, {
+      name: ing.name,
+      quantity: ing.quantity,
+      unitOfMeasureId: ing.unitOfMeasureId,
+      familyUnitOfMeasureId: ing.familyUnitOfMeasureId,
+      isApproximate: ing.isApproximate,
+      quantityNote: ing.quantityNote,
+      productId: ing.productId,
+      familyProductId: ing.familyProductId,
+    });
+    items.push(record);
+  }
+  return { items };
+}

@@ -1,0 +1,97 @@
+// SQL for stores, sections and section memory. Every read filters by family and `deleted`.
+import type { Db, Trx } from '../db/knex.js';
+import type { FamilyWrite } from '../db/family-write.js';
+import type { Row } from '../lists/common.js';
+
+type Q = Db | Trx;
+
+export async function storeRows(db: Q, familyId: string): Promise<Row[]> {
+  return db('stores').where({ family_id: familyId, deleted: false }).orderByRaw('lower(name), id');
+}
+
+export async function storeRow(db: Q, familyId: string, storeId: string): Promise<Row | undefined> {
+  return db('stores').where({ family_id: familyId, id: storeId, deleted: false }).first();
+}
+
+/** A live store of this family with the given name (case-insensitive), other than `exceptId`. */
+export async function storeByName(db: Q, familyId: string, name: string, exceptId?: string): Promise<Row | undefined> {
+  const q = db('stores').where({ family_id: familyId, deleted: false }).whereRaw('lower(name) = lower(?)', [name]);
+  if (exceptId) q.whereNot({ id: exceptId });
+  return q.first();
+}
+
+/** Sections of the given stores in walking order. */
+export async function sectionRows(db: Q, familyId: string, storeIds: string[]): Promise<Row[]> {
+  if (storeIds.length === 0) return [];
+  return db('store_sections')
+    .where({ family_id: familyId, deleted: false })
+    .whereIn('store_id', storeIds)
+    .orderBy([{ column: 'position' }, { column: 'created_at' }, { column: 'id' }]);
+}
+
+export async function sectionRow(db: Q, familyId: string, storeId: string, sectionId: string): Promise<Row | undefined> {
+  return db('store_sections').where({ family_id: familyId, store_id: storeId, id: sectionId, deleted: false }).first();
+}
+
+export async function maxSectionPosition(db: Q, familyId: string, storeId: string): Promise<number | null> {
+  const r = (await db('store_sections')
+    .where({ family_id: familyId, store_id: storeId, deleted: false })
+    .max({ m: 'position' })
+    .first()) as { m: number | string | null } | undefined;
+  return r?.m == null ? null : Number(r.m);
+}
+
+/** Makes room for a section inserted at `position`. */
+export async function shiftSectionsFrom(w: FamilyWrite, storeId: string, position: number): Promise<void> {
+  await w
+    .trx('store_sections')
+    .where({ family_id: w.familyId, store_id: storeId, deleted: false })
+    .andWhere('position', '>=', position)
+    .update({ position: w.trx.raw('position + 1'), ...w.stamp() });
+}
+
+/** Clears the section of every item (removed ones too) in the given sections; returns the items before. */
+export async function clearItemSections(w: FamilyWrite, sectionIds: string[]): Promise<Row[]> {
+  if (sectionIds.length === 0) return [];
+  const before = (await w
+    .trx('shopping_list_items')
+    .where({ family_id: w.familyId, deleted: false })
+    .whereIn('section_id', sectionIds)
+    .select('id', 'list_id', 'section_id')) as Row[];
+  if (before.length === 0) return [];
+  await w
+    .trx('shopping_list_items')
+    .where({ family_id: w.familyId, deleted: false })
+    .whereIn('section_id', sectionIds)
+    .update({ section_id: null, ...w.stamp() });
+  return before;
+}
+
+/** Tombstones the memory rows pointing at any of the given sections. */
+export async function forgetSections(w: FamilyWrite, sectionIds: string[]): Promise<void> {
+  if (sectionIds.length === 0) return;
+  await w
+    .trx('product_store_sections')
+    .where({ family_id: w.familyId, deleted: false })
+    .whereIn('section_id', sectionIds)
+    .update({ deleted: true, ...w.stamp() });
+}
+
+// --- section memory ------------------------------------------------------------------------
+
+export interface ProductKey {
+  productId?: string | null;
+  familyProductId?: string | null;
+}
+
+export async function memoryRow(db: Q, familyId: string, storeId: string, product: ProductKey): Promise<Row | undefined> {
+  const q = db('product_store_sections').where({ family_id: familyId, store_id: storeId, deleted: false });
+  if (product.productId) q.andWhere({ product_id: product.productId });
+  else if (product.familyProductId) q.andWhere({ family_product_id: product.familyProductId });
+  else return undefined;
+  return q.first();
+}
+
+export async function memoryRows(db: Q, familyId: string): Promise<Row[]> {
+  return db('product_store_sections').where({ family_id: familyId, deleted: false }).orderBy('id');
+}

@@ -1,0 +1,76 @@
+// Row → REST record mapping for stores, sections and section memory. Replication docs are these
+// records plus `_deleted`, so they carry nothing else.
+import { iso, str, strOrNull, type Row } from '../lists/common.js';
+
+export interface StoreRecord {
+  id: string;
+  name: string;
+  createdAt: string;
+  updatedAt: string;
+}
+
+/** The REST store: `{ id, name, sections, createdAt, updatedAt }`. */
+export interface StoreWithSections {
+  id: string;
+  name: string;
+  sections: SectionRecord[];
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface SectionRecord {
+  id: string;
+  storeId: string;
+  name: string;
+  position: number;
+  createdAt: string;
+  updatedAt: string;
+}
+
+/** Remembered section of a product in a store (replication collection `sectionMemory`). */
+export interface SectionMemoryRecord {
+  id: string;
+  storeId: string;
+  productId: string | null;
+  familyProductId: string | null;
+  sectionId: string;
+  updatedAt: string;
+}
+
+/** The store doc (replication `stores`): the REST store without its sections. */
+export function toStore(row: Row): StoreRecord {
+  return { id: str(row.id), name: str(row.name), createdAt: iso(row.created_at), updatedAt: iso(row.updated_at) };
+}
+
+/** The REST store with its sections (rows in walking order). */
+export function toStoreWithSections(row: Row, sectionRows: Row[]): StoreWithSections {
+  return {
+    id: str(row.id),
+    name: str(row.name),
+    sections: sectionRows.map(toSection),
+    createdAt: iso(row.created_at),
+    updatedAt: iso(row.updated_at),
+  };
+}
+
+export function toSection(row: Row): SectionRecord {
+  return {
+    id: str(row.id),
+    storeId: str(row.store_id),
+    name: str(row.name),
+    position: Number(row.position),
+    createdAt: iso(row.created_at),
+    updatedAt: iso(row.updated_at),
+  };
+}
+
+export function toSectionMemory(row: Row): SectionMemoryRecord {
+  return {
+    id: str(row.id),
+    storeId: str(row.store_id),
+    productId: strOrNull(row.product_id),
+    familyProductId: strOrNull(row.family_product_id),
+    sectionId: str(row.section_id),
+    updatedAt: iso(row.updated_at),
+  };
+}

@@ -1,0 +1,246 @@
+// Stores and their sections (walking order). Inner functions take a FamilyWrite `w` and the
+// actor and enforce every rule, so REST handlers and the replication push share them; they only
+// touch the database through `w`.
+import type { Actor, Deps } from '../context.js';
+import type { FamilyWrite } from '../db/family-write.js';
+import { newId } from '../db/ids.js';
+import { conflict, forbidden, notFound, validationFailed } from '../http/errors.js';
+import { existingForCreate, lower, type Created, type Row } from '../lists/common.js';
+import { listRowsOfStore, listSummaryRow } from '../lists/queries.js';
+import { toListSummary } from '../lists/records.js';
+import {
+  clearItemSections,
+  forgetSections,
+  maxSectionPosition,
+  sectionRow,
+  sectionRows,
+  shiftSectionsFrom,
+  storeByName,
+  storeRow,
+  storeRows,
+} from './queries.js';
+import { toSection, toStoreWithSections, type SectionRecord, type StoreWithSections } from './records.js';
+
+/** Created with every new store, in this walking order (positions 0..10). */
+export const DEFAULT_SECTIONS = [
+  'Produce',
+  'Bakery',
+  'Meat & Seafood',
+  'Deli',
+  'Dairy & Eggs',
+  'Frozen',
+  'Pantry',
+  'Snacks',
+  'Beverages',
+  'Household',
+  'Personal Care',
+] as const;
+
+type ReadDeps = Pick<Deps, 'db'>;
+
+export interface StoreInput {
+  id?: string;
+  name: string;
+}
+
+export interface SectionInput {
+  id?: string;
+  name: string;
+  position?: number;
+}
+
+export interface SectionPatch {
+  name?: string;
+  position?: number;
+}
+
+function requireAdmin(actor: Actor): void {
+  if (actor.role !== 'admin') throw forbidden('Only a family admin can change store sections');
+}
+
+async function liveStore(w: FamilyWrite, storeId: string): Promise<Row> {
+  const row = await storeRow(w.trx, w.familyId, storeId);
+  if (!row) throw notFound('Store not found');
+  return row;
+}
+
+async function storeWithSections(db: FamilyWrite['trx'] | Deps['db'], familyId: string, row: Row): Promise<StoreWithSections> {
+  return toStoreWithSections(row, await sectionRows(db, familyId, [String(row.id)]));
+}
+
+async function assertNameFree(w: FamilyWrite, name: string, exceptId?: string): Promise<void> {
+  if (await storeByName(w.trx, w.familyId, name, exceptId)) {
+    throw conflict('duplicate_name', 'A store with that name already exists');
+  }
+}
+
+// --- reads ---------------------------------------------------------------------------------
+
+export async function listStores(deps: ReadDeps, actor: Actor): Promise<StoreWithSections[]> {
+  const stores = await storeRows(deps.db, actor.familyId);
+  const sections = await sectionRows(deps.db, actor.familyId, stores.map((s) => String(s.id)));
+  return stores.map((s) => toStoreWithSections(s, sections.filter((x) => x.store_id === s.id)));
+}
+
+export async function getStore(deps: ReadDeps, actor: Actor, storeId: string): Promise<StoreWithSections> {
+  const row = await storeRow(deps.db, actor.familyId, storeId);
+  if (!row) throw notFound('Store not found');
+  return storeWithSections(deps.db, actor.familyId, row);
+}
+
+export async function listSections(deps: ReadDeps, actor: Actor, storeId: string): Promise<SectionRecord[]> {
+  if (!(await storeRow(deps.db, actor.familyId, storeId))) throw notFound('Store not found');
+  return (await sectionRows(deps.db, actor.familyId, [storeId])).map(toSection);
+}
+
+// --- stores --------------------------------------------------------------------------------
+
+/** Any member. Creates the default sections unless `defaultSections` is false (replication
+ *  pushes the sections as their own docs). */
+export async function createStore(
+  w: FamilyWrite,
+  _actor: Actor,
+  input: StoreInput,
+  options: { defaultSections?: boolean } = {},
+): Promise<Created<StoreWithSections>> {
+  const existing = await existingForCreate(w, 'stores', lower(input.id));
+  if (existing) return { record: await storeWithSections(w.trx, w.familyId, existing), created: false };
+  await assertNameFree(w, input.name);
+  const store = await w.insert('stores', { id: lower(input.id) ?? newId(), name: input.name });
+  if (options.defaultSections !== false) {
+    for (const [position, name] of DEFAULT_SECTIONS.entries()) {
+      await w.insert('store_sections', { id: newId(), store_id: store.id, name, position });
+    }
+  }
+  return { record: await storeWithSections(w.trx, w.familyId, store), created: true };
+}
+
+export async function renameStore(w: FamilyWrite, _actor: Actor, storeId: string, patch: { name: string }): Promise<StoreWithSections> {
+  const row = await liveStore(w, storeId);
+  if (row.name === patch.name) return storeWithSections(w.trx, w.familyId, row);
+  await assertNameFree(w, patch.name, storeId);
+  const [updated] = await w.update('stores', { id: storeId, deleted: false }, { name: patch.name });
+  return storeWithSections(w.trx, w.familyId, updated!);
+}
+
+/** Tombstones the store and its sections and memory; its lists lose their store
+ *  (ListUpdated) and items in its sections lose their section (ItemSectionChanged). */
+export async function deleteStore(w: FamilyWrite, _actor: Actor, storeId: string): Promise<void> {
+  await liveStore(w, storeId);
+  const sections = await sectionRows(w.trx, w.familyId, [storeId]);
+  const sectionIds = sections.map((s) => String(s.id));
+  await emitSectionCleared(w, await clearItemSections(w, sectionIds));
+  await w.tombstone('product_store_sections', { store_id: storeId });
+  await w.tombstone('store_sections', { store_id: storeId });
+  const lists = await listRowsOfStore(w.trx, w.familyId, storeId);
+  if (lists.length) await w.update('shopping_lists', { store_id: storeId, deleted: false }, { store_id: null });
+  for (const l of lists) {
+    const summary = await listSummaryRow(w.trx, w.familyId, String(l.id));
+    if (summary) w.emit({ type: 'ListUpdated', list: toListSummary(summary) });
+  }
+  await w.tombstone('stores', { id: storeId });
+}
+
+async function emitSectionCleared(w: FamilyWrite, items: Row[]): Promise<void> {
+  for (const i of items) {
+    w.emit({
+      type: 'ItemSectionChanged',
+      listId: String(i.list_id),
+      itemId: String(i.id),
+      sectionId: null,
+      previousSectionId: String(i.section_id),
+    });
+  }
+}
+
+// --- sections (admin only) -----------------------------------------------------------------
+
+/** Appends the section, or inserts it at `position` (later sections move down one). */
+export async function createSection(
+  w: FamilyWrite,
+  actor: Actor,
+  storeId: string,
+  input: SectionInput,
+): Promise<Created<SectionRecord>> {
+  requireAdmin(actor);
+  await liveStore(w, storeId);
+  const existing = await existingForCreate(w, 'store_sections', lower(input.id));
+  if (existing) return { record: toSection(existing), created: false };
+  const max = await maxSectionPosition(w.trx, w.familyId, storeId);
+  const end = max == null ? 0 : max + 1;
+  let position = end;
+  if (input.position !== undefined && input.position < end) {
+    position = input.position;
+    await shiftSectionsFrom(w, storeId, position);
+  }
+  const row = await w.insert('store_sections', { id: lower(input.id) ?? newId(), store_id: storeId, name: input.name, position });
+  return { record: toSection(row), created: true };
+}
+
+export async function renameSection(
+  w: FamilyWrite,
+  actor: Actor,
+  storeId: string,
+  sectionId: string,
+  patch: { name: string },
+): Promise<SectionRecord> {
+  return updateSection(w, actor, storeId, sectionId, { name: patch.name });
+}
+
+/** Sets name and/or the raw position (no renumbering: replication pushes each section's
+ *  position; REST reorders through `reorderSections`). */
+export async function updateSection(
+  w: FamilyWrite,
+  actor: Actor,
+  storeId: string,
+  sectionId: string,
+  patch: SectionPatch,
+): Promise<SectionRecord> {
+  requireAdmin(actor);
+  await liveStore(w, storeId);
+  const row = await sectionRow(w.trx, w.familyId, storeId, sectionId);
+  if (!row) throw notFound('Section not found');
+  const change: Row = {};
+  if (patch.name !== undefined && patch.name !== row.name) change.name = patch.name;
+  if (patch.position !== undefined && patch.position !== Number(row.position)) change.position = patch.position;
+  if (Object.keys(change).length === 0) return toSection(row);
+  const [updated] = await w.update('store_sections', { id: sectionId, deleted: false }, change);
+  return toSection(updated!);
+}
+
+/** `sectionIds` must be exactly the store's sections; they get positions 0..n-1 in that order. */
+export async function reorderSections(
+  w: FamilyWrite,
+  actor: Actor,
+  storeId: string,
+  sectionIds: string[],
+): Promise<SectionRecord[]> {
+  requireAdmin(actor);
+  await liveStore(w, storeId);
+  const sections = await sectionRows(w.trx, w.familyId, [storeId]);
+  const wanted = sectionIds.map((id) => id.toLowerCase());
+  const current = new Set(sections.map((s) => String(s.id)));
+  const same = wanted.length === current.size && new Set(wanted).size === wanted.length && wanted.every((id) => current.has(id));
+  if (!same) {
+    throw validationFailed([{ path: 'body.sectionIds', message: "must list exactly the store's section ids, each once" }]);
+  }
+  const byId = new Map(sections.map((s) => [String(s.id), s]));
+  for (const [position, id] of wanted.entries()) {
+    if (Number(byId.get(id)!.position) !== position) {
+      await w.update('store_sections', { id, deleted: false }, { position });
+    }
+  }
+  return (await sectionRows(w.trx, w.familyId, [storeId])).map(toSection);
+}
+
+/** Tombstones the section; its items (removed ones too) survive with sectionId null, and the
+ *  memory rows pointing at it are forgotten. */
+export async function deleteSection(w: FamilyWrite, actor: Actor, storeId: string, sectionId: string): Promise<void> {
+  requireAdmin(actor);
+  await liveStore(w, storeId);
+  const row = await sectionRow(w.trx, w.familyId, storeId, sectionId);
+  if (!row) throw notFound('Section not found');
+  await emitSectionCleared(w, await clearItemSections(w, [sectionId]));
+  await forgetSections(w, [sectionId]);
+  await w.tombstone('store_sections', { id: sectionId });
+}
