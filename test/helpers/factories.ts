@@ -53,3 +53,27 @@ export async function makeFamily(app: RunningServer, name = `Family ${unique()}`
 
 export const makeMember = (app: RunningServer, family: TestFamily, role: Role = 'member') =>
   makeUser(app, family.familyId, role);
+
+/**
+ * Registers a user through the API (POST /api/auth/register) and returns the session body.
+ * `how` is exactly one of inviteToken / familyCode / newFamilyName. Counts against the register
+ * rate limit (10/hour per client address); `headers` may carry an X-Forwarded-For for an app
+ * started with TRUST_PROXY=true.
+ */
+export async function registerViaApi(
+  app: { url: string },
+  how: { inviteToken?: string; familyCode?: string; newFamilyName?: string },
+  over: { email?: string; userName?: string; password?: string; headers?: Record<string, string> } = {},
+): Promise<{ status: number; body: any; email: string; userName: string; password: string }> {
+  const suffix = unique();
+  const email = over.email ?? `user-${suffix}@example.test`;
+  const userName = over.userName ?? `user-${suffix}`;
+  const password = over.password ?? DEFAULT_PASSWORD;
+  const res = await fetch(`${app.url}/api/auth/register`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...(over.headers ?? {}) },
+    body: JSON.stringify({ email, userName, password, ...how }),
+  });
+  const text = await res.text();
+  return { status: res.status, body: text ? JSON.parse(text) : undefined, email, userName, password };
+}
