@@ -101,3 +101,10 @@ export function decodeJwt(token: string): { header: any; payload: any } {
     payload: JSON.parse(Buffer.from(p!, 'base64url').toString()),
   };
 }
+
+/** A fresh access token at the app's current (possibly moved) time, as a refresh would give. */
+export async function relogin(a: AccountsApp, email: string, password = PASSWORD): Promise<string> {
+  const res = await a.req('POST', '/api/auth/login', { body: { email, password } });
+  if (res.status !== 200) throw new Error(`login failed: ${res.status}`);
+  return res.body.accessToken as string;
+}
