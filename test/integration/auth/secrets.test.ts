@@ -1,0 +1,85 @@
+import { expect } from 'chai';
+import { startTestApp, request } from '../../helpers/app.js';
+import { linkToken } from '../../helpers/smtp.js';
+import { startAccountsApp, newFamily, register, uniq, type AccountsApp } from './harness.js';
+import type { Db } from '../../../server/db/knex.js';
+
+/** Every text of every row of every table, as JSON. */
+async function dumpDatabase(db: Db): Promise<string> {
+  const tables = (await db('information_schema.tables')
+    .where({ table_schema: 'public', table_type: 'BASE TABLE' })
+    .pluck('table_name')) as string[];
+  const parts: string[] = [];
+  for (const t of tables) {
+    const rows = await db.raw(`SELECT row_to_json(x)::text AS j FROM "${t}" x`);
+    for (const r of rows.rows as Array<{ j: string }>) parts.push(r.j);
+  }
+  return parts.join('\n');
+}
+
+describe('auth: raw tokens are nowhere but in the email', () => {
+  let a: AccountsApp;
+  before(async () => {
+    a = await startAccountsApp(); // SMTP configured, logs captured at trace level
+  });
+  after(async () => {
+    await a?.close();
+  });
+
+  it('keeps raw invite, reset and refresh tokens out of the database and the logs', async () => {
+    const admin = await newFamily(a);
+    const email = `secret-${uniq()}@example.test`;
+    await a.req('POST', '/api/family/invites', { token: admin.token, body: { email } });
+    const inviteToken = linkToken(await a.smtp.waitFor(email), 'invite');
+    await a.req('GET', `/api/auth/invite/${inviteToken}`); // the path carries it
+    const invite2 = (await a.req('GET', '/api/family/invites', { token: admin.token })).body[0];
+    await a.req('POST', `/api/family/invites/${invite2.id}/resend`, { token: admin.token });
+    const resentToken = linkToken(await a.smtp.waitFor(email, 2), 'invite');
+    const joined = await register(a, { inviteToken: resentToken });
+    expect(joined.status).to.equal(201);
+
+    await a.req('POST', '/api/auth/forgot-password', { body: { email } });
+    const resetToken = linkToken(await a.smtp.waitFor(email, 3), 'reset-password');
+    await a.req('POST', '/api/auth/reset-password', { body: { token: resetToken, newPassword: 'short' } }); // a failure path too
+    expect((await a.req('POST', '/api/auth/reset-password', { body: { token: resetToken, newPassword: 'another long password' } })).status).to.equal(200);
+
+    const dump = await dumpDatabase(a.app.deps.db);
+    const logs = a.logs.join('');
+    expect(logs.length).to.be.greaterThan(0);
+    for (const secret of [inviteToken, resentToken, resetToken, joined.body.refreshToken, admin.body.refreshToken]) {
+      expect(dump.includes(secret), 'database').to.equal(false);
+      expect(logs.includes(secret), 'logs').to.equal(false);
+    }
+  });
+});
+
+describe('mail: the dev outbox when SMTP_URL is not set', () => {
+  it('logs each mail with its link and keeps it in deps.mailer.outbox (plain text and HTML)', async () => {
+    const lines: string[] = [];
+    const { pino } = await import('pino');
+    const { Writable } = await import('node:stream');
+    const shared = await (await import('../../helpers/app.js')).testApp();
+    const app = await startTestApp({
+      db: shared.deps.db,
+      logger: pino({ level: 'info' }, new Writable({ write: (c, _e, cb) => (lines.push(String(c)), cb()) })),
+      envOverrides: { SMTP_URL: undefined },
+    });
+    try {
+      expect(app.deps.mailer?.mode).to.equal('dev');
+      const reg = await request(app, 'POST', '/api/auth/register', {
+        body: { email: `dev-${uniq()}@example.test`, userName: `dev-${uniq()}`, password: 'dev password!', newFamilyName: 'Dev' },
+      });
+      expect(reg.status).to.equal(201);
+      const to = `devguest-${uniq()}@example.test`;
+      const res = await request(app, 'POST', '/api/family/invites', { token: reg.body.accessToken, body: { email: to } });
+      expect(res.status).to.equal(201);
+      const mail = app.deps.mailer!.outbox.find((m) => m.to === to)!;
+      expect(mail.text).to.match(/http:\/\/app\.test\/invite\/[A-Za-z0-9_-]{43}/);
+      expect(mail.html).to.include('http://app.test/invite/');
+      const link = /http:\/\/app\.test\/invite\/[A-Za-z0-9_-]+/.exec(mail.text)![0];
+      expect(lines.join('')).to.include(link);
+    } finally {
+      await app.close();
+    }
+  });
+});
