@@ -56,6 +56,8 @@ export interface Fixture {
   globalProductId: string;
   overrideId: string;
   familyUnitId: string;
+  /** A family unit nothing uses (deletable). */
+  spareUnitId: string;
   sectionMemoryId: string;
   inviteId: string;
   /** Every id above (for "never contains" checks). */
@@ -80,6 +82,7 @@ export async function makeFixture(app: RunningServer): Promise<Fixture> {
     familyProductId: newId(),
     overrideId: newId(),
     familyUnitId: newId(),
+    spareUnitId: newId(),
     sectionMemoryId: newId(),
     inviteId: newId(),
   };
@@ -89,6 +92,7 @@ export async function makeFixture(app: RunningServer): Promise<Fixture> {
     await w.insert('store_sections', { id: ids.sectionId, store_id: ids.storeId, name: 'Produce', position: 0 });
     await w.insert('store_sections', { id: ids.otherSectionId, store_id: ids.storeId, name: 'Dairy', position: 1 });
     await w.insert('family_units_of_measure', { id: ids.familyUnitId, name: `Unit ${t}`, abbreviation: `u${t}`, category: 'Count' });
+    await w.insert('family_units_of_measure', { id: ids.spareUnitId, name: `Spare ${t}`, abbreviation: `s${t}`, category: 'Volume' });
     await w.insert('family_products', { id: ids.familyProductId, name: familyProductName, unit_category_flags: 1 });
     await w.insert('family_product_overrides', { id: ids.overrideId, product_id: globalProductId, name: `Fixture override ${t}` });
     await w.insert('shopping_lists', { id: ids.listId, name: `List ${t}`, store_id: ids.storeId });
