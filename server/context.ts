@@ -4,6 +4,7 @@ import type { EventBus } from './events/bus.js';
 import type { Logger } from './log.js';
 import type { Mailer } from './mail/mailer.js';
 import type { RateLimiters } from './http/ratelimit.js';
+import type { RealtimeServer } from './realtime/server.js';
 
 export interface Clock {
   now(): Date;
@@ -26,6 +27,8 @@ export interface Deps {
   mailer?: Mailer;
   /** Rate-limit middleware by bucket name (route specs name the bucket in `rateLimit`). */
   rateLimiters?: RateLimiters;
+  /** The live channel (WebSocket hub), attached to the HTTP server at start. */
+  realtime?: RealtimeServer;
   /** Extension slots filled by features (mailer, realtime hub, ...). */
   [key: string]: unknown;
 }

@@ -8,6 +8,8 @@ import { createDb, resolveTarget, type Db } from './db/knex.js';
 import { migrateLatest } from './db/migrate.js';
 import { runStartupJobs } from './startup/jobs.js';
 import { InProcessBus, type EventBus } from './events/bus.js';
+import { RedisBus } from './events/redis-bus.js';
+import { attachRealtime, type RealtimeOptions } from './realtime/server.js';
 import { systemClock, type Clock, type Deps } from './context.js';
 import { buildApp } from './app.js';
 import type { ApiRouter } from './http/route.js';
@@ -26,6 +28,13 @@ export interface StartOptions {
    * NODE_ENV=test each app gets its own random prefix so test runs never share counters.
    */
   rateLimitKeyPrefix?: string;
+  /** Live-channel tunables (tests shorten heartbeats, buffers and timeouts). */
+  realtime?: RealtimeOptions;
+}
+
+export interface CloseOptions {
+  /** Close live sockets with 1012 (service restart) instead of 1001 (going away). */
+  restart?: boolean;
 }
 
 export interface RunningServer {
@@ -34,7 +43,7 @@ export interface RunningServer {
   deps: Deps;
   api: ApiRouter;
   server: http.Server;
-  close(): Promise<void>;
+  close(options?: CloseOptions): Promise<void>;
 }
 
 export async function startServer(options: StartOptions = {}): Promise<RunningServer> {
@@ -45,7 +54,8 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
   await migrateLatest(db);
   const { jwtSecret } = await runStartupJobs(db, config, log);
 
-  const bus: EventBus = new InProcessBus();
+  // With REDIS_URL, events fan out to every instance through Redis; otherwise in process.
+  const bus: EventBus = config.REDIS_URL ? await RedisBus.connect({ url: config.REDIS_URL, log }) : new InProcessBus();
   const deps: Deps = { config, db, bus, log, clock: options.clock ?? systemClock, jwtSecret };
   const redis = config.REDIS_URL ? new Redis(config.REDIS_URL, { lazyConnect: false }) : undefined;
   redis?.on('error', (err: Error) => log.error({ err: { message: err.message } }, 'redis error'));
@@ -62,6 +72,8 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
   const { app, api } = buildApp(deps);
   const server = http.createServer(app.callback());
   server.keepAliveTimeout = 5_000;
+  const realtime = attachRealtime(server, deps, options.realtime);
+  deps.realtime = realtime;
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(config.PORT, config.HOST, () => resolve());
@@ -71,8 +83,10 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
   const url = `http://${host}:${port}`;
 
   let closing: Promise<void> | undefined;
-  const close = () =>
+  const close = (closeOptions: CloseOptions = {}) =>
     (closing ??= (async () => {
+      // Live sockets first, with a code that tells clients to reconnect (elsewhere).
+      await realtime.close(closeOptions.restart ? 1012 : 1001);
       await new Promise<void>((resolve) => {
         server.close(() => resolve());
         server.closeIdleConnections?.();

@@ -1,0 +1,258 @@
+// One live socket: first-frame authentication, list joins, token replacement and expiry, the
+// slow-consumer bound. Frames of one socket are handled one after the other (an Authenticate
+// followed at once by a JoinList is answered in that order), and a failure in one socket's
+// handling never reaches another socket.
+import { WebSocket, type RawData } from 'ws';
+import type { Deps, Role } from '../context.js';
+import { resolveActor } from '../http/auth.js';
+import { verifyAccessToken } from '../auth/tokens.js';
+import {
+  CLOSE_CODES,
+  decodeClientFrame,
+  type AuthenticateFrame,
+  type ClientFrame,
+  type JoinListFrame,
+  type RequestId,
+  type ServerFrame,
+} from '../../client-sdk/src/protocol/realtime.js';
+import type { HubMember, RealtimeHub } from './hub.js';
+import type { ResolvedRealtimeOptions } from './options.js';
+import { isFamilyMember, listBelongsToFamily } from './queries.js';
+
+/** setTimeout's longest delay; longer expiries are re-armed in steps. */
+const MAX_TIMER_MS = 2_147_483_647;
+
+export class RealtimeConnection implements HubMember {
+  familyId = '';
+  userId = '';
+  role: Role = 'member';
+  readonly lists = new Set<string>();
+  /** Heartbeat: set on every pong or frame, cleared when a ping is sent. */
+  alive = true;
+  private authenticated = false;
+  private closed = false;
+  private tokenExp = 0;
+  private queue: Promise<void> = Promise.resolve();
+  private pending = 0;
+  private authTimer: NodeJS.Timeout | undefined;
+  private expiryTimer: NodeJS.Timeout | undefined;
+
+  constructor(
+    readonly ws: WebSocket,
+    private readonly deps: Deps,
+    private readonly hub: RealtimeHub,
+    private readonly opts: ResolvedRealtimeOptions,
+    private readonly onGone: (c: RealtimeConnection) => void,
+  ) {
+    this.authTimer = setTimeout(
+      () => this.close(CLOSE_CODES.UNAUTHENTICATED, 'authentication timeout'),
+      opts.authTimeoutMs,
+    );
+    ws.on('message', (data, isBinary) => this.onMessage(data, isBinary));
+    ws.on('pong', () => {
+      this.alive = true;
+    });
+    ws.on('close', () => this.cleanup());
+    ws.on('error', (err) => {
+      // ws closes the socket itself after an error (1009 too big, 1007 bad UTF-8, ...).
+      this.deps.log.debug({ err: { message: err.message } }, 'realtime socket error');
+    });
+  }
+
+  get isAuthenticated(): boolean {
+    return this.authenticated;
+  }
+
+  // ---- outgoing ---------------------------------------------------------------------------
+
+  sendText(text: string): void {
+    if (this.closed || this.ws.readyState !== WebSocket.OPEN) return;
+    // A client that does not read must not make the server buffer without bound (nor slow down
+    // the fan-out to others): past the bound it is closed and will re-pull on reconnect.
+    if (this.ws.bufferedAmount > this.opts.maxBufferedBytes) {
+      this.close(CLOSE_CODES.SLOW_CONSUMER, 'slow consumer: send buffer overflow');
+      return;
+    }
+    this.ws.send(text);
+  }
+
+  private send(frame: ServerFrame): void {
+    this.sendText(JSON.stringify(frame));
+  }
+
+  private sendError(code: string, message: string, requestId?: RequestId): void {
+    const frame: ServerFrame = { type: 'Error', code, message };
+    if (requestId !== undefined) frame.requestId = requestId;
+    this.send(frame);
+  }
+
+  /** Closes with a code; the socket leaves every group at once, and a client that does not
+   *  complete the close handshake is dropped after closeGraceMs. */
+  close(code: number, reason: string): void {
+    if (this.closed) return;
+    this.cleanup();
+    try {
+      this.ws.close(code, reason);
+    } catch {
+      this.ws.terminate();
+      return;
+    }
+    setTimeout(() => this.ws.terminate(), this.opts.closeGraceMs).unref();
+  }
+
+  terminate(): void {
+    this.cleanup();
+    this.ws.terminate();
+  }
+
+  private cleanup(): void {
+    if (this.closed) return;
+    this.closed = true;
+    clearTimeout(this.authTimer);
+    clearTimeout(this.expiryTimer);
+    if (this.authenticated) this.hub.remove(this);
+    this.onGone(this);
+  }
+
+  // ---- incoming ---------------------------------------------------------------------------
+
+  private onMessage(data: RawData, isBinary: boolean): void {
+    if (this.closed) return;
+    this.alive = true;
+    if (this.pending >= this.opts.maxPendingFrames) {
+      this.close(CLOSE_CODES.PROTOCOL_ERROR, 'too many frames in flight');
+      return;
+    }
+    this.pending++;
+    this.queue = this.queue
+      .then(() => (this.closed ? undefined : this.handle(data, isBinary)))
+      .catch((err: Error) => {
+        this.deps.log.error({ err: { message: err.message } }, 'realtime frame handling failed');
+        // Before authentication there is nothing to answer to: 1011 (server error), reconnect.
+        if (!this.authenticated) this.close(1011, 'internal error');
+        else this.sendError('internal_error', 'The frame could not be handled; try again');
+      })
+      .finally(() => {
+        this.pending--;
+      });
+  }
+
+  private async handle(data: RawData, isBinary: boolean): Promise<void> {
+    const decoded = isBinary
+      ? ({ ok: false, error: 'binary frames are not accepted; send JSON text frames' } as const)
+      : decodeClientFrame(rawToString(data));
+
+    if (!this.authenticated) {
+      if (!decoded.ok || decoded.frame.type !== 'Authenticate') {
+        this.close(CLOSE_CODES.UNAUTHENTICATED, 'the first frame must be Authenticate');
+        return;
+      }
+    }
+    if (!decoded.ok) {
+      this.sendError('bad_request', decoded.error, isBinary ? undefined : peekRequestId(rawToString(data)));
+      return;
+    }
+    const frame: ClientFrame = decoded.frame;
+    switch (frame.type) {
+      case 'Authenticate':
+        return this.authenticate(frame);
+      case 'JoinList':
+        return this.joinList(frame);
+      case 'LeaveList':
+        this.hub.leave(this, frame.listId.toLowerCase());
+        return;
+    }
+  }
+
+  private async authenticate(frame: AuthenticateFrame): Promise<void> {
+    const actor = await resolveActor(this.deps, frame.token);
+    if (this.closed) return;
+    const claims = actor ? verifyAccessToken(this.deps.jwtSecret, frame.token, this.deps.clock.now().getTime()) : null;
+    if (!actor || !claims) {
+      this.close(CLOSE_CODES.UNAUTHENTICATED, 'invalid or expired token');
+      return;
+    }
+    if (this.authenticated) {
+      // Token replacement: same user, same family, or the connection ends.
+      if (actor.userId !== this.userId || actor.familyId !== this.familyId) {
+        this.close(CLOSE_CODES.UNAUTHENTICATED, 'token of another user or family');
+        return;
+      }
+      this.role = actor.role;
+      this.armExpiry(claims.exp);
+      this.send({ type: 'Authenticated', familyId: this.familyId });
+      return;
+    }
+
+    clearTimeout(this.authTimer);
+    this.familyId = actor.familyId;
+    this.userId = actor.userId;
+    this.role = actor.role;
+    this.authenticated = true;
+    this.armExpiry(claims.exp);
+    this.hub.add(this);
+    this.send({ type: 'Authenticated', familyId: this.familyId });
+    // A removal that committed between resolveActor's read and hub.add published its
+    // MemberRemoved before this socket was in the hub; read once more to close that window.
+    if (!(await isFamilyMember(this.deps.db, this.familyId, this.userId))) {
+      this.close(CLOSE_CODES.REMOVED_FROM_FAMILY, 'removed from the family');
+    }
+  }
+
+  /** Closes with 4401 when the current token's exp passes (unless a later Authenticate
+   *  replaced it). Now-time comes from deps.clock; the wait is a real timer. */
+  private armExpiry(exp: number): void {
+    this.tokenExp = exp;
+    clearTimeout(this.expiryTimer);
+    const check = () => {
+      if (this.closed || this.tokenExp !== exp) return;
+      const left = exp * 1000 - this.deps.clock.now().getTime();
+      if (left <= 0) {
+        this.close(CLOSE_CODES.UNAUTHENTICATED, 'token expired');
+        return;
+      }
+      this.expiryTimer = setTimeout(check, Math.min(left, MAX_TIMER_MS));
+    };
+    check();
+  }
+
+  private async joinList(frame: JoinListFrame): Promise<void> {
+    const listId = frame.listId.toLowerCase();
+    const answer = (): void => {
+      const ok: ServerFrame = { type: 'JoinedList', listId };
+      if (frame.requestId !== undefined) ok.requestId = frame.requestId;
+      this.send(ok);
+    };
+    if (!this.lists.has(listId) && this.lists.size >= this.opts.maxListsPerSocket) {
+      this.sendError('too_many_lists', `A connection may join at most ${this.opts.maxListsPerSocket} lists`, frame.requestId);
+      return;
+    }
+    const ok = await listBelongsToFamily(this.deps.db, this.familyId, listId);
+    if (this.closed) return;
+    if (!ok) {
+      this.sendError('not_found', 'List not found', frame.requestId);
+      return;
+    }
+    this.hub.join(this, listId);
+    answer();
+  }
+}
+
+function rawToString(data: RawData): string {
+  if (Buffer.isBuffer(data)) return data.toString('utf8');
+  if (Array.isArray(data)) return Buffer.concat(data).toString('utf8');
+  return Buffer.from(data).toString('utf8');
+}
+
+/** The requestId of a frame that failed validation, when one can be read, so the client can
+ *  match the Error to its request. */
+function peekRequestId(text: string): RequestId | undefined {
+  try {
+    const v = JSON.parse(text) as { requestId?: unknown };
+    const id = v?.requestId;
+    if ((typeof id === 'string' && id.length <= 128) || (typeof id === 'number' && Number.isInteger(id))) return id;
+  } catch {
+    // not JSON: no request id
+  }
+  return undefined;
+}

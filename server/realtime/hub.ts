@@ -1,0 +1,144 @@
+// The in-process registry of live sockets, partitioned by family at the source: sockets live in
+// a Map<familyId, FamilyGroup>, and an event published for family F is looked up in F's group
+// only. There is no code path that walks every socket for an event, so a family's events cannot
+// be addressed to another family's sockets even if an event were malformed.
+import type { FamilyEvent } from '../events/bus.js';
+import type { Logger } from '../log.js';
+import type { Role } from '../context.js';
+import { CLOSE_CODES, serverFrameSchema } from '../../client-sdk/src/protocol/realtime.js';
+import { routeEvent } from './routing.js';
+
+/** What the hub needs from a connection (implemented by RealtimeConnection). */
+export interface HubMember {
+  readonly familyId: string;
+  readonly userId: string;
+  role: Role;
+  /** List ids this socket has joined (kept by the hub). */
+  readonly lists: Set<string>;
+  /** Sends an already encoded frame (the connection applies the slow-consumer bound). */
+  sendText(text: string): void;
+  close(code: number, reason: string): void;
+}
+
+interface FamilyGroup {
+  /** The overview group: every authenticated socket of the family. */
+  all: Set<HubMember>;
+  /** One group per joined list. */
+  lists: Map<string, Set<HubMember>>;
+}
+
+export class RealtimeHub {
+  private readonly families = new Map<string, FamilyGroup>();
+
+  constructor(private readonly log: Logger) {}
+
+  add(m: HubMember): void {
+    let g = this.families.get(m.familyId);
+    if (!g) {
+      g = { all: new Set(), lists: new Map() };
+      this.families.set(m.familyId, g);
+    }
+    g.all.add(m);
+  }
+
+  remove(m: HubMember): void {
+    const g = this.families.get(m.familyId);
+    if (!g) return;
+    g.all.delete(m);
+    for (const listId of m.lists) this.dropFromList(g, listId, m);
+    m.lists.clear();
+    if (g.all.size === 0) this.families.delete(m.familyId);
+  }
+
+  /** Joins a list group. The caller has checked that the list is the family's. */
+  join(m: HubMember, listId: string): void {
+    const g = this.families.get(m.familyId);
+    if (!g || !g.all.has(m)) return;
+    let set = g.lists.get(listId);
+    if (!set) {
+      set = new Set();
+      g.lists.set(listId, set);
+    }
+    set.add(m);
+    m.lists.add(listId);
+  }
+
+  leave(m: HubMember, listId: string): void {
+    const g = this.families.get(m.familyId);
+    m.lists.delete(listId);
+    if (g) this.dropFromList(g, listId, m);
+  }
+
+  private dropFromList(g: FamilyGroup, listId: string, m: HubMember): void {
+    const set = g.lists.get(listId);
+    if (!set) return;
+    set.delete(m);
+    if (set.size === 0) g.lists.delete(listId);
+  }
+
+  /** Bus handler: delivers a committed write's events to the sockets of that family only. */
+  deliver(familyId: string, events: FamilyEvent[]): void {
+    const g = this.families.get(familyId);
+    if (!g) return;
+    for (const e of events) {
+      const route = routeEvent(e);
+      switch (route.kind) {
+        case 'list': {
+          const set = g.lists.get(route.listId);
+          if (set) this.broadcast(set, e);
+          break;
+        }
+        case 'overview':
+          this.broadcast(g.all, e);
+          if (e.type === 'ListDeleted' && typeof e.listId === 'string') this.dissolveList(g, e.listId.toLowerCase());
+          break;
+        case 'memberRemoved':
+          for (const m of [...g.all]) {
+            if (m.userId === route.userId) m.close(CLOSE_CODES.REMOVED_FROM_FAMILY, 'removed from the family');
+          }
+          break;
+        case 'memberRoleChanged':
+          for (const m of g.all) if (m.userId === route.userId) m.role = route.role;
+          break;
+        case 'drop':
+          break;
+      }
+    }
+  }
+
+  /** A deleted list's group is dissolved: its sockets heard ListDeleted on the overview. */
+  private dissolveList(g: FamilyGroup, listId: string): void {
+    const set = g.lists.get(listId);
+    if (!set) return;
+    for (const m of set) m.lists.delete(listId);
+    g.lists.delete(listId);
+  }
+
+  private broadcast(targets: Set<HubMember>, e: FamilyEvent): void {
+    if (targets.size === 0) return;
+    const text = this.encode(e);
+    // Copy: a send may close a slow consumer, which removes it from the set.
+    for (const m of [...targets]) m.sendText(text);
+  }
+
+  /** Encodes once per event. Frames are checked against the wire schema; a known key set is
+   *  sent (unknown keys stripped), and a frame the schema rejects is still sent but logged, so a
+   *  drifting producer is visible without silencing live updates. */
+  private encode(e: FamilyEvent): string {
+    const parsed = serverFrameSchema.safeParse(e);
+    if (parsed.success) return JSON.stringify(parsed.data);
+    this.log.warn({ eventType: e.type, issues: parsed.error.issues.slice(0, 5) }, 'realtime event does not match the protocol schema');
+    return JSON.stringify(e);
+  }
+
+  /** Every socket, for heartbeats and shutdown. */
+  *members(): Iterable<HubMember> {
+    for (const g of this.families.values()) yield* g.all;
+  }
+
+  stats(): { families: number; sockets: number } {
+    let sockets = 0;
+    for (const g of this.families.values()) sockets += g.all.size;
+    return { families: this.families.size, sockets };
+  }
+}

@@ -1,0 +1,34 @@
+// Tunables of the live channel. Defaults are the production values; tests shorten them.
+import { AUTH_TIMEOUT_MS, MAX_CLIENT_FRAME_BYTES } from '../../client-sdk/src/protocol/realtime.js';
+
+export interface RealtimeOptions {
+  /** First frame must be Authenticate within this time, else close 4401. */
+  authTimeoutMs?: number;
+  /** Heartbeat period: a socket that has not answered the previous ping is terminated. */
+  pingIntervalMs?: number;
+  /** Slow-consumer bound on a socket's unsent bytes; beyond it the socket is closed with 4408. */
+  maxBufferedBytes?: number;
+  /** Largest accepted client frame (ws maxPayload); larger frames close the socket with 1009. */
+  maxPayloadBytes?: number;
+  /** Lists one socket may join at once. */
+  maxListsPerSocket?: number;
+  /** Client frames received but not yet handled; beyond it the socket is closed with 4400. */
+  maxPendingFrames?: number;
+  /** After the server closes a socket, how long the client gets to complete the close handshake
+   *  before the TCP connection is dropped. */
+  closeGraceMs?: number;
+}
+
+export type ResolvedRealtimeOptions = Required<RealtimeOptions>;
+
+export function resolveOptions(o: RealtimeOptions = {}): ResolvedRealtimeOptions {
+  return {
+    authTimeoutMs: o.authTimeoutMs ?? AUTH_TIMEOUT_MS,
+    pingIntervalMs: o.pingIntervalMs ?? 30_000,
+    maxBufferedBytes: o.maxBufferedBytes ?? 1024 * 1024,
+    maxPayloadBytes: o.maxPayloadBytes ?? MAX_CLIENT_FRAME_BYTES,
+    maxListsPerSocket: o.maxListsPerSocket ?? 256,
+    maxPendingFrames: o.maxPendingFrames ?? 64,
+    closeGraceMs: o.closeGraceMs ?? 5_000,
+  };
+}
