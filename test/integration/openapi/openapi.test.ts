@@ -1,0 +1,115 @@
+import { expect } from 'chai';
+import { Validator } from '@seriousme/openapi-schema-validator';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import { testApp, request } from '../../helpers/app.js';
+import { openApiPath } from '../../../server/openapi/document.js';
+
+describe('OpenAPI document and API reference', () => {
+  it('serves an OpenAPI 3.1 document that validates against the 3.1 schema', async () => {
+    const app = await testApp();
+    const res = await request(app, 'GET', '/api/openapi.json');
+    expect(res.status).to.equal(200);
+    expect(res.headers.get('content-type')).to.match(/^application\/json/);
+    expect(res.body.openapi).to.match(/^3\.1\./);
+    const validator = new Validator();
+    const result = await validator.validate(res.body);
+    expect(result.valid, JSON.stringify(result.errors, null, 2)).to.equal(true);
+    expect(validator.version).to.equal('3.1');
+
+    // The 3.1 schema leaves schema objects open; check each one against JSON Schema 2020-12.
+    const ajv = new Ajv2020({ strict: false });
+    const schemas: [string, unknown][] = Object.entries(res.body.components.schemas);
+    for (const [path, item] of Object.entries<any>(res.body.paths)) {
+      for (const [method, op] of Object.entries<any>(item)) {
+        for (const p of op.parameters ?? []) schemas.push([`${method} ${path} ${p.name}`, p.schema]);
+        for (const [type, media] of Object.entries<any>(op.requestBody?.content ?? {})) schemas.push([`${method} ${path} body ${type}`, media.schema]);
+        for (const [status, r] of Object.entries<any>(op.responses)) {
+          for (const media of Object.values<any>(r.content ?? {})) schemas.push([`${method} ${path} ${status}`, media.schema]);
+        }
+      }
+    }
+    expect(schemas.length).to.be.greaterThan(50);
+    for (const [where, schema] of schemas) {
+      expect(ajv.validateSchema(schema as object), `${where}: ${ajv.errorsText()}`).to.equal(true);
+    }
+  });
+
+  it('documents every route of the router, with security, parameters and problem responses', async () => {
+    const app = await testApp();
+    const doc = (await request(app, 'GET', '/api/openapi.json')).body;
+    expect(app.api.routes.length).to.be.greaterThan(10);
+    const operationIds = new Set<string>();
+    for (const route of app.api.routes) {
+      const label = `${route.method.toUpperCase()} ${route.path}`;
+      const op = doc.paths[openApiPath(route.path)]?.[route.method];
+      expect(op, `${label} is missing from the document`).to.be.an('object');
+      expect(op.summary, label).to.equal(route.summary);
+      expect(op.tags, label).to.deep.equal([route.tag]);
+      expect(operationIds.has(op.operationId), `${label}: duplicate operationId`).to.equal(false);
+      operationIds.add(op.operationId);
+      expect(op.security, label).to.deep.equal(route.access === 'public' ? [] : [{ bearerAuth: [] }]);
+      for (const m of route.path.matchAll(/:([A-Za-z0-9_]+)/g)) {
+        const param = op.parameters.find((p: any) => p.in === 'path' && p.name === m[1]);
+        expect(param, `${label}: path param ${m[1]}`).to.include({ required: true });
+      }
+      for (const status of Object.keys(route.responses)) expect(op.responses, label).to.have.property(status);
+      if (route.access !== 'public') expect(op.responses['401'].content, label).to.have.property('application/problem+json');
+      if (route.access === 'admin') expect(op.responses, label).to.have.property('403');
+      if (route.body) {
+        expect(op.requestBody.content['application/json'].schema, label).to.be.an('object');
+        expect(op.responses['400'].content['application/problem+json'].schema).to.deep.equal({ $ref: '#/components/schemas/Problem' });
+      }
+    }
+    expect(doc.components.securitySchemes.bearerAuth).to.include({ type: 'http', scheme: 'bearer' });
+    // Every local $ref resolves.
+    const refs = [...JSON.stringify(doc).matchAll(/"\$ref":"#\/components\/schemas\/([^"]+)"/g)].map((m) => m[1]!);
+    for (const ref of refs) expect(doc.components.schemas, ref).to.have.property(ref);
+    expect(JSON.stringify(doc)).to.not.include('#/$defs/');
+  });
+
+  it('describes request and response schemas from the zod declarations', async () => {
+    const app = await testApp();
+    const doc = (await request(app, 'GET', '/api/openapi.json')).body;
+    const search = doc.paths['/api/products'].get;
+    const limit = search.parameters.find((p: any) => p.name === 'limit');
+    expect(limit).to.deep.include({ in: 'query', required: false });
+    expect(limit.schema).to.include({ type: 'integer', minimum: 1, maximum: 200, default: 50 });
+    const create = doc.paths['/api/units'].post;
+    expect(create.requestBody.required).to.equal(true);
+    const body = create.requestBody.content['application/json'].schema;
+    expect(body.required).to.include.members(['name', 'abbreviation', 'category']);
+    expect(body.properties.category.enum).to.deep.equal(['Count', 'Weight', 'Volume']);
+    const created = create.responses['201'].content['application/json'].schema;
+    expect(created).to.deep.equal({ $ref: '#/components/schemas/Unit' });
+    expect(doc.components.schemas.Unit.properties).to.include.keys('id', 'kind', 'code', 'abbreviation', 'category');
+    expect(create.responses['409'].content).to.have.property('application/problem+json');
+    expect(doc.paths['/api/products/{familyProductId}'].patch.requestBody.required).to.equal(false);
+  });
+
+  it('serves a browsable API reference whose assets come from this server', async () => {
+    const app = await testApp();
+    const page = await request(app, 'GET', '/api/docs');
+    expect(page.status).to.equal(200);
+    expect(page.headers.get('content-type')).to.match(/^text\/html/);
+    const urls = [...page.text.matchAll(/(?:src|href)="([^"]+)"/g)].map((m) => m[1]!);
+    expect(urls.length).to.be.greaterThan(1);
+    for (const url of urls) {
+      expect(url, 'no external assets').to.not.match(/^(https?:)?\/\//);
+      const resolved = new URL(url, app.url + '/api/docs');
+      expect(resolved.origin).to.equal(new URL(app.url).origin);
+      const asset = await fetch(resolved);
+      expect(asset.status, url).to.equal(200);
+      expect((await asset.arrayBuffer()).byteLength, url).to.be.greaterThan(0);
+    }
+    const bundle = await fetch(`${app.url}/api/docs/swagger-ui-bundle.js`);
+    expect(bundle.headers.get('content-type')).to.match(/javascript/);
+    const init = await (await fetch(`${app.url}/api/docs/init.js`)).text();
+    expect(init).to.include("url: 'openapi.json'");
+    expect(init).to.include('validatorUrl: null'); // no calls to an external validator
+    expect((await request(app, 'GET', '/api/docs/../../package.json')).status).to.not.equal(200);
+    expect((await request(app, 'GET', '/api/docs/index.js')).status).to.equal(404);
+    const slash = await fetch(`${app.url}/api/docs/`, { redirect: 'manual' });
+    expect(slash.status).to.equal(302);
+    expect(slash.headers.get('location')).to.equal('/api/docs');
+  });
+});
