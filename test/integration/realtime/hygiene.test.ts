@@ -1,0 +1,115 @@
+// Connection hygiene with real sockets: the authentication deadline, heartbeats that drop dead
+// connections, the slow-consumer bound (a client that stops reading is closed with 4408 and does
+// not hold up others) and graceful shutdown (1001 going away, 1012 restart).
+import { expect } from 'chai';
+import { startTestApp, testApp } from '../../helpers/app.js';
+import { makeFamily } from '../../helpers/factories.js';
+import { familyWrite } from '../../../server/db/family-write.js';
+import { newId } from '../../../server/db/ids.js';
+import type { RunningServer, StartOptions } from '../../../server/server.js';
+import type { Socket } from 'node:net';
+import { TestSocket, sleep } from './client.js';
+
+describe('realtime: connection hygiene', function () {
+  this.timeout(60_000);
+  const apps: RunningServer[] = [];
+  const sockets: TestSocket[] = [];
+
+  /** A separate instance sharing the suite's database, with its own live-channel settings. */
+  async function instance(realtime: StartOptions['realtime']): Promise<RunningServer> {
+    const shared = await testApp();
+    const app = await startTestApp({ db: shared.deps.db, realtime });
+    apps.push(app);
+    return app;
+  }
+  const track = (s: TestSocket) => (sockets.push(s), s);
+
+  afterEach(async () => {
+    for (const s of sockets.splice(0)) s.close();
+    await Promise.all(apps.splice(0).map((a) => a.close()));
+  });
+
+  it('closes with 4401 when no Authenticate arrives in time', async () => {
+    const app = await instance({ authTimeoutMs: 200 });
+    const s = track(await TestSocket.open(app.url));
+    expect((await s.closed).code).to.equal(4401);
+  });
+
+  it('terminates a socket that stops answering pings and keeps one that answers', async () => {
+    const app = await instance({ pingIntervalMs: 100 });
+    const f = await makeFamily(app);
+    const dead = track(await TestSocket.connect(app, f.admin.token, { autoPong: false }));
+    const alive = track(await TestSocket.connect(app, f.admin.token));
+    const { code } = await dead.closed;
+    expect(code).to.equal(1006); // dropped without a close handshake
+    await sleep(400);
+    expect(alive.ws.readyState).to.equal(alive.ws.OPEN);
+    expect(app.deps.realtime!.hub.stats().sockets).to.equal(1);
+  });
+
+  it('closes a client that stops reading with 4408 while the others keep receiving', async () => {
+    const app = await instance({ maxBufferedBytes: 256 * 1024, closeGraceMs: 30_000 });
+    const f = await makeFamily(app);
+    const listId = newId();
+    await familyWrite(app.deps, f.familyId, (w) => w.insert('shopping_lists', { id: listId, name: 'Big shop' }));
+    const slow = track(await TestSocket.connect(app, f.admin.token));
+    const healthy = track(await TestSocket.connect(app, f.admin.token));
+    await slow.join(listId);
+    await healthy.join(listId);
+
+    // The slow client stops reading: the kernel buffers fill, then the server's send buffer.
+    const raw = (slow.ws as unknown as { _socket: Socket })._socket;
+    raw.pause();
+    const item = {
+      id: newId(),
+      listId,
+      name: 'x'.repeat(500),
+      quantity: null,
+      unitOfMeasureId: null,
+      familyUnitOfMeasureId: null,
+      isApproximate: false,
+      quantityNote: 'y'.repeat(500),
+      productId: null,
+      familyProductId: null,
+      sectionId: null,
+      checked: false,
+      checkedAt: null,
+      removedAt: null,
+      removedByUserId: null,
+      createdAt: '2024-05-01T10:00:00.000Z',
+      updatedAt: '2024-05-01T10:00:00.000Z',
+    };
+    const batch = Array.from({ length: 100 }, () => ({ type: 'ItemUpdated', listId, item }));
+    let published = 0;
+    // Stop as soon as the server has let go of the slow socket (at most ~200 MB).
+    while (app.deps.realtime!.hub.stats().sockets === 2 && published < 200_000) {
+      await app.deps.bus.publish(f.familyId, batch);
+      published += batch.length;
+      // Give the healthy client's reads a turn, as a real event loop would.
+      if (published % 2_000 === 0) await sleep(1);
+    }
+    expect(app.deps.realtime!.hub.stats().sockets, `after ${published} events`).to.equal(1);
+    raw.resume();
+    expect((await slow.closed).code).to.equal(4408);
+
+    // The healthy one got everything and still gets new events.
+    await familyWrite(app.deps, f.familyId, async (w) => w.emit({ type: 'ItemChecked', listId, itemId: item.id, checked: true }));
+    await healthy.next((e) => e.type === 'ItemChecked', 20_000);
+    expect(healthy.ofType('ItemUpdated')).to.have.length(published);
+  });
+
+  it('graceful shutdown closes every socket with 1001; a restart with 1012', async () => {
+    for (const [restart, expected] of [
+      [false, 1001],
+      [true, 1012],
+    ] as const) {
+      const app = await instance({});
+      const f = await makeFamily(app);
+      const authed = track(await TestSocket.connect(app, f.admin.token));
+      const pending = track(await TestSocket.open(app.url));
+      await app.close({ restart });
+      expect((await authed.closed).code).to.equal(expected);
+      expect((await pending.closed).code).to.equal(expected);
+    }
+  });
+});

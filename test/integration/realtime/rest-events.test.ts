@@ -1,0 +1,124 @@
+// The contract's live events produced by real REST writes and received on real sockets: two
+// members of a family, one writes over REST, the other (joined to the list) sees every step;
+// the family overview sees list progress; another family's socket sees nothing and cannot join.
+import { expect } from 'chai';
+import { testApp, request } from '../../helpers/app.js';
+import { makeFamily, makeMember, type TestUser } from '../../helpers/factories.js';
+import type { RunningServer } from '../../../server/server.js';
+import { serverFrameSchema } from '../../../client-sdk/src/protocol/realtime.js';
+import { TestSocket, type Frame } from './client.js';
+
+function as(app: RunningServer, user: TestUser) {
+  return async (method: string, path: string, body?: unknown) => {
+    const res = await request(app, method, `/api${path}`, { token: user.token, body });
+    expect(res.status, `${method} ${path}: ${res.text}`).to.be.within(200, 299);
+    return res.body;
+  };
+}
+
+/** Every frame a socket received must be a valid frame of the wire contract. */
+function expectContractFrames(s: TestSocket) {
+  for (const f of s.frames) {
+    const parsed = serverFrameSchema.safeParse(f);
+    expect(parsed.success, `${JSON.stringify(f)}: ${parsed.success ? '' : parsed.error.message}`).to.equal(true);
+  }
+}
+
+describe('realtime: events of REST writes', function () {
+  let app: RunningServer;
+  const sockets: TestSocket[] = [];
+  before(async () => {
+    app = await testApp();
+  });
+  afterEach(() => {
+    for (const s of sockets.splice(0)) s.close();
+  });
+
+  it('a list member sees ItemAdded with the remembered section, the move, removal and restore; the overview sees progress; another family sees none', async () => {
+    const family = await makeFamily(app);
+    const shopper = await makeMember(app, family); // writes over REST
+    const watcher = family.admin; // joined to the list
+    const stranger = (await makeFamily(app)).admin;
+    const api = as(app, shopper);
+
+    const store = await api('POST', '/stores', { name: 'Corner shop' });
+    const [produce, dairy] = [store.sections[0], store.sections[4]];
+    const product = await api('POST', '/products', { name: `Oat milk ${Date.now()}` });
+    // Memory: last week the product was placed in Dairy at this store.
+    const lastWeek = await api('POST', '/lists', { name: 'Last week', storeId: store.id });
+    await api('POST', `/lists/${lastWeek.id}/items`, { name: 'Oat milk', familyProductId: product.id, sectionId: dairy.id });
+    const list = await api('POST', '/lists', { name: 'This week', storeId: store.id });
+
+    const watching = await TestSocket.connect(app, watcher.token);
+    const overview = await TestSocket.connect(app, shopper.token); // overview only, not joined
+    const outsider = await TestSocket.connect(app, stranger.token);
+    sockets.push(watching, overview, outsider);
+    expect(await watching.join(list.id, 'w1')).to.deep.equal({ type: 'JoinedList', listId: list.id, requestId: 'w1' });
+    expect(await outsider.join(list.id, 'o1')).to.deep.include({ type: 'Error', code: 'not_found', requestId: 'o1' });
+
+    // Add: no sectionId sent, the store remembers Dairy for the product.
+    const item = await api('POST', `/lists/${list.id}/items`, { name: 'Oat milk', familyProductId: product.id, quantity: 2 });
+    expect(item.sectionId).to.equal(dairy.id);
+    const added = await watching.next((f) => f.type === 'ItemAdded');
+    expect(added).to.deep.equal({ type: 'ItemAdded', listId: list.id, item });
+    expect(added.item.sectionId).to.equal(dairy.id);
+    expect(await watching.next((f) => f.type === 'ItemSectionChanged')).to.deep.equal({
+      type: 'ItemSectionChanged',
+      listId: list.id,
+      itemId: item.id,
+      sectionId: dairy.id,
+      previousSectionId: null,
+    });
+    const progress1 = await overview.next((f) => f.type === 'ListProgress' && f.listId === list.id);
+    expect(progress1).to.deep.equal({ type: 'ListProgress', listId: list.id, itemCount: 1, checkedCount: 0 });
+    await overview.next((f) => f.type === 'Changed');
+
+    // Move it to Produce.
+    await api('PATCH', `/lists/${list.id}/items/${item.id}`, { sectionId: produce.id });
+    expect(await watching.next((f) => f.type === 'ItemSectionChanged')).to.deep.equal({
+      type: 'ItemSectionChanged',
+      listId: list.id,
+      itemId: item.id,
+      sectionId: produce.id,
+      previousSectionId: dairy.id,
+    });
+
+    // Check it: ItemChecked to the list, progress to the overview.
+    await api('POST', `/lists/${list.id}/items/${item.id}/toggle`);
+    expect(await watching.next((f) => f.type === 'ItemChecked')).to.deep.equal({ type: 'ItemChecked', listId: list.id, itemId: item.id, checked: true });
+    expect(await overview.next((f) => f.type === 'ListProgress')).to.include({ itemCount: 1, checkedCount: 1 });
+
+    // Remove, then restore.
+    await api('DELETE', `/lists/${list.id}/items/${item.id}`);
+    expect(await watching.next((f) => f.type === 'ItemRemoved')).to.deep.equal({
+      type: 'ItemRemoved',
+      listId: list.id,
+      itemId: item.id,
+      removedByUserId: shopper.userId,
+    });
+    expect(await overview.next((f) => f.type === 'ListProgress')).to.include({ itemCount: 0, checkedCount: 0 });
+    const restoredItem = await api('POST', `/lists/${list.id}/items/${item.id}/restore`);
+    const restored = await watching.next((f) => f.type === 'ItemRestored');
+    expect(restored).to.deep.equal({ type: 'ItemRestored', listId: list.id, item: restoredItem });
+    expect(restored.item.removedAt).to.equal(null);
+    expect(await overview.next((f) => f.type === 'ListProgress')).to.include({ itemCount: 1, checkedCount: 1 });
+
+    // Archive and create are overview events too.
+    await api('POST', `/lists/${list.id}/archive`);
+    expect(await overview.next((f) => f.type === 'ListArchived')).to.deep.equal({ type: 'ListArchived', listId: list.id });
+    const another = await api('POST', '/lists', { name: 'Party' });
+    expect((await overview.next((f) => f.type === 'ListCreated')).list).to.include({ id: another.id, name: 'Party' });
+
+    // The overview-only socket got no list-group event; the outsider got nothing at all.
+    await overview.sync();
+    await outsider.sync();
+    const listEvents = (s: TestSocket) => s.frames.filter((f: Frame) => f.type.startsWith('Item'));
+    expect(listEvents(overview)).to.have.length(0);
+    expect(outsider.frames.map((f) => f.type)).to.deep.equal(['Authenticated', 'Error', 'Error']);
+    // Every Changed carries a growing family version.
+    const versions = watching.ofType('Changed').map((f) => f.version as number);
+    expect(versions.length).to.be.greaterThan(4);
+    expect([...versions].sort((a, b) => a - b)).to.deep.equal(versions);
+    for (const s of [watching, overview, outsider]) expectContractFrames(s);
+  });
+});
