@@ -108,14 +108,15 @@ const hasProduct = (p: { productId: string | null; familyProductId: string | nul
 
 /** Adds an item. Without `sectionId`, a product the list's store remembers gets that section;
  *  an explicit `sectionId` wins and is remembered for the product. Re-sending a known id → the
- *  existing item with `created: false`. Events: ItemAdded, ItemSectionChanged (when it got a
+ *  existing item with `created: false`. `createdAt` (default: the write's time) lets a caller
+ *  that adds several items in one write keep their order. Events: ItemAdded, ItemSectionChanged (when it got a
  *  section), ListProgress. */
 export async function createItem(
   w: FamilyWrite,
   _actor: Actor,
   listId: string,
   input: ItemInput,
-  o: RefOptions = {},
+  o: RefOptions & { createdAt?: Date } = {},
 ): Promise<Created<ItemRecord>> {
   const list = await liveList(w, listId);
   const existing = await existingForCreate(w, 'shopping_list_items', lower(input.id));
@@ -147,6 +148,7 @@ export async function createItem(
     product_id: product.productId,
     family_product_id: product.familyProductId,
     section_id: sectionId,
+    ...(o.createdAt ? { created_at: o.createdAt } : {}),
   });
   const item = toItem(row);
   w.emit({ type: 'ItemAdded', listId, item });

@@ -250,8 +250,10 @@ export async function copyRecipeToList(
     ingredients = ingredients.filter((i) => chosen.has(String(i.id)));
   }
   const items: ItemRecord[] = [];
-  for (const ing of ingredients.map(toIngredient)) {
-    const { record } = await createItem(w, actor, listId, {
+  // One write has one time: items are 1 ms apart (the last at the write's time, so createdAt
+  // never exceeds updatedAt) and keep the recipe's order by createdAt.
+  for (const [n, ing] of ingredients.map(toIngredient).entries()) {
+    const input = {
       name: ing.name,
       quantity: ing.quantity,
       unitOfMeasureId: ing.unitOfMeasureId,
@@ -260,7 +262,9 @@ export async function copyRecipeToList(
       quantityNote: ing.quantityNote,
       productId: ing.productId,
       familyProductId: ing.familyProductId,
-    });
+    };
+    const createdAt = new Date(w.now.getTime() - (ingredients.length - 1 - n));
+    const { record } = await createItem(w, actor, listId, input, { createdAt });
     items.push(record);
   }
   return { items };

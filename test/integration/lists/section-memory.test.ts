@@ -1,0 +1,99 @@
+import { expect } from 'chai';
+import { testApp } from '../../helpers/app.js';
+import { makeFamily } from '../../helpers/factories.js';
+import { captureEvents, client, seedFamilyProduct, seedGlobalProduct } from './helpers.js';
+
+async function setup() {
+  const app = await testApp();
+  const family = await makeFamily(app);
+  const api = client(app, family.admin);
+  const store = (await api('POST', '/stores', { name: 'Main' })).body;
+  const list = (await api('POST', '/lists', { name: 'Weekly', storeId: store.id })).body;
+  const section = (name: string) => store.sections.find((s: any) => s.name === name).id as string;
+  return { app, family, api, store, list, section, items: `/lists/${list.id}/items` };
+}
+
+describe('section memory', () => {
+  it('remembers where a product was placed and assigns it to the next item of that product (with ItemSectionChanged)', async () => {
+    const { app, family, api, list, items, section } = await setup();
+    const productId = await seedGlobalProduct(app, 'Milk');
+    await api('POST', items, { name: 'Milk', productId, sectionId: section('Dairy & Eggs') });
+    // A second list for the same store gets the section too.
+    const other = (await api('POST', '/lists', { name: 'Party', storeId: list.storeId })).body;
+    const events = captureEvents(app, family.familyId);
+    try {
+      const again = await api('POST', `/lists/${other.id}/items`, { name: 'Milk (2l)', productId });
+      expect(again.status).to.equal(201);
+      expect(again.body.sectionId).to.equal(section('Dairy & Eggs'));
+      expect((events.of('ItemAdded')[0] as any).item.sectionId).to.equal(section('Dairy & Eggs'));
+      expect(events.of('ItemSectionChanged')[0]).to.include({ itemId: again.body.id, sectionId: section('Dairy & Eggs'), previousSectionId: null });
+    } finally {
+      events.stop();
+    }
+    // Items without a product never get a remembered section.
+    expect((await api('POST', items, { name: 'Milk' })).body.sectionId).to.equal(null);
+  });
+
+  it('the last placement wins, by create or by a later edit; an explicit section beats the remembered one', async () => {
+    const { app, api, items, section } = await setup();
+    const productId = await seedGlobalProduct(app, 'Cheese');
+    await api('POST', items, { name: 'Cheese', productId, sectionId: section('Dairy & Eggs') });
+    const explicit = await api('POST', items, { name: 'Cheese', productId, sectionId: section('Deli') });
+    expect(explicit.body.sectionId).to.equal(section('Deli'));
+    expect((await api('POST', items, { name: 'Cheese', productId })).body.sectionId).to.equal(section('Deli'));
+
+    const moved = await api('PATCH', `${items}/${explicit.body.id}`, { sectionId: section('Frozen') });
+    expect(moved.body.sectionId).to.equal(section('Frozen'));
+    expect((await api('POST', items, { name: 'Cheese', productId })).body.sectionId).to.equal(section('Frozen'));
+    // Explicitly no section on create is not a placement, and gets the remembered one.
+    expect((await api('POST', items, { name: 'Cheese', productId, sectionId: null })).body.sectionId).to.equal(section('Frozen'));
+  });
+
+  it('works for family products too, and when a product is set later on an item without a section', async () => {
+    const { app, family, api, items, section } = await setup();
+    const familyProductId = await seedFamilyProduct(app, family.familyId, 'Homemade jam');
+    await api('POST', items, { name: 'Jam', familyProductId, sectionId: section('Pantry') });
+    expect((await api('POST', items, { name: 'Jam', familyProductId })).body.sectionId).to.equal(section('Pantry'));
+    const plain = (await api('POST', items, { name: 'jam' })).body;
+    expect(plain.sectionId).to.equal(null);
+    const linked = await api('PATCH', `${items}/${plain.id}`, { familyProductId });
+    expect(linked.body.sectionId).to.equal(section('Pantry'));
+    // A global product with the same name is a different product.
+    const globalJam = await seedGlobalProduct(app, 'Homemade jam');
+    expect((await api('POST', items, { name: 'Jam', productId: globalJam })).body.sectionId).to.equal(null);
+  });
+
+  it('is per store: another store of the family does not inherit it', async () => {
+    const { app, api, items, section } = await setup();
+    const productId = await seedGlobalProduct(app, 'Bananas');
+    await api('POST', items, { name: 'Bananas', productId, sectionId: section('Produce') });
+    const store2 = (await api('POST', '/stores', { name: 'Second' })).body;
+    const list2 = (await api('POST', '/lists', { name: 'Other', storeId: store2.id })).body;
+    const there = await api('POST', `/lists/${list2.id}/items`, { name: 'Bananas', productId });
+    expect(there.body.sectionId).to.equal(null);
+    // Placing it in the second store does not change the first store's memory.
+    await api('PATCH', `/lists/${list2.id}/items/${there.body.id}`, { sectionId: store2.sections[6].id });
+    expect((await api('POST', items, { name: 'Bananas', productId })).body.sectionId).to.equal(section('Produce'));
+    expect((await api('POST', `/lists/${list2.id}/items`, { name: 'Bananas', productId })).body.sectionId).to.equal(store2.sections[6].id);
+    // A list without a store remembers nothing.
+    const loose = (await api('POST', '/lists', { name: 'Loose' })).body;
+    expect((await api('POST', `/lists/${loose.id}/items`, { name: 'Bananas', productId })).body.sectionId).to.equal(null);
+    // Moving a list to a store applies that store's memory to its items.
+    const moved = await api('PATCH', `/lists/${loose.id}`, { storeId: store2.id });
+    expect(moved.status).to.equal(200);
+    const detail = (await api('GET', `/lists/${loose.id}`)).body;
+    expect(detail.groups.map((g: any) => g.sectionId)).to.deep.equal([store2.sections[6].id]);
+  });
+
+  it('keeps one live memory row per store and product, version-stamped', async () => {
+    const { app, family, api, store, items, section } = await setup();
+    const productId = await seedGlobalProduct(app, 'Rice');
+    await api('POST', items, { name: 'Rice', productId, sectionId: section('Pantry') });
+    await api('POST', items, { name: 'Rice', productId, sectionId: section('Snacks') });
+    await api('POST', items, { name: 'Rice', productId, sectionId: section('Snacks') });
+    const rows = await app.deps.db('product_store_sections').where({ family_id: family.familyId, store_id: store.id, deleted: false });
+    expect(rows).to.have.length(1);
+    expect(rows[0]).to.include({ product_id: productId, section_id: section('Snacks') });
+    expect(Number(rows[0].version)).to.be.greaterThan(0);
+  });
+});
