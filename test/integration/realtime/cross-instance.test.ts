@@ -1,0 +1,138 @@
+// Two server instances sharing the database and Redis: a change made through instance one
+// reaches a socket connected to instance two (and the other way round), exactly once, and never
+// a socket of another family.
+//
+// Instance one is the suite's shared app (this process). Instance two is, on PostgreSQL, a
+// separate OS process (`node --import tsx server/main.ts` with PORT=0, its URL read from its
+// "listening" log line): its own database pool, Redis connections, HTTP server and sockets.
+// On the embedded database (PGlite in memory cannot be opened by two processes) instance two is
+// a second startServer in this process sharing the database handle, still with its own Redis
+// connections, bus, HTTP server and sockets.
+import { expect } from 'chai';
+import { spawn, type ChildProcess } from 'node:child_process';
+import readline from 'node:readline';
+import { request, startTestApp, testApp } from '../../helpers/app.js';
+import { testEnv, usingPostgres } from '../../helpers/env.js';
+import { makeFamily, makeMember } from '../../helpers/factories.js';
+import type { RunningServer } from '../../../server/server.js';
+import { TestSocket } from './client.js';
+
+interface Instance {
+  url: string;
+  stop(): Promise<void>;
+}
+
+async function spawnInstance(): Promise<Instance> {
+  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
+    env: { ...testEnv({ LOG_LEVEL: 'info' }) },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const exited = new Promise<number | null>((r) => child.once('exit', (code) => r(code)));
+  let stderr = '';
+  child.stderr!.on('data', (d) => (stderr += String(d)));
+  const url = await new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`instance two did not start: ${stderr}`)), 30_000);
+    void exited.then((code) => reject(new Error(`instance two exited with ${code}: ${stderr}`)));
+    readline.createInterface({ input: child.stdout! }).on('line', (line) => {
+      try {
+        const entry = JSON.parse(line) as { url?: string };
+        if (entry.url) {
+          clearTimeout(timer);
+          resolve(entry.url);
+        }
+      } catch {
+        // not a log line
+      }
+    });
+  });
+  return {
+    url,
+    stop: async () => {
+      if (child.exitCode === null) child.kill('SIGTERM');
+      await exited;
+    },
+  };
+}
+
+async function inProcessInstance(shared: RunningServer): Promise<Instance> {
+  const app = await startTestApp({ db: shared.deps.db });
+  return { url: app.url, stop: () => app.close() };
+}
+
+describe('realtime: across server instances (Redis)', function () {
+  this.timeout(60_000);
+  let one: RunningServer;
+  let two: Instance | undefined;
+  const sockets: TestSocket[] = [];
+
+  before(async function () {
+    // Needs Redis: without REDIS_URL (the in-process leg) each instance has its own in-process
+    // bus, so events cannot cross instances by design. CI's second leg sets REDIS_URL.
+    if (!process.env.REDIS_URL) this.skip();
+    one = await testApp();
+    two = usingPostgres ? await spawnInstance() : await inProcessInstance(one);
+  });
+  after(async () => {
+    for (const s of sockets.splice(0)) s.close();
+    await two?.stop();
+  });
+
+  it('a change through instance one reaches a socket on instance two, and back, exactly once', async () => {
+    const family = await makeFamily(one);
+    const member = await makeMember(one, family);
+    const stranger = await makeFamily(one);
+    const onTwo = await TestSocket.connect({ url: two!.url }, member.token);
+    const strangerOnTwo = await TestSocket.connect({ url: two!.url }, stranger.admin.token);
+    const onOne = await TestSocket.connect(one, family.admin.token);
+    sockets.push(onTwo, strangerOnTwo, onOne);
+
+    // Instance one writes; the socket on instance two hears it.
+    const created = await request(one, 'POST', '/api/lists', { token: family.admin.token, body: { name: 'Via one' } });
+    expect(created.status).to.equal(201);
+    const listId = created.body.id as string;
+    expect((await onTwo.next((f) => f.type === 'ListCreated')).list.id).to.equal(listId);
+    await onTwo.next((f) => f.type === 'Changed');
+
+    // Joined on instance two (its own database connection checks the list), items added on one.
+    expect(await onTwo.join(listId, 'j')).to.include({ type: 'JoinedList' });
+    const item = await request(one, 'POST', `/api/lists/${listId}/items`, { token: family.admin.token, body: { name: 'Bread' } });
+    expect(item.status).to.equal(201);
+    expect(await onTwo.next((f) => f.type === 'ItemAdded')).to.deep.equal({ type: 'ItemAdded', listId, item: item.body });
+
+    // And back: instance two writes, the socket on instance one hears it.
+    const back = await request({ url: two!.url }, 'POST', '/api/lists', { token: member.token, body: { name: 'Via two' } });
+    expect(back.status).to.equal(201);
+    expect((await onOne.next((f) => f.type === 'ListCreated' && f.list.id === back.body.id)).list.name).to.equal('Via two');
+
+    // Exactly once on each side (the publisher skips its own echo), nothing for the stranger.
+    await onTwo.next((f) => f.type === 'ListCreated' && f.list.id === back.body.id);
+    await onOne.sync();
+    await onTwo.sync();
+    await strangerOnTwo.sync();
+    for (const s of [onOne, onTwo]) {
+      expect(s.ofType('ListCreated').map((f) => f.list.id)).to.deep.equal([listId, back.body.id]);
+      const versions = s.ofType('Changed').map((f) => f.version);
+      expect(new Set(versions).size, JSON.stringify(versions)).to.equal(versions.length);
+    }
+    expect(strangerOnTwo.frames.map((f) => f.type)).to.deep.equal(['Authenticated', 'Error']);
+  });
+
+  it('removing a member through instance one closes their socket on instance two with 4403', async () => {
+    const family = await makeFamily(one);
+    const member = await makeMember(one, family);
+    const onTwo = await TestSocket.connect({ url: two!.url }, member.token);
+    sockets.push(onTwo);
+    const res = await request(one, 'DELETE', `/api/family/members/${member.userId}`, { token: family.admin.token });
+    expect(res.status).to.equal(204);
+    expect((await onTwo.closed).code).to.equal(4403);
+  });
+
+  it('stopping instance two closes its sockets with 1001 so clients reconnect elsewhere', async () => {
+    const family = await makeFamily(one);
+    const onTwo = await TestSocket.connect({ url: two!.url }, family.admin.token);
+    sockets.push(onTwo);
+    await two!.stop();
+    two = undefined;
+    expect((await onTwo.closed).code).to.equal(1001);
+  });
+});
