@@ -251,7 +251,8 @@ export function buildOpenApiDocument(routes: readonly RouteSpec[]): OpenApiDocum
         'Family shopping lists, stores, recipes and catalogs. Every data endpoint is scoped to the family in the bearer token; ' +
         "another family's ids behave as unknown (404 in a path, 400 in a body). Errors are `application/problem+json`.",
     },
-    tags: [...tags].sort().map((name) => ({ name })),
+    // Feature tags alphabetically, the documentation itself last.
+    tags: [...tags].sort((x, y) => Number(x === 'Docs') - Number(y === 'Docs') || x.localeCompare(y)).map((name) => ({ name })),
     paths,
     components: {
       schemas: collector.schemas,
