@@ -53,9 +53,11 @@ export function createRateLimiters(options: RateLimiterOptions): RateLimiters {
   const rules = options.rules ?? RATE_LIMITS;
   const limiters: RateLimiters = {};
   for (const [bucket, rule] of Object.entries(rules)) {
+    const memory = options.redis ? undefined : new Map<string, { reset: number }>();
+    if (memory) sweepExpired(memory);
     const counter = ratelimit({
       driver: options.redis ? 'redis' : 'memory',
-      db: options.redis ?? new Map(),
+      db: options.redis ?? memory,
       namespace: `${options.keyPrefix ?? 'fs:rl'}:${bucket}`,
       duration: rule.durationMs,
       max: rule.max,
@@ -95,6 +97,18 @@ export function createRateLimiters(options: RateLimiterOptions): RateLimiters {
     };
   }
   return limiters;
+}
+
+/**
+ * koa-ratelimit's memory driver re-arms an expired entry on the next request but never deletes
+ * one; drop them once a minute so a stream of distinct addresses cannot grow the Map forever.
+ */
+function sweepExpired(map: Map<string, { reset: number }>): void {
+  const timer = setInterval(() => {
+    const nowSeconds = Date.now() / 1000;
+    for (const [key, entry] of map) if (entry.reset < nowSeconds) map.delete(key);
+  }, 60_000);
+  timer.unref();
 }
 
 /** koa-ratelimit reports the reset as an epoch second; the IETF draft wants seconds from now. */
