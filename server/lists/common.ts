@@ -63,9 +63,6 @@ export const position = () => z.int().min(0).max(POSITION_MAX);
 /** Ids in REST input may be upper case; stored and compared lower case. */
 export const lower = <T extends string | null | undefined>(v: T): T => (typeof v === 'string' ? (v.toLowerCase() as T) : v);
 
-/** `key in obj` with the value not undefined: the field was sent. */
-export const has = <T extends object>(obj: T, key: keyof T): boolean => obj[key] !== undefined;
-
 /** The outer wrapper of every REST write: one family write (one version bump) as the actor. */
 export function writeAs<T>(
   deps: Pick<Deps, 'db' | 'bus' | 'log' | 'clock'>,
