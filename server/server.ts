@@ -16,6 +16,7 @@ import type { ApiRouter } from './http/route.js';
 import { Redis } from 'ioredis';
 import { createMailer } from './mail/mailer.js';
 import { createRateLimiters } from './http/ratelimit.js';
+import { schedulePurge } from './sync/purge.js';
 
 export interface StartOptions {
   env?: Record<string, string | undefined>;
@@ -78,6 +79,7 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
     server.once('error', reject);
     server.listen(config.PORT, config.HOST, () => resolve());
   });
+  const stopPurge = schedulePurge(deps); // tombstone retention (unref'd interval)
   const { port } = server.address() as AddressInfo;
   const host = config.HOST.includes(':') ? `[${config.HOST}]` : config.HOST;
   const url = `http://${host}:${port}`;
@@ -85,6 +87,7 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
   let closing: Promise<void> | undefined;
   const close = (closeOptions: CloseOptions = {}) =>
     (closing ??= (async () => {
+      stopPurge();
       // Live sockets first, with a code that tells clients to reconnect (elsewhere).
       await realtime.close(closeOptions.restart ? 1012 : 1001);
       await new Promise<void>((resolve) => {

@@ -1,0 +1,282 @@
+// Applies one accepted push row through the features' inner functions, so a push obeys every
+// rule REST obeys and emits the same live events. `server` is the family's current doc (null for
+// an insert), `next` the validated new state; only fields that differ on the client side are sent
+// to the features. Errors are AppErrors (the push turns them into `rejected` rows).
+import type { Actor } from '../context.js';
+import type { FamilyWrite } from '../db/family-write.js';
+import { AppError, badRequest, forbidden, validationFailed } from '../http/errors.js';
+import { fieldEqual, type CollectionName } from '../../client-sdk/src/protocol/index.js';
+import { archiveList, createList, deleteList, unarchiveList, updateList } from '../lists/service.js';
+import { createItem, emitListProgress, removeItem, restoreItem, updateItem, type ItemPatch } from '../lists/items.js';
+import { listRow } from '../lists/queries.js';
+import { createSection, createStore, deleteSection, deleteStore, renameStore, updateSection } from '../stores/service.js';
+import { storeRow } from '../stores/queries.js';
+import {
+  addIngredient,
+  createRecipe,
+  deleteIngredient,
+  deleteRecipe,
+  updateIngredient,
+  updateRecipe,
+  type IngredientPatch,
+} from '../recipes/service.js';
+import { recipeRow } from '../recipes/queries.js';
+import {
+  clearOverride,
+  createFamilyProduct,
+  createFamilyUnit,
+  deleteFamilyProduct,
+  deleteFamilyUnit,
+  setOverride,
+  updateFamilyProduct,
+  updateFamilyUnit,
+} from '../catalog/service.js';
+import { bitsToFlags, type UnitCategoryName } from '../catalog/flags.js';
+import { baseGlobalProduct } from './queries.js';
+import type { WireDoc } from './docs.js';
+
+type D = Record<string, any>;
+const O = { prefix: 'newDocumentState' };
+
+export const readOnly = (message: string) => new AppError(400, 'read_only', message);
+
+const cannotMove = (field: string) =>
+  validationFailed([{ path: `newDocumentState.${field}`, message: `cannot change once created` }]);
+
+/** Fields (of `fields`) whose value differs between the server doc and the new state. */
+function changes(server: D, next: D, fields: readonly string[]): D {
+  const patch: D = {};
+  for (const f of fields) if (!fieldEqual(f, server[f], next[f])) patch[f] = next[f];
+  return patch;
+}
+
+/** Both ids of a pair go together when either changed (so the feature never "switches over"). */
+function withPairs(patch: D, next: D, pairs: ReadonlyArray<readonly [string, string]>): D {
+  for (const [a, b] of pairs) {
+    if (a in patch || b in patch) {
+      patch[a] = next[a];
+      patch[b] = next[b];
+    }
+  }
+  return patch;
+}
+
+const PAIRS = [
+  ['unitOfMeasureId', 'familyUnitOfMeasureId'],
+  ['productId', 'familyProductId'],
+] as const;
+
+const QUANTITY_FIELDS = [
+  'name',
+  'quantity',
+  'unitOfMeasureId',
+  'familyUnitOfMeasureId',
+  'isApproximate',
+  'quantityNote',
+  'productId',
+  'familyProductId',
+] as const;
+
+async function requireList(w: FamilyWrite, listId: string): Promise<void> {
+  if (!(await listRow(w.trx, w.familyId, listId))) {
+    throw badRequest('list_not_found', 'The list does not exist', [{ path: 'newDocumentState.listId', message: 'unknown list' }]);
+  }
+}
+
+async function requireStore(w: FamilyWrite, storeId: string): Promise<void> {
+  if (!(await storeRow(w.trx, w.familyId, storeId))) {
+    throw badRequest('store_not_found', 'The store does not exist', [{ path: 'newDocumentState.storeId', message: 'unknown store' }]);
+  }
+}
+
+async function requireRecipe(w: FamilyWrite, recipeId: string): Promise<void> {
+  if (!(await recipeRow(w.trx, w.familyId, recipeId))) {
+    throw badRequest('recipe_not_found', 'The recipe does not exist', [
+      { path: 'newDocumentState.recipeId', message: 'unknown recipe' },
+    ]);
+  }
+}
+
+export async function applyRow(w: FamilyWrite, actor: Actor, collection: CollectionName, server: WireDoc | null, next: WireDoc): Promise<void> {
+  const s = server as D | null;
+  const n = next as D;
+  switch (collection) {
+    case 'lists':
+      return applyList(w, actor, s, n);
+    case 'items':
+      return applyItem(w, actor, s, n);
+    case 'stores':
+      if (!s) return void (await createStore(w, actor, { id: n.id, name: n.name }, { defaultSections: false }));
+      if (n._deleted) return deleteStore(w, actor, n.id);
+      if (!fieldEqual('name', s.name, n.name)) await renameStore(w, actor, n.id, { name: n.name });
+      return;
+    case 'sections':
+      return applySection(w, actor, s, n);
+    case 'recipes': {
+      if (!s) {
+        await createRecipe(w, actor, { id: n.id, name: n.name, servings: n.servings, instructions: n.instructions }, O);
+        return;
+      }
+      if (n._deleted) return deleteRecipe(w, actor, n.id);
+      const patch = changes(s, n, ['name', 'servings', 'instructions']);
+      if (Object.keys(patch).length) await updateRecipe(w, actor, n.id, patch);
+      return;
+    }
+    case 'ingredients':
+      return applyIngredient(w, actor, s, n);
+    case 'products':
+      return applyProduct(w, actor, s, n);
+    case 'units':
+      return applyUnit(w, actor, s, n);
+    case 'sectionMemory':
+      throw readOnly('Section memory is derived by the server from where items are placed');
+  }
+}
+
+async function applyList(w: FamilyWrite, actor: Actor, s: D | null, n: D): Promise<void> {
+  if (!s) {
+    await createList(w, actor, { id: n.id, name: n.name, storeId: n.storeId }, O);
+    if (n.archivedAt != null) await archiveList(w, actor, n.id);
+    return;
+  }
+  if (n._deleted) return deleteList(w, actor, n.id);
+  const patch = changes(s, n, ['name', 'storeId']);
+  if (Object.keys(patch).length) await updateList(w, actor, n.id, patch, O);
+  if (!fieldEqual('archivedAt', s.archivedAt, n.archivedAt)) {
+    if (n.archivedAt == null) await unarchiveList(w, actor, n.id);
+    else if (s.archivedAt == null) await archiveList(w, actor, n.id);
+  }
+}
+
+async function applyItem(w: FamilyWrite, actor: Actor, s: D | null, n: D): Promise<void> {
+  if (!s) {
+    await requireList(w, n.listId);
+    await createItem(
+      w,
+      actor,
+      n.listId,
+      {
+        id: n.id,
+        name: n.name,
+        quantity: n.quantity,
+        unitOfMeasureId: n.unitOfMeasureId,
+        familyUnitOfMeasureId: n.familyUnitOfMeasureId,
+        isApproximate: n.isApproximate,
+        quantityNote: n.quantityNote,
+        productId: n.productId,
+        familyProductId: n.familyProductId,
+        sectionId: n.sectionId,
+      },
+      O,
+    );
+    if (n.checked) await updateItem(w, actor, n.listId, n.id, { checked: true }, O);
+    if (n.removedAt != null) await removeWithTime(w, actor, n.listId, n.id, n.removedAt);
+    return;
+  }
+  if (n._deleted) {
+    // Items have no hard delete in REST: the push tombstones the row directly.
+    const [row] = await w.tombstone('shopping_list_items', { id: n.id });
+    if (row && row.removed_at == null) {
+      w.emit({ type: 'ItemRemoved', listId: s.listId, itemId: n.id, removedByUserId: actor.userId });
+      await emitListProgress(w, s.listId);
+    }
+    return;
+  }
+  if (!fieldEqual('listId', s.listId, n.listId)) throw cannotMove('listId');
+  await requireList(w, s.listId);
+  // Restore first (an edit may come with it), remove last (the edit is kept on the removed item).
+  if (s.removedAt != null && n.removedAt == null) await restoreItem(w, actor, s.listId, n.id);
+  const patch = withPairs(changes(s, n, [...QUANTITY_FIELDS, 'sectionId', 'checked']), n, PAIRS) as ItemPatch;
+  if (Object.keys(patch).length) await updateItem(w, actor, s.listId, n.id, patch, { ...O, allowRemoved: true });
+  if (s.removedAt == null && n.removedAt != null) await removeWithTime(w, actor, s.listId, n.id, n.removedAt);
+}
+
+/** Removal through push keeps the client's removal time, so a later restore from that client
+ *  (based on the doc it pushed) is "a restore by a client that saw the removal". */
+async function removeWithTime(w: FamilyWrite, actor: Actor, listId: string, itemId: string, removedAt: string): Promise<void> {
+  const item = await removeItem(w, actor, listId, itemId);
+  if (!fieldEqual('removedAt', item.removedAt, removedAt)) {
+    await w.update('shopping_list_items', { id: itemId, deleted: false }, { removed_at: new Date(removedAt) });
+  }
+}
+
+async function applySection(w: FamilyWrite, actor: Actor, s: D | null, n: D): Promise<void> {
+  if (actor.role !== 'admin') throw forbidden('Only a family admin can change store sections');
+  if (!s) {
+    await requireStore(w, n.storeId);
+    await createSection(w, actor, n.storeId, { id: n.id, name: n.name, position: n.position });
+    return;
+  }
+  if (n._deleted) return deleteSection(w, actor, s.storeId, n.id);
+  if (!fieldEqual('storeId', s.storeId, n.storeId)) throw cannotMove('storeId');
+  const patch = changes(s, n, ['name', 'position']);
+  if (Object.keys(patch).length) await updateSection(w, actor, s.storeId, n.id, patch);
+}
+
+async function applyIngredient(w: FamilyWrite, actor: Actor, s: D | null, n: D): Promise<void> {
+  if (!s) {
+    await requireRecipe(w, n.recipeId);
+    await addIngredient(
+      w,
+      actor,
+      n.recipeId,
+      {
+        id: n.id,
+        name: n.name,
+        quantity: n.quantity,
+        unitOfMeasureId: n.unitOfMeasureId,
+        familyUnitOfMeasureId: n.familyUnitOfMeasureId,
+        isApproximate: n.isApproximate,
+        quantityNote: n.quantityNote,
+        productId: n.productId,
+        familyProductId: n.familyProductId,
+        position: n.position,
+      },
+      O,
+    );
+    return;
+  }
+  if (n._deleted) return deleteIngredient(w, actor, s.recipeId, n.id);
+  if (!fieldEqual('recipeId', s.recipeId, n.recipeId)) throw cannotMove('recipeId');
+  const patch = withPairs(changes(s, n, [...QUANTITY_FIELDS, 'position']), n, PAIRS) as IngredientPatch;
+  if (Object.keys(patch).length) await updateIngredient(w, actor, s.recipeId, n.id, patch, O);
+}
+
+async function applyProduct(w: FamilyWrite, actor: Actor, s: D | null, n: D): Promise<void> {
+  if (n.kind === 'global' || s?.kind === 'global') {
+    if (!s) throw readOnly('Global products cannot be created; create a family product (kind "family")');
+    if (n.kind !== s.kind) throw cannotMove('kind');
+    if (n._deleted) throw readOnly('Global products cannot be deleted');
+    // A global doc's name and flags are the family's override of the product.
+    const base = (await baseGlobalProduct(w.trx, n.id))!;
+    const nameDiffers = n.name !== base.name;
+    const flagsDiffer = !fieldEqual('unitCategoryFlags', n.unitCategoryFlags, bitsToFlags(Number(base.unit_category_flags)));
+    if (!nameDiffers && !flagsDiffer) {
+      if (s.overridden) await clearOverride(w, actor, n.id);
+      return;
+    }
+    await setOverride(w, actor, n.id, {
+      name: nameDiffers ? n.name : null,
+      unitCategoryFlags: flagsDiffer ? (n.unitCategoryFlags as UnitCategoryName[]) : null,
+    });
+    return;
+  }
+  if (!s) {
+    await createFamilyProduct(w, actor, { id: n.id, name: n.name, unitCategoryFlags: n.unitCategoryFlags });
+    return;
+  }
+  if (n._deleted) return deleteFamilyProduct(w, actor, n.id);
+  const patch = changes(s, n, ['name', 'unitCategoryFlags']);
+  if (Object.keys(patch).length) await updateFamilyProduct(w, actor, n.id, patch);
+}
+
+async function applyUnit(w: FamilyWrite, actor: Actor, s: D | null, n: D): Promise<void> {
+  if (n.kind === 'global' || s?.kind === 'global') throw readOnly('Global units are read-only');
+  if (!s) {
+    await createFamilyUnit(w, actor, { id: n.id, name: n.name, abbreviation: n.abbreviation, category: n.category });
+    return;
+  }
+  if (n._deleted) return deleteFamilyUnit(w, actor, n.id);
+  const patch = changes(s, n, ['name', 'abbreviation', 'category']);
+  if (Object.keys(patch).length) await updateFamilyUnit(w, actor, n.id, patch);
+}

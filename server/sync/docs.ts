@@ -1,0 +1,73 @@
+// Row → replication doc mapping (api-contract §6): a doc is the REST record shape without
+// `familyId`, plus `_deleted` (true for a tombstone row). The feature mappers (records.ts of
+// each feature) build the record; this module only picks the doc's fields and adds `_deleted`,
+// so a doc can never carry more than the wire schema names.
+import type { CollectionName } from '../../client-sdk/src/protocol/index.js';
+import { toItem, toList } from '../lists/records.js';
+import { toSection, toSectionMemory, toStore } from '../stores/records.js';
+import { toIngredient, toRecipe } from '../recipes/records.js';
+import { toProduct, toUnit, type EffectiveProductRow, type EffectiveUnitRow } from '../catalog/records.js';
+
+export type Row = Record<string, unknown>;
+export type WireDoc = Record<string, unknown> & { id: string; _deleted: boolean };
+
+/** The seven collections backed by one family table each. */
+export const FAMILY_TABLE = {
+  lists: 'shopping_lists',
+  items: 'shopping_list_items',
+  stores: 'stores',
+  sections: 'store_sections',
+  recipes: 'recipes',
+  ingredients: 'recipe_ingredients',
+  sectionMemory: 'product_store_sections',
+} as const satisfies Partial<Record<CollectionName, string>>;
+
+export type FamilyCollection = keyof typeof FAMILY_TABLE;
+
+export function isFamilyCollection(c: CollectionName): c is FamilyCollection {
+  return c in FAMILY_TABLE;
+}
+
+const MAPPERS: Record<FamilyCollection, (row: Row) => object> = {
+  lists: toList,
+  items: toItem,
+  stores: toStore,
+  sections: toSection,
+  recipes: toRecipe,
+  ingredients: toIngredient,
+  sectionMemory: toSectionMemory,
+};
+
+/** Doc of a row of a family table; a tombstone row gives its last state with `_deleted: true`. */
+export function familyDoc(collection: FamilyCollection, row: Row): WireDoc {
+  return { ...(MAPPERS[collection](row) as { id: string }), _deleted: !!row.deleted };
+}
+
+/** Doc of a row of the effective product catalog (createdAt is not part of the doc). */
+export function productDoc(row: EffectiveProductRow, deleted = false): WireDoc {
+  const p = toProduct(row);
+  return {
+    id: p.id,
+    kind: p.kind,
+    name: p.name,
+    unitCategoryFlags: p.unitCategoryFlags,
+    overridden: p.overridden,
+    updatedAt: p.updatedAt,
+    _deleted: deleted,
+  };
+}
+
+/** Doc of a row of the effective unit catalog. */
+export function unitDoc(row: EffectiveUnitRow, deleted = false): WireDoc {
+  const u = toUnit(row);
+  return {
+    id: u.id,
+    kind: u.kind,
+    code: u.code,
+    name: u.name,
+    abbreviation: u.abbreviation,
+    category: u.category,
+    updatedAt: u.updatedAt,
+    _deleted: deleted,
+  };
+}

@@ -1,0 +1,173 @@
+// Pull: the docs of a collection after a checkpoint, in the family's commit order.
+//
+// Every family write takes the next value of the family's counter under a row lock and stamps it
+// on every row it writes, so versions are handed out in commit order: once a snapshot shows
+// version V committed, it shows every version below V as well. A pull reads, in ONE snapshot
+// (REPEATABLE READ), the counter, the tombstone horizon and the rows with (version, id) after the
+// checkpoint; it can therefore never skip a row that commits later (that row gets a higher
+// version than anything the snapshot saw).
+//
+// When a page reaches the end of what the snapshot holds, the returned checkpoint is
+// (counter, MAX_ID): "everything up to the family's current version". That keeps quiet
+// collections' checkpoints moving with the family, so a purge of some other table's old
+// tombstones does not expire them (and a re-sync from scratch ends past the horizon).
+import type { Deps } from '../context.js';
+import type { Trx } from '../db/knex.js';
+import { AppError, validationFailed } from '../http/errors.js';
+import type { Checkpoint, CollectionName } from '../../client-sdk/src/protocol/index.js';
+import { FAMILY_TABLE, familyDoc, isFamilyCollection, productDoc, unitDoc, type WireDoc } from './docs.js';
+import {
+  MAX_ID,
+  catalogCounter,
+  familyCounters,
+  familyProductRows,
+  familyRowsAfter,
+  familyUnitsAfter,
+  globalProductRows,
+  globalProductsAfter,
+  globalUnitsAfter,
+  productFamilyRowsAfter,
+  type Counters,
+  type Cursor,
+} from './queries.js';
+
+export interface PullResult {
+  documents: WireDoc[];
+  checkpoint: Checkpoint | null;
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+export const checkpointExpired = () =>
+  new AppError(410, 'checkpoint_expired', 'The checkpoint is older than the kept tombstones; re-sync from scratch');
+
+function assertCursorIds(cp: Checkpoint): void {
+  for (const [field, value] of [
+    ['id', cp.id],
+    ['catalogId', cp.catalogId],
+  ] as const) {
+    if (value !== undefined && value !== '' && !UUID.test(value)) {
+      throw validationFailed([{ path: `query.checkpoint.${field}`, message: 'not a checkpoint this server issued' }]);
+    }
+  }
+}
+
+/** A checkpoint before (horizon, MAX_ID) may have missed tombstones that are gone now. */
+export function isExpired(cp: Checkpoint | null, counters: Counters): boolean {
+  if (!cp || counters.horizon <= 0) return false;
+  return cp.version < counters.horizon || (cp.version === counters.horizon && cp.id !== MAX_ID);
+}
+
+export async function pullDocs(
+  deps: Pick<Deps, 'db'>,
+  familyId: string,
+  collection: CollectionName,
+  checkpoint: Checkpoint | null,
+  limit: number,
+): Promise<PullResult> {
+  if (checkpoint) assertCursorIds(checkpoint);
+  return deps.db.transaction(
+    async (trx) => {
+      const counters = await familyCounters(trx, familyId);
+      if (isExpired(checkpoint, counters)) throw checkpointExpired();
+      const familyCursor: Cursor | null = checkpoint ? { version: checkpoint.version, id: checkpoint.id } : null;
+
+      if (isFamilyCollection(collection)) {
+        const rows = await familyRowsAfter(trx, FAMILY_TABLE[collection], familyId, familyCursor, limit + 1);
+        const page = rows.slice(0, limit);
+        if (page.length === 0) return { documents: [], checkpoint };
+        const last = page[page.length - 1]!;
+        const next: Checkpoint =
+          rows.length <= limit ? { version: counters.version, id: MAX_ID } : { version: Number(last.version), id: String(last.id) };
+        return { documents: page.map((r) => familyDoc(collection, r)), checkpoint: next };
+      }
+
+      const catalogCursor: Cursor | null =
+        checkpoint?.catalogVersion !== undefined ? { version: checkpoint.catalogVersion, id: checkpoint.catalogId ?? '' } : null;
+
+      // Family side first (family rows and overrides, by version), then the global catalog.
+      const family =
+        collection === 'products'
+          ? await productFamilySide(trx, familyId, familyCursor, limit)
+          : await unitFamilySide(trx, familyId, familyCursor, limit);
+      const documents = family.docs;
+      let familyNext: Cursor = familyCursor ?? { version: 0, id: '' };
+      if (family.docs.length > 0 || family.exhausted) {
+        familyNext = family.exhausted ? { version: counters.version, id: MAX_ID } : family.last!;
+      }
+      let catalogNext: Cursor | null = catalogCursor;
+      const room = limit - documents.length;
+      if (family.exhausted && room > 0) {
+        const global =
+          collection === 'products'
+            ? await globalProductSide(trx, familyId, catalogCursor, room)
+            : await globalUnitSide(trx, catalogCursor, room);
+        documents.push(...global.docs);
+        if (global.docs.length > 0) {
+          catalogNext = global.exhausted ? { version: await catalogCounter(trx), id: MAX_ID } : global.last!;
+        }
+      }
+      if (documents.length === 0) return { documents, checkpoint };
+      const next: Checkpoint = { version: familyNext.version, id: familyNext.id };
+      if (catalogNext) {
+        next.catalogVersion = catalogNext.version;
+        next.catalogId = catalogNext.id;
+      }
+      return { documents, checkpoint: next };
+    },
+    { isolationLevel: 'repeatable read' },
+  );
+}
+
+interface Side {
+  docs: WireDoc[];
+  exhausted: boolean;
+  last?: Cursor;
+}
+
+
+async function productFamilySide(trx: Trx, familyId: string, cursor: Cursor | null, limit: number): Promise<Side> {
+  const rows = await productFamilyRowsAfter(trx, familyId, cursor, limit + 1);
+  const page = rows.slice(0, limit);
+  const familyIds = page.filter((r) => r.src === 'family').map((r) => r.product_id);
+  const globalIds = page.filter((r) => r.src === 'override').map((r) => r.product_id);
+  const fam = new Map((await familyProductRows(trx, familyId, familyIds)).map((r) => [r.id, productDoc(r, !!r.deleted)]));
+  const glob = new Map((await globalProductRows(trx, familyId, globalIds)).map((r) => [r.id, productDoc(r)]));
+  // An override change or clear re-emits the global product's effective doc (never a tombstone).
+  const docs = page.map((r) => (r.src === 'family' ? fam.get(r.product_id) : glob.get(r.product_id))).filter((d): d is WireDoc => !!d);
+  const last = page[page.length - 1];
+  return { docs, exhausted: rows.length <= limit, last: last && { version: Number(last.version), id: last.cursor_id } };
+}
+
+async function unitFamilySide(trx: Trx, familyId: string, cursor: Cursor | null, limit: number): Promise<Side> {
+  const rows = await familyUnitsAfter(trx, familyId, cursor, limit + 1);
+  const page = rows.slice(0, limit);
+  const last = page[page.length - 1];
+  return {
+    docs: page.map((r) => unitDoc(r, !!r.deleted)),
+    exhausted: rows.length <= limit,
+    last: last && { version: Number(last.version), id: last.id },
+  };
+}
+
+async function globalProductSide(trx: Trx, familyId: string, cursor: Cursor | null, limit: number): Promise<Side> {
+  const rows = await globalProductsAfter(trx, familyId, cursor, limit + 1);
+  const page = rows.slice(0, limit);
+  const last = page[page.length - 1];
+  return {
+    docs: page.map((r) => productDoc(r)),
+    exhausted: rows.length <= limit,
+    last: last && { version: Number(last.catalog_version), id: last.id },
+  };
+}
+
+async function globalUnitSide(trx: Trx, cursor: Cursor | null, limit: number): Promise<Side> {
+  const rows = await globalUnitsAfter(trx, cursor, limit + 1);
+  const page = rows.slice(0, limit);
+  const last = page[page.length - 1];
+  return {
+    docs: page.map((r) => unitDoc(r)),
+    exhausted: rows.length <= limit,
+    last: last && { version: Number(last.catalog_version), id: last.id },
+  };
+}

@@ -1,0 +1,298 @@
+// The only SQL of the replication feature: pull pages in (version, id) order, the counters and
+// horizon read in the pull's snapshot, current rows for push, and the tombstone purge.
+import type { Knex } from 'knex';
+import type { Db, Trx } from '../db/knex.js';
+import type { EffectiveProductRow, EffectiveUnitRow } from '../catalog/records.js';
+import type { Row } from './docs.js';
+
+type Q = Db | Trx;
+
+export interface Cursor {
+  version: number;
+  id: string;
+}
+
+/** Smallest and largest UUIDs: `(v, MIN_ID)` is "before every row of version v", `(v, MAX_ID)`
+ *  "after every row of version v". */
+export const MIN_ID = '00000000-0000-0000-0000-000000000000';
+export const MAX_ID = 'ffffffff-ffff-ffff-ffff-ffffffffffff';
+
+/** `(version, id) > cursor`, written so the (family_id, version, id) index bounds the scan. */
+function after<T extends Knex.QueryBuilder>(q: T, cursor: Cursor | null, versionCol = 'version', idCol = 'id'): T {
+  if (!cursor) return q;
+  const v = String(cursor.version);
+  return q
+    .where(versionCol, '>=', v)
+    .whereRaw(`(${versionCol}, ${idCol}) > (?::bigint, ?::uuid)`, [v, cursor.id || MIN_ID]) as T;
+}
+
+export interface Counters {
+  version: number;
+  horizon: number;
+}
+
+export async function familyCounters(q: Q, familyId: string): Promise<Counters> {
+  const row = (await q('family_counters').where({ family_id: familyId }).first('version', 'tombstone_horizon')) as
+    | { version: string; tombstone_horizon: string }
+    | undefined;
+  return { version: Number(row?.version ?? 0), horizon: Number(row?.tombstone_horizon ?? 0) };
+}
+
+export async function catalogCounter(q: Q): Promise<number> {
+  const row = (await q('catalog_counter').where({ id: 1 }).first('version')) as { version: string } | undefined;
+  return Number(row?.version ?? 0);
+}
+
+/** Rows (tombstones included) of a family table after the cursor, in (version, id) order. */
+export async function familyRowsAfter(q: Q, table: string, familyId: string, cursor: Cursor | null, limit: number): Promise<Row[]> {
+  const query = q(table).where({ family_id: familyId });
+  return after(query, cursor).orderBy([{ column: 'version' }, { column: 'id' }]).limit(limit);
+}
+
+// --- effective product catalog ------------------------------------------------------------
+
+function effectiveGlobalProducts(q: Q, familyId: string) {
+  return q('products as p')
+    .leftJoin('family_product_overrides as o', function () {
+      this.on('o.product_id', '=', 'p.id').andOnVal('o.family_id', '=', familyId).andOnVal('o.deleted', '=', false);
+    })
+    .select(
+      'p.id',
+      q.raw("'global'::text as kind"),
+      q.raw('coalesce(o.name, p.name) as name'),
+      q.raw('coalesce(o.unit_category_flags, p.unit_category_flags) as unit_category_flags'),
+      q.raw('(o.id is not null) as overridden'),
+      'p.created_at',
+      q.raw('greatest(p.updated_at, o.updated_at) as updated_at'),
+      'p.catalog_version',
+    );
+}
+
+/** Family side of the product catalog after the cursor: family products (tombstones included)
+ *  and the family's override rows (each names the global product whose effective doc changed). */
+export async function productFamilyRowsAfter(
+  q: Q,
+  familyId: string,
+  cursor: Cursor | null,
+  limit: number,
+): Promise<Array<{ src: 'family' | 'override'; cursor_id: string; version: string; product_id: string }>> {
+  const fp = after(q('family_products').where({ family_id: familyId }), cursor).select(
+    q.raw("'family' as src"),
+    'id as cursor_id',
+    'version',
+    'id as product_id',
+  );
+  const ov = after(q('family_product_overrides').where({ family_id: familyId }), cursor).select(
+    q.raw("'override' as src"),
+    'id as cursor_id',
+    'version',
+    'product_id',
+  );
+  return (await q
+    .queryBuilder()
+    .select('*')
+    .from(q.raw('(? union all ?) as f', [fp, ov]))
+    .orderBy([{ column: 'version' }, { column: 'cursor_id' }])
+    .limit(limit)) as Array<{ src: 'family' | 'override'; cursor_id: string; version: string; product_id: string }>;
+}
+
+export async function familyProductRows(q: Q, familyId: string, ids: string[]): Promise<Array<EffectiveProductRow & { deleted: boolean }>> {
+  if (ids.length === 0) return [];
+  return (await q('family_products')
+    .where({ family_id: familyId })
+    .whereIn('id', ids)
+    .select(
+      'id',
+      q.raw("'family'::text as kind"),
+      'name',
+      'unit_category_flags',
+      q.raw('false as overridden'),
+      'created_at',
+      'updated_at',
+      'deleted',
+    )) as Array<EffectiveProductRow & { deleted: boolean }>;
+}
+
+export async function globalProductRows(q: Q, familyId: string, ids: string[]): Promise<EffectiveProductRow[]> {
+  if (ids.length === 0) return [];
+  return (await effectiveGlobalProducts(q, familyId).whereIn('p.id', ids)) as EffectiveProductRow[];
+}
+
+export async function globalProductsAfter(
+  q: Q,
+  familyId: string,
+  cursor: Cursor | null,
+  limit: number,
+): Promise<Array<EffectiveProductRow & { catalog_version: string }>> {
+  const query = after(effectiveGlobalProducts(q, familyId), cursor, 'p.catalog_version', 'p.id');
+  return (await query.orderBy([{ column: 'p.catalog_version' }, { column: 'p.id' }]).limit(limit)) as Array<
+    EffectiveProductRow & { catalog_version: string }
+  >;
+}
+
+/** The global product's own values (no override), for deciding set vs clear of an override. */
+export async function baseGlobalProduct(q: Q, id: string): Promise<{ name: string; unit_category_flags: number } | undefined> {
+  return (await q('products').where({ id }).first('name', 'unit_category_flags')) as
+    | { name: string; unit_category_flags: number }
+    | undefined;
+}
+
+// --- effective unit catalog -----------------------------------------------------------------
+
+const FAMILY_UNIT_COLUMNS = (q: Q) => [
+  'id',
+  q.raw("'family'::text as kind"),
+  q.raw('null::text as code'),
+  'name',
+  'abbreviation',
+  'category',
+  'created_at',
+  'updated_at',
+  'deleted',
+  'version',
+  'family_id',
+];
+
+export async function familyUnitsAfter(
+  q: Q,
+  familyId: string,
+  cursor: Cursor | null,
+  limit: number,
+): Promise<Array<EffectiveUnitRow & { deleted: boolean; version: string }>> {
+  const query = after(q('family_units_of_measure').where({ family_id: familyId }), cursor);
+  return (await query
+    .select(FAMILY_UNIT_COLUMNS(q))
+    .orderBy([{ column: 'version' }, { column: 'id' }])
+    .limit(limit)) as Array<EffectiveUnitRow & { deleted: boolean; version: string }>;
+}
+
+export async function globalUnitsAfter(
+  q: Q,
+  cursor: Cursor | null,
+  limit: number,
+): Promise<Array<EffectiveUnitRow & { catalog_version: string }>> {
+  const query = after(q('units_of_measure'), cursor, 'catalog_version', 'id');
+  return (await query
+    .select('id', q.raw("'global'::text as kind"), 'code', 'name', 'abbreviation', 'category', 'created_at', 'updated_at', 'catalog_version')
+    .orderBy([{ column: 'catalog_version' }, { column: 'id' }])
+    .limit(limit)) as Array<EffectiveUnitRow & { catalog_version: string }>;
+}
+
+// --- push: current rows -----------------------------------------------------------------------
+
+/** The row with that id in a family table, whatever its family or state. */
+export async function rowById(q: Q, table: string, id: string): Promise<Row | undefined> {
+  return (await q(table).where({ id }).first()) as Row | undefined;
+}
+
+export async function familyUnitById(q: Q, id: string): Promise<(EffectiveUnitRow & { deleted: boolean; family_id: string }) | undefined> {
+  return (await q('family_units_of_measure').where({ id }).first(FAMILY_UNIT_COLUMNS(q))) as
+    | (EffectiveUnitRow & { deleted: boolean; family_id: string })
+    | undefined;
+}
+
+export async function globalUnitById(q: Q, id: string): Promise<EffectiveUnitRow | undefined> {
+  return (await q('units_of_measure')
+    .where({ id })
+    .first('id', q.raw("'global'::text as kind"), 'code', 'name', 'abbreviation', 'category', 'created_at', 'updated_at')) as
+    | EffectiveUnitRow
+    | undefined;
+}
+
+export async function familyProductById(q: Q, id: string): Promise<(EffectiveProductRow & { deleted: boolean; family_id: string }) | undefined> {
+  return (await q('family_products')
+    .where({ id })
+    .first(
+      'id',
+      q.raw("'family'::text as kind"),
+      'name',
+      'unit_category_flags',
+      q.raw('false as overridden'),
+      'created_at',
+      'updated_at',
+      'deleted',
+      'family_id',
+    )) as (EffectiveProductRow & { deleted: boolean; family_id: string }) | undefined;
+}
+
+// --- purge ------------------------------------------------------------------------------------
+
+/**
+ * Family tables in the order tombstones are purged: children before the tables they reference.
+ * `refs` lists who references a table: a tombstone still referenced by any remaining row (a live
+ * row, or a tombstone not yet old enough) is kept for a later run, so a purge never trips a
+ * foreign key and never lets ON DELETE SET NULL / CASCADE change a row without a version.
+ */
+export const PURGE_ORDER: Array<{ table: string; refs: Array<[table: string, column: string]> }> = [
+  { table: 'product_store_sections', refs: [] },
+  { table: 'recipe_ingredients', refs: [] },
+  { table: 'shopping_list_items', refs: [] },
+  { table: 'shopping_lists', refs: [['shopping_list_items', 'list_id']] },
+  {
+    table: 'store_sections',
+    refs: [
+      ['shopping_list_items', 'section_id'],
+      ['product_store_sections', 'section_id'],
+    ],
+  },
+  {
+    table: 'stores',
+    refs: [
+      ['shopping_lists', 'store_id'],
+      ['store_sections', 'store_id'],
+      ['product_store_sections', 'store_id'],
+    ],
+  },
+  { table: 'recipes', refs: [['recipe_ingredients', 'recipe_id']] },
+  { table: 'family_product_overrides', refs: [] },
+  {
+    table: 'family_products',
+    refs: [
+      ['shopping_list_items', 'family_product_id'],
+      ['recipe_ingredients', 'family_product_id'],
+      ['product_store_sections', 'family_product_id'],
+    ],
+  },
+  {
+    table: 'family_units_of_measure',
+    refs: [
+      ['shopping_list_items', 'family_unit_of_measure_id'],
+      ['recipe_ingredients', 'family_unit_of_measure_id'],
+    ],
+  },
+];
+
+/** Families that hold at least one tombstone older than the cutoff. */
+export async function familiesWithOldTombstones(q: Q, cutoff: Date): Promise<string[]> {
+  const ids = new Set<string>();
+  for (const { table } of PURGE_ORDER) {
+    const rows = (await q(table).where({ deleted: true }).andWhere('updated_at', '<', cutoff).distinct('family_id')) as Array<{
+      family_id: string;
+    }>;
+    for (const r of rows) ids.add(r.family_id);
+  }
+  return [...ids];
+}
+
+/** Physically deletes one family's old tombstones of one table; returns the max version deleted. */
+export async function purgeTable(
+  trx: Trx,
+  familyId: string,
+  table: string,
+  refs: Array<[string, string]>,
+  cutoff: Date,
+): Promise<{ count: number; maxVersion: number }> {
+  const query = trx(table).where({ family_id: familyId, deleted: true }).andWhere('updated_at', '<', cutoff);
+  for (const [child, column] of refs) {
+    query.whereNotExists(trx(child).select(trx.raw('1')).whereRaw(`${child}.${column} = ${table}.id`));
+  }
+  const rows = (await query.del().returning(['version'])) as Array<{ version: string }>;
+  return { count: rows.length, maxVersion: rows.reduce((m, r) => Math.max(m, Number(r.version)), 0) };
+}
+
+/** Raises the family's tombstone horizon (never lowers it). */
+export async function raiseHorizon(trx: Trx, familyId: string, version: number): Promise<void> {
+  await trx('family_counters')
+    .where({ family_id: familyId })
+    .update({ tombstone_horizon: trx.raw('greatest(tombstone_horizon, ?::bigint)', [String(version)]) });
+}

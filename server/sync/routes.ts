@@ -1,0 +1,123 @@
+// HTTP for replication (contract §6): GET /api/sync/:collection/pull, POST /api/sync/:collection/push.
+// Order of checks: authentication (401) → collection (404) → schema version (426 / 400) →
+// checkpoint, limit, body (400) → 410 for an expired checkpoint.
+import { z } from 'zod';
+import type { Deps } from '../context.js';
+import type { ApiRouter } from '../http/route.js';
+import { AppError, badRequest, notFound, validationFailed } from '../http/errors.js';
+import { zodErrors } from '../http/route.js';
+import {
+  COLLECTIONS,
+  PULL_LIMIT_DEFAULT,
+  PULL_LIMIT_MAX,
+  PUSH_MAX_ROWS,
+  SCHEMA_VERSION,
+  checkpointSchema,
+  decodeCheckpoint,
+  isCollectionName,
+  rejectedRowSchema,
+  type CollectionName,
+} from '../../client-sdk/src/protocol/index.js';
+import { pullDocs } from './pull.js';
+import { pushDocs } from './push.js';
+
+const TAG = 'Replication';
+const Params = z.object({ collection: z.string().meta({ description: `One of ${COLLECTIONS.join(', ')}` }) });
+const PullQuery = z.object({
+  checkpoint: z.string().optional().meta({ description: 'URL-encoded JSON of the last response checkpoint; absent: from the start' }),
+  limit: z.string().optional().meta({ description: `Page size, default ${PULL_LIMIT_DEFAULT}, max ${PULL_LIMIT_MAX}` }),
+  schema: z.string().optional().meta({ description: `Client schema version (current: ${SCHEMA_VERSION})` }),
+});
+const PushQuery = z.object({ schema: PullQuery.shape.schema });
+const Doc = z.looseObject({ id: z.string(), _deleted: z.boolean() });
+
+function collectionOf(raw: string): CollectionName {
+  if (!isCollectionName(raw)) throw notFound('Unknown collection');
+  return raw;
+}
+
+/** `schema=`: absent or older → 426 schema_outdated; newer than this server → 400. */
+export function checkSchema(raw: string | undefined): void {
+  const n = raw === undefined || raw === '' ? NaN : Number(raw);
+  if (raw !== undefined && raw !== '' && !Number.isInteger(n)) {
+    throw validationFailed([{ path: 'query.schema', message: 'must be an integer' }]);
+  }
+  if (Number.isNaN(n) || n < SCHEMA_VERSION) {
+    throw new AppError(426, 'schema_outdated', `This client speaks an outdated schema; upgrade to schema ${SCHEMA_VERSION}`);
+  }
+  if (n > SCHEMA_VERSION) {
+    throw badRequest('schema_unsupported', `This server speaks schema ${SCHEMA_VERSION}`, [
+      { path: 'query.schema', message: `at most ${SCHEMA_VERSION}` },
+    ]);
+  }
+}
+
+function parseLimit(raw: string | undefined): number {
+  if (raw === undefined || raw === '') return PULL_LIMIT_DEFAULT;
+  const r = z.coerce.number().int().min(1).max(PULL_LIMIT_MAX).safeParse(raw);
+  if (!r.success) throw validationFailed(zodErrors(r.error, 'query.limit'));
+  return r.data;
+}
+
+function parseCheckpoint(raw: string | undefined) {
+  try {
+    return decodeCheckpoint(raw);
+  } catch (err) {
+    throw validationFailed([{ path: 'query.checkpoint', message: (err as Error).message }]);
+  }
+}
+
+export function registerSyncRoutes(api: ApiRouter, deps: Deps): void {
+  api.add(
+    {
+      method: 'get',
+      path: '/sync/:collection/pull',
+      summary: 'Replication pull: docs after a checkpoint, in commit order',
+      tag: TAG,
+      access: 'member',
+      params: Params,
+      query: PullQuery,
+      responses: {
+        200: { description: 'A page of docs and the next checkpoint', schema: z.object({ documents: z.array(Doc), checkpoint: checkpointSchema.nullable() }) },
+        400: { description: 'Invalid checkpoint or limit (validation_failed), or a newer schema (schema_unsupported)' },
+        404: { description: 'Unknown collection' },
+        410: { description: 'checkpoint_expired: re-sync from scratch' },
+        426: { description: 'schema_outdated: upgrade the client' },
+      },
+    },
+    async (ctx, { params, query, actor }) => {
+      const collection = collectionOf(params.collection);
+      checkSchema(query.schema);
+      const limit = parseLimit(query.limit);
+      const checkpoint = parseCheckpoint(query.checkpoint);
+      ctx.body = await pullDocs(deps, actor.familyId, collection, checkpoint, limit);
+    },
+  );
+
+  api.add(
+    {
+      method: 'post',
+      path: '/sync/:collection/push',
+      summary: `Replication push: up to ${PUSH_MAX_ROWS} rows of { assumedMasterState?, newDocumentState }, applied in one transaction`,
+      tag: TAG,
+      access: 'member',
+      params: Params,
+      query: PushQuery,
+      responses: {
+        200: {
+          description: 'Conflicts (server docs to merge) and rejected rows',
+          schema: z.object({ conflicts: z.array(Doc), rejected: z.array(rejectedRowSchema) }),
+        },
+        400: { description: 'Not an array of push rows, or more than 500 (validation_failed)' },
+        404: { description: 'Unknown collection' },
+        426: { description: 'schema_outdated: upgrade the client' },
+      },
+    },
+    async (ctx, { params, query, actor }) => {
+      const collection = collectionOf(params.collection);
+      checkSchema(query.schema);
+      const body = (ctx.request as unknown as { body?: unknown }).body;
+      ctx.body = await pushDocs(deps, actor, collection, body);
+    },
+  );
+}

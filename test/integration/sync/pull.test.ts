@@ -1,0 +1,192 @@
+// Replication pull: every collection, docs in the REST record shape plus `_deleted`, pages in
+// commit order, tombstones, the effective catalogs' two cursors, and the error answers.
+import { expect } from 'chai';
+import { testApp, request } from '../../helpers/app.js';
+import { makeFamily } from '../../helpers/factories.js';
+import { catalogWrite } from '../../../server/db/family-write.js';
+import { newId } from '../../../server/db/ids.js';
+import { COLLECTIONS, pullResponseSchemas, type CollectionName } from '../../../client-sdk/src/protocol/index.js';
+import { pull, pullAll, uuid } from './helpers.js';
+
+async function seedFamily(app: Awaited<ReturnType<typeof testApp>>) {
+  const family = await makeFamily(app);
+  const t = family.admin.token;
+  const post = async (path: string, body: unknown) => {
+    const r = await request(app, 'POST', path, { token: t, body });
+    if (r.status >= 300) throw new Error(`${path}: ${r.status} ${r.text}`);
+    return r.body;
+  };
+  const globalProductId = newId();
+  await catalogWrite(app.deps, (trx, version) =>
+    trx('products').insert({ id: globalProductId, key: `t-${globalProductId}`, name: `Flour ${globalProductId.slice(0, 6)}`, catalog_version: version }),
+  );
+  const store = await post('/api/stores', { name: 'Corner shop' });
+  const list = await post('/api/lists', { name: 'Weekly', storeId: store.id });
+  const produce = store.sections[0].id;
+  const item = await post(`/api/lists/${list.id}/items`, { name: 'Flour', productId: globalProductId, sectionId: produce, quantity: 1.5 });
+  const recipe = await post('/api/recipes', { name: 'Bread', ingredients: [{ name: 'Flour', quantity: 0.5 }] });
+  const product = await post('/api/products', { name: `Oat drink ${uuid().slice(0, 6)}`, unitCategoryFlags: ['Volume'] });
+  const unit = await post('/api/units', { name: 'Crate', abbreviation: `cr${uuid().slice(0, 6)}`, category: 'Count' });
+  const override = await request(app, 'PUT', `/api/products/${globalProductId}/override`, { token: t, body: { name: 'My flour' } });
+  expect(override.status).to.equal(200);
+  return { family, token: t, store, list, item, recipe, product, unit, globalProductId, produce };
+}
+
+describe('sync pull', () => {
+  it('returns every collection in the REST record shape plus _deleted, valid against the protocol schemas', async () => {
+    const app = await testApp();
+    const s = await seedFamily(app);
+    const pulled: Partial<Record<CollectionName, Map<string, any>>> = {};
+    for (const c of COLLECTIONS) {
+      const r = await pull(app, s.token, c, null, 1000);
+      expect(r.status, `${c}: ${r.text}`).to.equal(200);
+      pullResponseSchemas[c].parse(r.body);
+      pulled[c] = new Map(r.body.documents.map((d) => [d.id, d]));
+    }
+    expect(pulled.stores!.get(s.store.id)).to.deep.include({ name: 'Corner shop', _deleted: false });
+    expect(pulled.stores!.get(s.store.id)).to.not.have.property('sections');
+    expect(pulled.sections!.size).to.equal(11);
+    expect(pulled.lists!.get(s.list.id)).to.deep.include({ name: 'Weekly', storeId: s.store.id, archivedAt: null, _deleted: false });
+    expect(pulled.items!.get(s.item.id)).to.deep.equal({ ...s.item, _deleted: false });
+    expect(pulled.recipes!.get(s.recipe.id)).to.deep.include({ name: 'Bread', _deleted: false });
+    expect([...pulled.ingredients!.values()].map((d) => d.name)).to.deep.equal(['Flour']);
+    const memory = [...pulled.sectionMemory!.values()];
+    expect(memory).to.have.length(1);
+    expect(memory[0]).to.deep.include({ storeId: s.store.id, productId: s.globalProductId, sectionId: s.produce, _deleted: false });
+    expect(pulled.products!.get(s.product.id)).to.deep.include({ kind: 'family', unitCategoryFlags: ['Volume'], overridden: false });
+    expect(pulled.products!.get(s.globalProductId)).to.deep.include({ kind: 'global', name: 'My flour', overridden: true });
+    expect(pulled.units!.get(s.unit.id)).to.deep.include({ kind: 'family', code: null, name: 'Crate' });
+    expect([...pulled.units!.values()].some((u) => u.kind === 'global' && u.code === 'each')).to.equal(true);
+    for (const docs of Object.values(pulled)) for (const d of docs!.values()) expect(d).to.not.have.property('familyId');
+  });
+
+  it('pages in (version, id) order, resumes from the checkpoint, echoes it when nothing is newer', async () => {
+    const app = await testApp();
+    const family = await makeFamily(app);
+    const t = family.admin.token;
+    const empty = await pull(app, t, 'items');
+    expect(empty.body).to.deep.equal({ documents: [], checkpoint: null });
+    const list = (await request(app, 'POST', '/api/lists', { token: t, body: { name: 'L' } })).body;
+    for (let i = 0; i < 7; i++) await request(app, 'POST', `/api/lists/${list.id}/items`, { token: t, body: { name: `item ${i}` } });
+    const seen: string[] = [];
+    let cp = null;
+    for (const expected of [3, 3, 1]) {
+      const r = await pull(app, t, 'items', cp, 3);
+      expect(r.body.documents).to.have.length(expected);
+      seen.push(...r.body.documents.map((d) => d.name));
+      cp = r.body.checkpoint;
+    }
+    expect(seen).to.deep.equal([0, 1, 2, 3, 4, 5, 6].map((i) => `item ${i}`));
+    const again = await pull(app, t, 'items', cp, 3);
+    expect(again.body).to.deep.equal({ documents: [], checkpoint: cp });
+    // A change to an early item brings it (and only it) back.
+    const first = (await pullAll(app, t, 'items')).docs;
+    const firstId = [...first.values()].find((d) => d.name === 'item 0')!.id;
+    await request(app, 'PATCH', `/api/lists/${list.id}/items/${firstId}`, { token: t, body: { name: 'item 0 (2)' } });
+    const next = await pull(app, t, 'items', cp, 3);
+    expect(next.body.documents.map((d) => d.name)).to.deep.equal(['item 0 (2)']);
+  });
+
+  it('reports hard deletes as tombstones carrying the last state; soft-removed items stay ordinary docs', async () => {
+    const app = await testApp();
+    const family = await makeFamily(app);
+    const t = family.admin.token;
+    const list = (await request(app, 'POST', '/api/lists', { token: t, body: { name: 'Party' } })).body;
+    const a = (await request(app, 'POST', `/api/lists/${list.id}/items`, { token: t, body: { name: 'Chips' } })).body;
+    const b = (await request(app, 'POST', `/api/lists/${list.id}/items`, { token: t, body: { name: 'Dip' } })).body;
+    const { checkpoint } = await pullAll(app, t, 'items');
+    await request(app, 'DELETE', `/api/lists/${list.id}/items/${a.id}`, { token: t });
+    const removed = await pull(app, t, 'items', checkpoint);
+    expect(removed.body.documents).to.have.length(1);
+    expect(removed.body.documents[0]).to.include({ id: a.id, _deleted: false, removedByUserId: family.admin.userId });
+    expect(removed.body.documents[0].removedAt).to.be.a('string');
+    await request(app, 'DELETE', `/api/lists/${list.id}`, { token: t });
+    const gone = await pull(app, t, 'items', removed.body.checkpoint);
+    expect(gone.body.documents.map((d) => [d.id, d._deleted, d.name]).sort()).to.deep.equal(
+      [
+        [a.id, true, 'Chips'],
+        [b.id, true, 'Dip'],
+      ].sort(),
+    );
+    const lists = await pullAll(app, t, 'lists');
+    expect(lists.docs.get(list.id)).to.include({ _deleted: true, name: 'Party' });
+  });
+
+  it('never returns another family’s docs', async () => {
+    const app = await testApp();
+    const a = await makeFamily(app);
+    const b = await makeFamily(app);
+    const list = (await request(app, 'POST', '/api/lists', { token: a.admin.token, body: { name: 'Secret' } })).body;
+    await request(app, 'POST', `/api/lists/${list.id}/items`, { token: a.admin.token, body: { name: 'Gift' } });
+    await request(app, 'POST', '/api/stores', { token: a.admin.token, body: { name: 'A store' } });
+    await request(app, 'POST', '/api/products', { token: a.admin.token, body: { name: `A product ${uuid()}` } });
+    await request(app, 'POST', '/api/units', { token: a.admin.token, body: { name: 'A unit', abbreviation: `au${uuid().slice(0, 6)}`, category: 'Count' } });
+    for (const c of COLLECTIONS) {
+      const { docs } = await pullAll(app, b.admin.token, c, null, 1000);
+      for (const d of docs.values()) expect(d.kind ?? 'family-data', `${c} ${d.id}`).to.not.equal('family');
+      if (!['products', 'units'].includes(c)) expect(docs.size, c).to.equal(0);
+    }
+  });
+
+  it('follows the global catalog as a second cursor; override changes and clears re-emit the effective doc', async () => {
+    const app = await testApp();
+    const family = await makeFamily(app);
+    const t = family.admin.token;
+    const start = await pullAll(app, t, 'products', null, 50);
+    expect(start.checkpoint).to.have.property('catalogVersion');
+    const id = newId();
+    await catalogWrite(app.deps, (trx, version) => trx('products').insert({ id, key: `t-${id}`, name: 'Rye', catalog_version: version }));
+    const added = await pullAll(app, t, 'products', start.checkpoint);
+    expect([...added.docs.values()]).to.deep.equal([{ ...added.docs.get(id)!, id, kind: 'global', name: 'Rye', unitCategoryFlags: [], overridden: false, _deleted: false }]);
+    await request(app, 'PUT', `/api/products/${id}/override`, { token: t, body: { unitCategoryFlags: ['Weight'] } });
+    const overridden = await pullAll(app, t, 'products', added.checkpoint);
+    expect([...overridden.docs.values()].map((d) => [d.id, d.name, d.unitCategoryFlags, d.overridden, d._deleted])).to.deep.equal([
+      [id, 'Rye', ['Weight'], true, false],
+    ]);
+    await request(app, 'DELETE', `/api/products/${id}/override`, { token: t });
+    const cleared = await pullAll(app, t, 'products', overridden.checkpoint);
+    expect([...cleared.docs.values()].map((d) => [d.id, d.unitCategoryFlags, d.overridden, d._deleted])).to.deep.equal([[id, [], false, false]]);
+    const fp = (await request(app, 'POST', '/api/products', { token: t, body: { name: `Mine ${uuid()}` } })).body;
+    await request(app, 'DELETE', `/api/products/${fp.id}`, { token: t });
+    const deleted = await pullAll(app, t, 'products', cleared.checkpoint);
+    expect(deleted.docs.get(fp.id)).to.include({ kind: 'family', _deleted: true });
+  });
+
+  it('fills a page from the family side first, then the global catalog, without losing either', async () => {
+    const app = await testApp();
+    const family = await makeFamily(app);
+    const t = family.admin.token;
+    for (let i = 0; i < 5; i++) {
+      await request(app, 'POST', '/api/units', { token: t, body: { name: `U${i}`, abbreviation: `u${i}${uuid().slice(0, 6)}`, category: 'Count' } });
+    }
+    const all = await pullAll(app, t, 'units', null, 1000);
+    const paged = await pullAll(app, t, 'units', null, 2);
+    expect([...paged.docs.keys()].sort()).to.deep.equal([...all.docs.keys()].sort());
+    const firstPage = await pull(app, t, 'units', null, 2);
+    expect(firstPage.body.documents.every((d) => d.kind === 'family')).to.equal(true);
+  });
+
+  it('answers 426 for an absent or old schema, 400 for a newer one, a bad checkpoint or limit, 404 for an unknown collection, 401 without a token', async () => {
+    const app = await testApp();
+    const family = await makeFamily(app);
+    const t = family.admin.token;
+    const get = (path: string) => request(app, 'GET', path, { token: t });
+    const noSchema = await get('/api/sync/items/pull');
+    expect(noSchema.status).to.equal(426);
+    expect(noSchema.body.code).to.equal('schema_outdated');
+    expect(noSchema.headers.get('content-type')).to.match(/problem\+json/);
+    expect((await get('/api/sync/items/pull?schema=0')).body.code).to.equal('schema_outdated');
+    expect((await request(app, 'POST', '/api/sync/items/push?schema=0', { token: t, body: [] })).status).to.equal(426);
+    const newer = await get('/api/sync/items/pull?schema=2');
+    expect([newer.status, newer.body.code]).to.deep.equal([400, 'schema_unsupported']);
+    const bad = await get('/api/sync/items/pull?schema=1&checkpoint=%7Bnope');
+    expect([bad.status, bad.body.code]).to.deep.equal([400, 'validation_failed']);
+    const badId = await get(`/api/sync/items/pull?schema=1&checkpoint=${encodeURIComponent(JSON.stringify({ version: 1, id: 'x' }))}`);
+    expect(badId.status).to.equal(400);
+    expect((await get('/api/sync/items/pull?schema=1&limit=1001')).status).to.equal(400);
+    expect((await get('/api/sync/items/pull?schema=1&limit=0')).status).to.equal(400);
+    expect((await get('/api/sync/items/pull?schema=1&limit=1000')).status).to.equal(200);
+    expect((await get('/api/sync/things/pull?schema=1')).status).to.equal(404);
+    expect((await request(app, 'GET', '/api/sync/items/pull?schema=1')).status).to.equal(401);
+  });
+});
