@@ -3,6 +3,8 @@
 // matrix and the version test read the running app's route table and look routes up here; a
 // route missing from these tables fails those tests, so every new route gets an entry.
 import type { RouteSpec } from '../../../server/http/route.js';
+import { COLLECTIONS, SCHEMA_VERSION } from '../../../client-sdk/src/protocol/index.js';
+import { newId } from '../../../server/db/ids.js';
 import type { Fixture } from './fixture.js';
 import { tag } from './fixture.js';
 
@@ -78,9 +80,23 @@ export function foreignRef(field: string, a: Fixture): unknown {
   throw new Error(`isolation matrix: no foreign value for body ref "${field}" (add it to foreignRef in test/integration/isolation/calls.ts)`);
 }
 
+/** Values to try for non-id path params on reads of the caller's own data (each one is read). */
+export const NON_ID_PARAM_VALUES: Record<string, readonly string[]> = {
+  collection: COLLECTIONS,
+};
+
+/** Query strings reads need (else none). */
+export const READ_QUERIES: Record<string, string> = {
+  'GET /sync/:collection/pull': `schema=${SCHEMA_VERSION}&limit=1000`,
+};
+
 export interface ValidCall {
   /** A minimal valid body for a successful call by the fixture family's admin. */
   body?: (fx: Fixture) => unknown;
+  /** Values of non-id path params. */
+  params?: Record<string, string>;
+  /** Query string. */
+  query?: string;
 }
 
 const named = (prefix: string) => () => ({ name: `${prefix} ${tag()}` });
@@ -123,13 +139,30 @@ export const VALID_CALLS: Record<string, ValidCall> = {
   'DELETE /lists/:listId/items/:itemId': {},
   'POST /lists/:listId/items/:itemId/restore': {},
   // Recipes
-  'POST /recipes': { body: named('Recipe') },
+  'POST /recipes': { body: () => ({ name: `Recipe ${tag()}`, ingredients: [{ name: 'Flour' }] }) },
   'PATCH /recipes/:recipeId': { body: named('Renamed recipe') },
   'DELETE /recipes/:recipeId': {},
   'POST /recipes/:recipeId/ingredients': { body: named('Ingredient') },
   'PATCH /recipes/:recipeId/ingredients/:ingredientId': { body: named('Renamed ingredient') },
   'DELETE /recipes/:recipeId/ingredients/:ingredientId': {},
   'POST /recipes/:recipeId/copy-to-list': { body: (fx) => ({ listId: fx.listId }) },
+  // Replication: one new list pushed.
+  'POST /sync/:collection/push': {
+    params: { collection: 'lists' },
+    query: `schema=${SCHEMA_VERSION}`,
+    body: () => {
+      const now = new Date().toISOString();
+      return [{ newDocumentState: { id: newId(), name: `Pushed ${tag()}`, storeId: null, archivedAt: null, createdAt: now, updatedAt: now, _deleted: false } }];
+    },
+  },
+};
+
+/**
+ * Body references a route's `bodyRefs` does not declare (nested ones), checked the same way.
+ * The route's valid body must contain the parent (here: one ingredient).
+ */
+export const NESTED_REFS: Record<string, string[]> = {
+  'POST /recipes': ['ingredients.0.unitOfMeasureId', 'ingredients.0.familyUnitOfMeasureId', 'ingredients.0.productId', 'ingredients.0.familyProductId'],
 };
 
 /** Sets a dotted path (`ingredients.0.productId`) in a JSON body. */

@@ -62,6 +62,8 @@ export interface Fixture {
   inviteId: string;
   /** Every id above (for "never contains" checks). */
   ids: string[];
+  /** The random tag in every name the fixture wrote (for "never contains" checks). */
+  tag: string;
 }
 
 export async function makeFixture(app: RunningServer): Promise<Fixture> {
@@ -69,7 +71,8 @@ export async function makeFixture(app: RunningServer): Promise<Fixture> {
   const member = await makeMember(app, family, 'member');
   const otherAdmin = await makeMember(app, family, 'admin');
   const t = tag();
-  const globalProductId = await insertGlobalProduct(app, `Fixture global ${t}`, 4);
+  // Global products are shared by every family: its name must not carry the family's tag.
+  const globalProductId = await insertGlobalProduct(app, `Fixture global ${tag()}`, 4);
   const ids = {
     storeId: newId(),
     sectionId: newId(),
@@ -144,6 +147,7 @@ export async function makeFixture(app: RunningServer): Promise<Fixture> {
     otherAdmin,
     globalProductId,
     familyProductName,
+    tag: t,
     ...ids,
     ids: [...Object.values(ids), member.userId, otherAdmin.userId, family.admin.userId, family.familyId],
   };

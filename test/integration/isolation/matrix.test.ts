@@ -8,7 +8,8 @@ import type { RunningServer } from '../../../server/server.js';
 import type { RouteSpec } from '../../../server/http/route.js';
 import { pathParamNames } from '../../../server/openapi/document.js';
 import { familyVersion, makeFixture, snapshot, type Fixture } from './fixture.js';
-import { foreignRef, NON_ID_PARAMS, paramValue, routeKey, setPath, VALID_CALLS } from './calls.js';
+import { foreignRef, NESTED_REFS, NON_ID_PARAM_VALUES, NON_ID_PARAMS, paramValue, READ_QUERIES, routeKey, setPath, VALID_CALLS } from './calls.js';
+import { SCHEMA_VERSION } from '../../../client-sdk/src/protocol/index.js';
 
 const familyRoutes = (app: RunningServer) => app.api.routes.filter((r) => r.access !== 'public');
 
@@ -90,7 +91,8 @@ describe('tenant isolation matrix (generated from the route table)', function ()
     const failures: string[] = [];
     let checked = 0;
     for (const route of familyRoutes(app)) {
-      if (!route.bodyRefs?.length) continue;
+      const refs = [...(route.bodyRefs ?? []), ...(NESTED_REFS[routeKey(route)] ?? [])];
+      if (!refs.length) continue;
       const names = pathParamNames(route.path).filter((n) => !NON_ID_PARAMS[n]);
       let path: string;
       let base: Record<string, unknown>;
@@ -101,7 +103,7 @@ describe('tenant isolation matrix (generated from the route table)', function ()
         failures.push((err as Error).message);
         continue;
       }
-      for (const field of route.bodyRefs) {
+      for (const field of refs) {
         let body: Record<string, unknown>;
         try {
           body = setPath(base, field, foreignRef(field, a));
@@ -127,18 +129,34 @@ describe('tenant isolation matrix (generated from the route table)', function ()
 
   it("lists and searches never return another family's records", async () => {
     const failures: string[] = [];
-    const needles = [...a.ids, a.familyProductName, a.family.inviteCode];
+    const needles = [...a.ids, a.tag, a.family.inviteCode];
     const reads = familyRoutes(app).filter((r) => r.method === 'get');
     for (const route of reads) {
-      const names = pathParamNames(route.path).filter((n) => !NON_ID_PARAMS[n]);
-      const path = fillPath(route, Object.fromEntries(names.map((n) => [n, paramValue(route, n, b, false)])));
-      const res = await request(app, 'GET', path, { token: b.admin.token });
-      if (res.status !== 200) {
-        failures.push(`GET ${path}: expected 200 for the caller's own data, got ${describeResult(res)}`);
-        continue;
+      const names = pathParamNames(route.path);
+      // One call per combination of non-id param values (e.g. every replication collection).
+      let combos: Record<string, string>[] = [{}];
+      for (const n of names) {
+        if (NON_ID_PARAMS[n]) {
+          const values = NON_ID_PARAM_VALUES[n];
+          if (!values) {
+            failures.push(`${routeKey(route)}: no values for :${n} in NON_ID_PARAM_VALUES`);
+            combos = [];
+            break;
+          }
+          combos = combos.flatMap((c) => values.map((v) => ({ ...c, [n]: v })));
+        } else combos = combos.map((c) => ({ ...c, [n]: paramValue(route, n, b, false) }));
       }
-      const leaked = needles.filter((n) => res.text.includes(n));
-      if (leaked.length) failures.push(`GET ${path}: contains family A's ${leaked.join(', ')}`);
+      for (const values of combos) {
+        const query = READ_QUERIES[routeKey(route)];
+        const path = fillPath(route, values) + (query ? `?${query}` : '');
+        const res = await request(app, 'GET', path, { token: b.admin.token });
+        if (res.status !== 200) {
+          failures.push(`GET ${path}: expected 200 for the caller's own data, got ${describeResult(res)}`);
+          continue;
+        }
+        const leaked = needles.filter((n) => res.text.includes(n));
+        if (leaked.length) failures.push(`GET ${path}: contains family A's ${leaked.join(', ')}`);
+      }
     }
     // Searches by family A's names find none of A's records.
     for (const q of [a.familyProductName, 'Fixture']) {
@@ -148,5 +166,55 @@ describe('tenant isolation matrix (generated from the route table)', function ()
     }
     expect(failures, failures.join('\n')).to.deep.equal([]);
     expect(reads.length).to.be.greaterThan(0);
+  });
+
+  it("replication push of another family's records is refused, changes nothing and reveals nothing", async function () {
+    const push = app.api.routes.find((r) => routeKey(r) === 'POST /sync/:collection/push');
+    const pull = app.api.routes.find((r) => routeKey(r) === 'GET /sync/:collection/pull');
+    if (!push || !pull) this.skip();
+    const failures: string[] = [];
+    const collections = NON_ID_PARAM_VALUES.collection!;
+    for (const collection of collections) {
+      // Family A's real docs of this collection, as A's own client sees them.
+      const mine = await request(app, 'GET', `/api/sync/${collection}/pull?schema=${SCHEMA_VERSION}&limit=1000`, { token: a.admin.token });
+      if (mine.status !== 200) {
+        failures.push(`pull ${collection} as A: ${describeResult(mine)}`);
+        continue;
+      }
+      const docs = (mine.body.documents as Record<string, unknown>[]).filter((d) => a.ids.includes(String(d.id)));
+      if (docs.length === 0) {
+        failures.push(`pull ${collection} as A: none of the fixture's records (the fixture should own one of everything)`);
+        continue;
+      }
+      // The same docs with every value that names A's data replaced: B pushes them as
+      // inserts, as edits (assumed state = A's doc) and as deletions.
+      const scrub = (d: Record<string, unknown>) =>
+        Object.fromEntries(Object.entries(d).map(([k, v]) => [k, typeof v === 'string' && v.includes(a.tag) ? `pushed by B ${k}` : v]));
+      type Row = { assumedMasterState?: Record<string, unknown>; newDocumentState: Record<string, unknown> };
+      const rows: Row[] = docs.flatMap((d) => [
+        { newDocumentState: scrub(d) },
+        { assumedMasterState: scrub(d), newDocumentState: { ...scrub(d), name: 'changed by B' } },
+        { assumedMasterState: scrub(d), newDocumentState: { ...scrub(d), _deleted: true } },
+      ]);
+      for (const row of rows) {
+        const before = await snapshot(app, a.family.familyId);
+        const res = await request(app, 'POST', `/api/sync/${collection}/push?schema=${SCHEMA_VERSION}`, { token: b.admin.token, body: [row] });
+        const label = `push ${collection} ${row.assumedMasterState ? (row.newDocumentState._deleted ? 'delete' : 'edit') : 'insert'} of A's ${row.newDocumentState.id}`;
+        if (res.status >= 500) failures.push(`${label}: ${describeResult(res)}`);
+        if (res.status === 200 && !(res.body.rejected as { id: string }[]).some((r) => r.id === row.newDocumentState.id)) {
+          // Global catalog rows (shared) are not A's; everything else must be refused.
+          failures.push(`${label}: not listed in rejected: ${res.text.slice(0, 300)}`);
+        }
+        if (res.text.includes(a.tag) || res.text.includes(a.family.familyId)) failures.push(`${label}: the answer reveals family A's data`);
+        if ((await snapshot(app, a.family.familyId)) !== before) failures.push(`${label}: changed family A's data`);
+      }
+    }
+    // B's own pulls still hold nothing of A's.
+    for (const collection of collections) {
+      const res = await request(app, 'GET', `/api/sync/${collection}/pull?schema=${SCHEMA_VERSION}&limit=1000`, { token: b.admin.token });
+      const leaked = [...a.ids, a.tag].filter((n) => res.text.includes(n));
+      if (leaked.length) failures.push(`pull ${collection} as B after the pushes: contains ${leaked.join(', ')}`);
+    }
+    expect(failures, failures.join('\n')).to.deep.equal([]);
   });
 });
