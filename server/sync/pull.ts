@@ -41,22 +41,40 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 export const checkpointExpired = () =>
   new AppError(410, 'checkpoint_expired', 'The checkpoint is older than the kept tombstones; re-sync from scratch');
 
-function assertCursorIds(cp: Checkpoint): void {
-  for (const [field, value] of [
-    ['id', cp.id],
-    ['catalogId', cp.catalogId],
-  ] as const) {
-    if (value !== undefined && value !== '' && !UUID.test(value)) {
-      throw validationFailed([{ path: `query.checkpoint.${field}`, message: 'not a checkpoint this server issued' }]);
-    }
-  }
+/**
+ * The family cursor of a checkpoint. Its `id` is the last row's id, plus `/<issuedAt>` on pages
+ * that did not reach the end: the family counter when the walk that produced it began. The
+ * checkpoint is opaque to clients; only this module reads it.
+ */
+interface FamilyPosition {
+  cursor: Cursor;
+  /** The family counter at the start of the walk (for the horizon check). */
+  issuedAt: number;
 }
 
-/** A checkpoint before (horizon, MAX_ID) may have missed tombstones that are gone now. */
-export function isExpired(cp: Checkpoint | null, counters: Counters): boolean {
-  if (!cp || counters.horizon <= 0) return false;
-  return cp.version < counters.horizon || (cp.version === counters.horizon && cp.id !== MAX_ID);
+function parsePosition(cp: Checkpoint): FamilyPosition {
+  const [rowId = '', issued, ...rest] = cp.id.split('/');
+  const bad = () =>
+    validationFailed([{ path: 'query.checkpoint.id', message: 'not a checkpoint this server issued' }]);
+  if (rest.length || (rowId !== '' && !UUID.test(rowId)) || (issued !== undefined && !/^\d{1,18}$/.test(issued))) throw bad();
+  if (cp.catalogId !== undefined && cp.catalogId !== '' && !UUID.test(cp.catalogId)) {
+    throw validationFailed([{ path: 'query.checkpoint.catalogId', message: 'not a checkpoint this server issued' }]);
+  }
+  return { cursor: { version: cp.version, id: rowId }, issuedAt: issued === undefined ? cp.version : Number(issued) };
 }
+
+/**
+ * Tombstones with versions up to the horizon may be gone. A client whose walk began before a
+ * purge that raised the horizon past it may hold rows whose deletion it can no longer learn:
+ * it must re-sync. A walk that began after it (a re-sync in pages) is fine, even while its
+ * cursor is still among older rows.
+ */
+export function isExpired(position: FamilyPosition | null, counters: Counters): boolean {
+  return !!position && counters.horizon > 0 && position.issuedAt < counters.horizon;
+}
+
+/** Checkpoint id of a page that stopped before the end. */
+const midWalkId = (rowId: string, issuedAt: number) => `${rowId}/${issuedAt}`;
 
 export async function pullDocs(
   deps: Pick<Deps, 'db'>,
@@ -65,12 +83,13 @@ export async function pullDocs(
   checkpoint: Checkpoint | null,
   limit: number,
 ): Promise<PullResult> {
-  if (checkpoint) assertCursorIds(checkpoint);
+  const position = checkpoint ? parsePosition(checkpoint) : null;
   return deps.db.transaction(
     async (trx) => {
       const counters = await familyCounters(trx, familyId);
-      if (isExpired(checkpoint, counters)) throw checkpointExpired();
-      const familyCursor: Cursor | null = checkpoint ? { version: checkpoint.version, id: checkpoint.id } : null;
+      if (isExpired(position, counters)) throw checkpointExpired();
+      const familyCursor: Cursor | null = position?.cursor ?? null;
+      const issuedAt = position?.issuedAt ?? counters.version;
 
       if (isFamilyCollection(collection)) {
         const rows = await familyRowsAfter(trx, FAMILY_TABLE[collection], familyId, familyCursor, limit + 1);
@@ -78,7 +97,9 @@ export async function pullDocs(
         if (page.length === 0) return { documents: [], checkpoint };
         const last = page[page.length - 1]!;
         const next: Checkpoint =
-          rows.length <= limit ? { version: counters.version, id: MAX_ID } : { version: Number(last.version), id: String(last.id) };
+          rows.length <= limit
+            ? { version: counters.version, id: MAX_ID }
+            : { version: Number(last.version), id: midWalkId(String(last.id), issuedAt) };
         return { documents: page.map((r) => familyDoc(collection, r)), checkpoint: next };
       }
 
@@ -91,9 +112,11 @@ export async function pullDocs(
           ? await productFamilySide(trx, familyId, familyCursor, limit)
           : await unitFamilySide(trx, familyId, familyCursor, limit);
       const documents = family.docs;
-      let familyNext: Cursor = familyCursor ?? { version: 0, id: '' };
+      let familyNext: Cursor = checkpoint ? { version: checkpoint.version, id: checkpoint.id } : { version: 0, id: '' };
       if (family.docs.length > 0 || family.exhausted) {
-        familyNext = family.exhausted ? { version: counters.version, id: MAX_ID } : family.last!;
+        familyNext = family.exhausted
+          ? { version: counters.version, id: MAX_ID }
+          : { version: family.last!.version, id: midWalkId(family.last!.id, issuedAt) };
       }
       let catalogNext: Cursor | null = catalogCursor;
       const room = limit - documents.length;

@@ -13,6 +13,8 @@ export const PURGE_INTERVAL_MS = 6 * 60 * 60 * 1000;
 export interface PurgeOptions {
   /** Tombstones older than this are removed (default 30 days). */
   retentionMs?: number;
+  /** Only these families (tests); default every family. */
+  familyIds?: string[];
 }
 
 export interface PurgeResult {
@@ -23,7 +25,8 @@ export interface PurgeResult {
 /** Removes tombstones older than the retention period, per family, children before parents. */
 export async function purgeTombstones(deps: Pick<Deps, 'db' | 'clock'>, options: PurgeOptions = {}): Promise<PurgeResult> {
   const cutoff = new Date(deps.clock.now().getTime() - (options.retentionMs ?? TOMBSTONE_RETENTION_MS));
-  const families = await familiesWithOldTombstones(deps.db, cutoff);
+  let families = await familiesWithOldTombstones(deps.db, cutoff);
+  if (options.familyIds) families = families.filter((id) => options.familyIds!.includes(id));
   let rows = 0;
   for (const familyId of families) {
     rows += await deps.db.transaction(async (trx) => {

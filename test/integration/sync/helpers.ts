@@ -5,10 +5,12 @@ import { SCHEMA_VERSION, encodeCheckpoint, type Checkpoint, type CollectionName 
 
 export type AnyDoc = Record<string, any> & { id: string; _deleted: boolean };
 export interface PullBody {
+  code?: string;
   documents: AnyDoc[];
   checkpoint: Checkpoint | null;
 }
 export interface PushBody {
+  code?: string;
   conflicts: AnyDoc[];
   rejected: Array<{ id: string; code: string; message: string }>;
 }
