@@ -1,5 +1,7 @@
 import { expect } from 'chai';
-import { startTestApp, request } from '../../helpers/app.js';
+import { Writable } from 'node:stream';
+import { pino } from 'pino';
+import { startTestApp, request, testApp } from '../../helpers/app.js';
 import { linkToken } from '../../helpers/smtp.js';
 import { startAccountsApp, newFamily, register, uniq, type AccountsApp } from './harness.js';
 import type { Db } from '../../../server/db/knex.js';
@@ -56,9 +58,7 @@ describe('auth: raw tokens are nowhere but in the email', () => {
 describe('mail: the dev outbox when SMTP_URL is not set', () => {
   it('logs each mail with its link and keeps it in deps.mailer.outbox (plain text and HTML)', async () => {
     const lines: string[] = [];
-    const { pino } = await import('pino');
-    const { Writable } = await import('node:stream');
-    const shared = await (await import('../../helpers/app.js')).testApp();
+    const shared = await testApp();
     const app = await startTestApp({
       db: shared.deps.db,
       logger: pino({ level: 'info' }, new Writable({ write: (c, _e, cb) => (lines.push(String(c)), cb()) })),
