@@ -1,0 +1,145 @@
+// RxDB replicas of one family against the running server: memory storage, the protocol's RxDB
+// schemas, RxDB's own replication plugin speaking our pull/push endpoints, and the SDK's conflict
+// handler (`conflictHandlerFor`: docsEqual as isEqual, mergeDoc as resolve).
+import crypto from 'node:crypto';
+import { createRxDatabase, type RxCollection, type RxDatabase, type RxConflictHandler } from 'rxdb';
+import { getRxStorageMemory } from 'rxdb/plugins/storage-memory';
+import { replicateRxCollection, type RxReplicationState } from 'rxdb/plugins/replication';
+import { conflictHandlerFor, docsEqual, rxSchemas, type Checkpoint, type CollectionName } from '../../client-sdk/src/protocol/index.js';
+import { pull, push, pullAll, type AnyDoc } from '../integration/sync/helpers.js';
+
+export type ReplicaCollections = 'lists' | 'items';
+const COLLECTIONS: ReplicaCollections[] = ['lists', 'items'];
+
+export interface Replica {
+  name: string;
+  db: RxDatabase;
+  collections: Record<ReplicaCollections, RxCollection>;
+  replications: Record<ReplicaCollections, RxReplicationState<any, Checkpoint>>;
+  /** Stops talking to the server (local writes queue up). */
+  goOffline(): Promise<void>;
+  /** Talks to the server again and waits until pushed and pulled. */
+  goOnline(): Promise<void>;
+  /** Pulls what changed on the server and pushes what is pending, until in sync. */
+  sync(): Promise<void>;
+  docs(collection: ReplicaCollections): Promise<Map<string, AnyDoc>>;
+  errors: unknown[];
+  remove(): Promise<void>;
+}
+
+export async function openReplica(app: { url: string }, token: string, name: string): Promise<Replica> {
+  const db = await createRxDatabase({
+    name: `${name}-${crypto.randomUUID().slice(0, 8)}`,
+    storage: getRxStorageMemory(),
+    multiInstance: false,
+  });
+  const added = await db.addCollections(
+    Object.fromEntries(
+      COLLECTIONS.map((c) => [
+        c,
+        { schema: rxSchemas[c] as never, conflictHandler: conflictHandlerFor(c) as unknown as RxConflictHandler<any> },
+      ]),
+    ),
+  );
+  const errors: unknown[] = [];
+  const replications = {} as Replica['replications'];
+  for (const c of COLLECTIONS) {
+    const state = replicateRxCollection<any, Checkpoint>({
+      collection: added[c]!,
+      replicationIdentifier: `family-shopping-${c}-${app.url}`,
+      live: true,
+      retryTime: 100,
+      waitForLeadership: false,
+      autoStart: true,
+      pull: {
+        batchSize: 20,
+        handler: async (checkpoint, batchSize) => {
+          const r = await pull(app, token, c as CollectionName, checkpoint ?? null, batchSize);
+          if (r.status !== 200) throw new Error(`pull ${c}: ${r.status} ${r.text}`);
+          return { documents: r.body.documents as never[], checkpoint: r.body.checkpoint ?? undefined };
+        },
+      },
+      push: {
+        batchSize: 20,
+        handler: async (rows) => {
+          const r = await push(
+            app,
+            token,
+            c,
+            rows.map((row) => ({ assumedMasterState: (row.assumedMasterState ?? null) as AnyDoc | null, newDocumentState: row.newDocumentState as AnyDoc })),
+          );
+          if (r.status !== 200) throw new Error(`push ${c}: ${r.status} ${r.text}`);
+          return r.body.conflicts as never[];
+        },
+      },
+    });
+    state.error$.subscribe((e) => errors.push(e));
+    replications[c] = state;
+  }
+  const sync = async () => {
+    for (const c of COLLECTIONS) {
+      replications[c].reSync();
+      await replications[c].awaitInSync();
+    }
+  };
+  const replica: Replica = {
+    name,
+    db,
+    collections: added as unknown as Record<ReplicaCollections, RxCollection>,
+    replications,
+    errors,
+    async goOffline() {
+      for (const c of COLLECTIONS) await replications[c].pause();
+    },
+    async goOnline() {
+      for (const c of COLLECTIONS) await replications[c].start();
+      await sync();
+    },
+    sync,
+    async docs(c) {
+      const all = await added[c]!.find().exec();
+      return new Map(all.map((d) => [d.primary, { ...(d.toJSON() as object), _deleted: false } as AnyDoc]));
+    },
+    async remove() {
+      for (const c of COLLECTIONS) await replications[c].cancel();
+      await db.remove();
+    },
+  };
+  for (const c of COLLECTIONS) await replications[c].awaitInitialReplication();
+  return replica;
+}
+
+/** The server's live docs of a collection (tombstones left out, as RxDB hides them). */
+export async function serverDocs(app: { url: string }, token: string, c: ReplicaCollections): Promise<Map<string, AnyDoc>> {
+  const { docs } = await pullAll(app, token, c, null, 1000);
+  return new Map([...docs].filter(([, d]) => !d._deleted));
+}
+
+/** Syncs the replicas (twice round, so each sees the other's pushes) until each holds exactly
+ *  the server's docs, or fails with the difference. */
+export async function converge(app: { url: string }, token: string, replicas: Replica[], timeoutMs = 15_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  let last = '';
+  while (Date.now() < deadline) {
+    for (const r of replicas) await r.sync();
+    let same = true;
+    for (const c of COLLECTIONS) {
+      const server = await serverDocs(app, token, c);
+      for (const r of replicas) {
+        const local = await r.docs(c);
+        // Client-controlled fields decide equality (RxDB's isEqual is docsEqual): server-stamped
+        // fields such as updatedAt do not overwrite a replica whose own write they stamped.
+        const differs =
+          server.size !== local.size ||
+          [...server].some(([id, d]) => !local.has(id) || !docsEqual(c, local.get(id) as never, d as never));
+        if (differs) {
+          same = false;
+          last = `${r.name} ${c}:\nserver ${JSON.stringify([...server.values()])}\nlocal  ${JSON.stringify([...local.values()])}`;
+        }
+      }
+    }
+    if (same) return;
+    await new Promise((res) => setTimeout(res, 50));
+  }
+  throw new Error(`replicas did not converge to the server's state: ${last}`);
+}
