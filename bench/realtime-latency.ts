@@ -8,7 +8,7 @@
 // clock starts in the write's after-commit hook and stops when each socket's 'message' handler
 // sees the frame. So the figure covers bus → hub → schema check → encode → send → TCP loopback
 // → client parse, not the SQL of the write. Baseline: a bare ws server that JSON-encodes the
-// same frame once and sends it to every client. Clients run in this process for both, so their
+// same two frames (the event, then `Changed`) once and sends them to every client. Clients run in this process for both, so their
 // cost is the same on both sides and the ratio isolates the service's overhead.
 // Results are printed as a Markdown table (copy into docs/benchmarks.md).
 import { performance } from 'node:perf_hooks';
@@ -143,8 +143,11 @@ async function benchBare(n: number): Promise<number[]> {
   const latencies = await measure(receivers, iterationsFor(n), async () => {
     k++;
     const t0 = performance.now();
+    // The same frames the service sends for one write: the event, then Changed.
     const text = JSON.stringify({ type: 'ListProgress', listId, itemCount: k, checkedCount: k % 3 });
+    const changed = JSON.stringify({ type: 'Changed', version: k });
     for (const c of wss.clients) c.send(text);
+    for (const c of wss.clients) c.send(changed);
     return t0;
   });
   for (const r of receivers) r.ws.terminate();

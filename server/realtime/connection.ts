@@ -119,11 +119,9 @@ export class RealtimeConnection implements HubMember {
   private onMessage(data: RawData, isBinary: boolean): void {
     if (this.closed) return;
     this.alive = true;
-    if (this.pending >= this.opts.maxPendingFrames) {
-      this.close(CLOSE_CODES.PROTOCOL_ERROR, 'too many frames in flight');
-      return;
-    }
-    this.pending++;
+    // Backpressure on a client that sends faster than its frames are handled (each may wait on
+    // the database): stop reading its socket until the queue drains, so memory stays bounded.
+    if (++this.pending >= this.opts.maxPendingFrames && !this.ws.isPaused) this.ws.pause();
     this.queue = this.queue
       .then(() => (this.closed ? undefined : this.handle(data, isBinary)))
       .catch((err: Error) => {
@@ -134,6 +132,7 @@ export class RealtimeConnection implements HubMember {
       })
       .finally(() => {
         this.pending--;
+        if (this.ws.isPaused && this.pending < this.opts.maxPendingFrames / 2 && !this.closed) this.ws.resume();
       });
   }
 

@@ -117,8 +117,9 @@ export class RealtimeHub {
   private broadcast(targets: Set<HubMember>, e: FamilyEvent): void {
     if (targets.size === 0) return;
     const text = this.encode(e);
-    // Copy: a send may close a slow consumer, which removes it from the set.
-    for (const m of [...targets]) m.sendText(text);
+    // A send may close a slow consumer, which deletes it from the set; deleting during Set
+    // iteration is well defined (the rest are still visited once).
+    for (const m of targets) m.sendText(text);
   }
 
   /** Encodes once per event. Frames are checked against the wire schema; a known key set is

@@ -12,7 +12,8 @@ export interface RealtimeOptions {
   maxPayloadBytes?: number;
   /** Lists one socket may join at once. */
   maxListsPerSocket?: number;
-  /** Client frames received but not yet handled; beyond it the socket is closed with 4400. */
+  /** Client frames received but not yet handled; at this many the server stops reading the
+   *  socket until half of them are done (backpressure, no close). */
   maxPendingFrames?: number;
   /** After the server closes a socket, how long the client gets to complete the close handshake
    *  before the TCP connection is dropped. */

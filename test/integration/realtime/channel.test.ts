@@ -288,6 +288,17 @@ describe('realtime: the live channel', function () {
       await neighbour.next((e) => e.type === 'Changed');
     });
 
+    it('answers a burst of frames in order without dropping any (backpressure, no close)', async () => {
+      const f = await makeFamily(app);
+      const list = await makeList(app, f);
+      const s = await connect(f.admin.token);
+      for (let i = 0; i < 300; i++) s.send({ type: 'JoinList', listId: i % 2 ? list : newId(), requestId: i });
+      const last = await s.next((e) => e.requestId === 299, 15_000);
+      expect(last).to.include({ type: 'JoinedList' });
+      expect(s.frames.slice(1).map((e) => e.requestId)).to.deep.equal(Array.from({ length: 300 }, (_, i) => i));
+      expect(s.ws.readyState).to.equal(s.ws.OPEN);
+    });
+
     it('survives a client that drops the connection mid-frame', async () => {
       const f = await makeFamily(app);
       const s = await open();
