@@ -1,0 +1,158 @@
+// Replication throughput for 10,000 items of one family: push (POST /api/sync/items/push, 500
+// rows a request) and pull (GET /api/sync/items/pull, 1,000 docs a page), in documents per
+// second, against baselines measured in the same run:
+//   push baseline: JSON.parse of the same request bodies + one multi-row INSERT per 500 rows in
+//                  a transaction (no rules, no conflict check, no events);
+//   pull baseline: the raw SQL page query of the same rows (same (version, id) order and page
+//                  size) + JSON.stringify of the rows.
+//
+//   npx tsx bench/sync-throughput.ts                       (embedded PGlite in memory)
+//   DATABASE_URL=postgres://… npx tsx bench/sync-throughput.ts
+// Prints a Markdown table (copy into docs/benchmarks.md, section "Replication").
+import { performance } from 'node:perf_hooks';
+import os from 'node:os';
+import crypto from 'node:crypto';
+import { startServer } from '../server/server.js';
+import { createFamilyRow } from '../server/family/create.js';
+import { newId } from '../server/db/ids.js';
+import { signAccessToken } from '../server/auth/tokens.js';
+import { SCHEMA_VERSION, encodeCheckpoint, type Checkpoint } from '../client-sdk/src/protocol/index.js';
+
+const N = Number(process.env.BENCH_ITEMS ?? 10_000);
+const PUSH_BATCH = 500;
+const PULL_PAGE = 1000;
+
+function itemDoc(listId: string, i: number) {
+  const t = new Date().toISOString();
+  return {
+    id: crypto.randomUUID(),
+    listId,
+    name: `Item ${i}`,
+    quantity: (i % 7) + 0.5,
+    unitOfMeasureId: null,
+    familyUnitOfMeasureId: null,
+    isApproximate: i % 3 === 0,
+    quantityNote: i % 5 === 0 ? 'ripe ones' : null,
+    productId: null,
+    familyProductId: null,
+    sectionId: null,
+    checked: false,
+    checkedAt: null,
+    removedAt: null,
+    removedByUserId: null,
+    createdAt: t,
+    updatedAt: t,
+    _deleted: false,
+  };
+}
+
+async function main() {
+  const env = {
+    ...process.env,
+    NODE_ENV: 'test',
+    PORT: '0',
+    HOST: '127.0.0.1',
+    DATABASE_URL: process.env.DATABASE_URL || 'pglite://memory',
+    LOG_LEVEL: 'silent',
+  };
+  const app = await startServer({ env });
+  const db = app.deps.db;
+  try {
+    const family = await createFamilyRow(db, { name: `Bench ${newId().slice(0, 8)}` });
+    const userId = newId();
+    await db('users').insert({ id: userId, email: `bench-${userId}@example.test`, user_name: `bench-${userId}`, password_hash: 'x' });
+    await db('family_memberships').insert({ id: newId(), family_id: family.id, user_id: userId, role: 'admin' });
+    const token = signAccessToken(app.deps.jwtSecret, { userId, familyId: family.id, role: 'admin' }, 3600, Date.now());
+    const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
+    const post = async (path: string, body: unknown) => {
+      const r = await fetch(app.url + path, { method: 'POST', headers, body: JSON.stringify(body) });
+      const json = (await r.json()) as any;
+      if (r.status >= 300) throw new Error(`${path}: ${r.status} ${JSON.stringify(json)}`);
+      return json;
+    };
+    const list = await post('/api/lists', { name: 'Bench list' });
+    const baselineList = await post('/api/lists', { name: 'Baseline list' });
+
+    // --- push -----------------------------------------------------------------------------
+    const docs = Array.from({ length: N }, (_, i) => itemDoc(list.id, i));
+    const bodies: string[] = [];
+    for (let i = 0; i < N; i += PUSH_BATCH) {
+      bodies.push(JSON.stringify(docs.slice(i, i + PUSH_BATCH).map((d) => ({ newDocumentState: d }))));
+    }
+    let t0 = performance.now();
+    for (const body of bodies) {
+      const r = await fetch(`${app.url}/api/sync/items/push?schema=${SCHEMA_VERSION}`, { method: 'POST', headers, body });
+      const json = (await r.json()) as any;
+      if (r.status !== 200 || json.rejected.length || json.conflicts.length) throw new Error(`push: ${r.status} ${JSON.stringify(json).slice(0, 300)}`);
+    }
+    const pushMs = performance.now() - t0;
+
+    t0 = performance.now();
+    let version = 1_000_000;
+    for (const body of bodies) {
+      const rows = (JSON.parse(body) as Array<{ newDocumentState: ReturnType<typeof itemDoc> }>).map(({ newDocumentState: d }) => ({
+        id: crypto.randomUUID(),
+        family_id: family.id,
+        list_id: baselineList.id,
+        name: d.name,
+        quantity: d.quantity,
+        is_approximate: d.isApproximate,
+        quantity_note: d.quantityNote,
+        checked: d.checked,
+        version: String(version),
+      }));
+      version++;
+      await db.transaction(async (trx) => {
+        await trx('shopping_list_items').insert(rows);
+      });
+    }
+    const pushBaseMs = performance.now() - t0;
+    // The baseline rows would disturb the family's commit order: remove them again.
+    await db('shopping_list_items').where({ list_id: baselineList.id }).del();
+
+    // --- pull -----------------------------------------------------------------------------
+    t0 = performance.now();
+    let cp: Checkpoint | null = null;
+    let pulled = 0;
+    for (;;) {
+      const url: string = `${app.url}/api/sync/items/pull?schema=${SCHEMA_VERSION}&limit=${PULL_PAGE}${cp ? `&checkpoint=${encodeCheckpoint(cp)}` : ''}`;
+      const r = await fetch(url, { headers });
+      const json = (await r.json()) as { documents: unknown[]; checkpoint: Checkpoint | null };
+      pulled += json.documents.length;
+      cp = json.checkpoint;
+      if (json.documents.length < PULL_PAGE) break;
+    }
+    const pullMs = performance.now() - t0;
+    if (pulled !== N) throw new Error(`pulled ${pulled} of ${N}`);
+
+    t0 = performance.now();
+    let after: { version: string; id: string } | null = null;
+    let raw = 0;
+    for (;;) {
+      const q = db('shopping_list_items').where({ family_id: family.id }).orderBy([{ column: 'version' }, { column: 'id' }]).limit(PULL_PAGE);
+      if (after) q.whereRaw('(version, id) > (?::bigint, ?::uuid)', [after.version, after.id]);
+      const rows = (await q) as Array<{ version: string; id: string }>;
+      JSON.stringify(rows);
+      raw += rows.length;
+      if (rows.length < PULL_PAGE) break;
+      after = rows[rows.length - 1]!;
+    }
+    const pullBaseMs = performance.now() - t0;
+    if (raw !== N) throw new Error(`baseline read ${raw} of ${N}`);
+
+    const rate = (ms: number) => Math.round((N / ms) * 1000);
+    const backend = env.DATABASE_URL.startsWith('postgres') ? 'PostgreSQL' : 'PGlite (in memory)';
+    console.log(`\nReplication throughput, ${N} items, ${backend}, Node ${process.version}, ${os.cpus()[0]?.model ?? 'cpu'}\n`);
+    console.log('| operation | endpoint docs/s | baseline docs/s | endpoint / baseline |');
+    console.log('|---|---:|---:|---:|');
+    console.log(`| push (${PUSH_BATCH} rows/request) | ${rate(pushMs)} | ${rate(pushBaseMs)} | ${(pushBaseMs / pushMs).toFixed(2)} |`);
+    console.log(`| pull (${PULL_PAGE} docs/page) | ${rate(pullMs)} | ${rate(pullBaseMs)} | ${(pullBaseMs / pullMs).toFixed(2)} |`);
+  } finally {
+    await app.close();
+  }
+}
+
+main().catch((err) => {
+  console.error(err);
+  process.exit(1);
+});
