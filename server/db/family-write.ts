@@ -32,6 +32,10 @@ export interface FamilyWrite {
   update(table: string, where: Record<string, unknown>, patch: Record<string, unknown>): Promise<Record<string, unknown>[]>;
   /** Mark rows of this family as deleted (tombstones), stamping version. */
   tombstone(table: string, where: Record<string, unknown>): Promise<Record<string, unknown>[]>;
+  /** State shared by helpers for the duration of this write (savepoint child writes share it). */
+  scratch: Map<string, unknown>;
+  /** Runs in the write's (outermost) transaction once the change is done, before commit. */
+  beforeCommit(fn: (trx: Trx) => Promise<void>): void;
   /** Runs after commit, before events are published (e.g. closing sockets). */
   afterCommit(fn: () => void | Promise<void>): void;
 }
@@ -48,6 +52,7 @@ export async function familyWrite<T>(
 ): Promise<T> {
   const events: FamilyEvent[] = [];
   const after: Array<() => void | Promise<void>> = [];
+  const before: Array<(trx: Trx) => Promise<void>> = [];
   let version = '0';
 
   const result = await deps.db.transaction(async (trx) => {
@@ -86,9 +91,13 @@ export async function familyWrite<T>(
           .update({ deleted: true, ...stamp() })
           .returning('*')) as Record<string, unknown>[];
       },
+      scratch: new Map(),
+      beforeCommit: (f) => before.push(f),
       afterCommit: (f) => after.push(f),
     };
-    return fn(w);
+    const out = await fn(w);
+    for (const f of before) await f(trx);
+    return out;
   });
 
   for (const f of after) {

@@ -49,23 +49,32 @@ const path = (o: RefOptions, field: string) => [o.prefix ?? 'body', field].filte
 
 // --- progress events: one ListProgress per list per family write, with the final counts -------
 
-const progressEvents = new WeakMap<FamilyWrite, Map<string, { itemCount: number; checkedCount: number }>>();
+interface PendingProgress {
+  event: { type: 'ListProgress'; listId: string; itemCount: number; checkedCount: number };
+  emittedBy: WeakSet<FamilyWrite>;
+}
 
-/** Emits (once per write and list) ListProgress with the list's active counts; later calls in
- *  the same write update the already collected event, so it carries the counts at commit. */
+/** Emits ListProgress for a list once per write; the counts are read once, just before commit,
+ *  so a write touching many items of a list counts them once (not once per item). */
 export async function emitListProgress(w: FamilyWrite, listId: string): Promise<void> {
-  const counts = await listCounts(w.trx, w.familyId, listId);
-  let byList = progressEvents.get(w);
-  if (!byList) progressEvents.set(w, (byList = new Map()));
-  const event = byList.get(listId);
-  if (event) {
-    event.itemCount = counts.itemCount;
-    event.checkedCount = counts.checkedCount;
-    return;
+  let byList = w.scratch.get('listProgress') as Map<string, PendingProgress> | undefined;
+  if (!byList) {
+    w.scratch.set('listProgress', (byList = new Map()));
+    const lists = byList;
+    w.beforeCommit(async (trx) => {
+      for (const [id, p] of lists) Object.assign(p.event, await listCounts(trx, w.familyId, id));
+    });
   }
-  const fresh = { type: 'ListProgress', listId, ...counts };
-  byList.set(listId, fresh);
-  w.emit(fresh);
+  let pending = byList.get(listId);
+  if (!pending) {
+    pending = { event: { type: 'ListProgress', listId, itemCount: 0, checkedCount: 0 }, emittedBy: new WeakSet() };
+    byList.set(listId, pending);
+  }
+  // Each (child) write emits it once; a savepoint write that rolls back drops its copy.
+  if (!pending.emittedBy.has(w)) {
+    pending.emittedBy.add(w);
+    w.emit(pending.event);
+  }
 }
 
 // --- helpers ----------------------------------------------------------------------------------

@@ -85,6 +85,8 @@ function childWrite(w: FamilyWrite, trx: Trx, events: FamilyEvent[], after: Arra
         .where({ ...where, family_id: w.familyId, deleted: false })
         .update({ deleted: true, ...stamp() })
         .returning('*')) as Record<string, unknown>[],
+    scratch: w.scratch,
+    beforeCommit: (f) => w.beforeCommit(f),
     afterCommit: (f) => after.push(f),
   };
 }
@@ -180,8 +182,45 @@ async function pushRow(
   } catch (err) {
     const appError = err instanceof AppError ? err : mapPgError(err);
     if (!appError || appError.status >= 500) throw err;
+    if (appError.code.endsWith('_not_found') && (await referencesNotYetPushed(w.trx, collection, doc))) {
+      // The row names a record the server has never seen (a list, store, section, recipe, unit
+      // or product created offline whose own push has not arrived yet: collections replicate
+      // independently). Not applied and not reverted: the client retries it later.
+      result.rejected.push({ id, code: 'parent_missing', message: `${appError.message}; retry after it is pushed` });
+      return;
+    }
     return reject(appError.code, appError.message, serverDoc ?? tombstoneOf(doc));
   }
   events.push(...rowEvents);
   after.push(...rowAfter);
+}
+
+/** Reference fields of each collection's docs and the table each points into. */
+const REFERENCES: Partial<Record<CollectionName, [string, string][]>> = {
+  lists: [['storeId', 'stores']],
+  sections: [['storeId', 'stores']],
+  items: [
+    ['listId', 'shopping_lists'],
+    ['sectionId', 'store_sections'],
+    ['familyUnitOfMeasureId', 'family_units_of_measure'],
+    ['familyProductId', 'family_products'],
+  ],
+  ingredients: [
+    ['recipeId', 'recipes'],
+    ['familyUnitOfMeasureId', 'family_units_of_measure'],
+    ['familyProductId', 'family_products'],
+  ],
+};
+
+/** True when a reference of the doc names an id that exists nowhere on the server (in no family,
+ *  not even as a tombstone): its record has not been pushed yet. Another family's record or a
+ *  deleted one exists, so such rows are still rejected and reverted. */
+async function referencesNotYetPushed(trx: Trx, collection: CollectionName, doc: WireDoc): Promise<boolean> {
+  for (const [field, table] of REFERENCES[collection] ?? []) {
+    const value = (doc as Record<string, unknown>)[field];
+    if (typeof value !== 'string') continue;
+    const row = await trx(table).where({ id: value }).first('id');
+    if (!row) return true;
+  }
+  return false;
 }

@@ -69,6 +69,12 @@ export async function openReplica(app: { url: string }, token: string, name: str
             rows.map((row) => ({ assumedMasterState: (row.assumedMasterState ?? null) as AnyDoc | null, newDocumentState: row.newDocumentState as AnyDoc })),
           );
           if (r.status !== 200) throw new Error(`push ${c}: ${r.status} ${r.text}`);
+          // A row naming a record whose own push has not arrived yet (e.g. an item of a list
+          // created offline) is neither applied nor reverted: fail the batch so RxDB retries
+          // it after retryTime (the rows that were applied are no-ops when re-sent).
+          if ((r.body.rejected as { code: string }[]).some((x) => x.code === 'parent_missing')) {
+            throw new Error(`push ${c}: waiting for referenced records to be pushed`);
+          }
           return r.body.conflicts as never[];
         },
       },
