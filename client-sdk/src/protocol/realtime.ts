@@ -9,7 +9,7 @@
  * change (REST or replication push).
  *
  * Unknown keys are stripped, so either side may add fields without breaking the other;
- * an unknown `type` fails validation (the server closes with PROTOCOL_ERROR, a client
+ * an unknown `type` fails validation (the server answers an Error frame `bad_request`; a client
  * should ignore the frame).
  */
 import { z } from 'zod';
