@@ -8,9 +8,10 @@ type Q = Knex | Knex.Transaction;
 /** Escapes LIKE wildcards; the pattern uses `!` as its escape character. */
 const likeEscape = (s: string) => s.replace(/[!%_]/g, (c) => `!${c}`);
 
-/** The family's effective product catalog as a subquery: globals with overrides, plus family products. */
-function effectiveProducts(q: Q, familyId: string): Knex.QueryBuilder {
-  const globals = q('products as p')
+/** Global products with the family's live override applied (the global half of the effective
+ *  catalog; replication pulls reuse it with their cursor columns added). */
+export function effectiveGlobalProducts(q: Q, familyId: string): Knex.QueryBuilder {
+  return q('products as p')
     .leftJoin('family_product_overrides as o', function () {
       this.on('o.product_id', '=', 'p.id').andOnVal('o.family_id', '=', familyId).andOnVal('o.deleted', '=', false);
     })
@@ -23,6 +24,11 @@ function effectiveProducts(q: Q, familyId: string): Knex.QueryBuilder {
       'p.created_at',
       q.raw('greatest(p.updated_at, o.updated_at) as updated_at'),
     );
+}
+
+/** The family's effective product catalog as a subquery: globals with overrides, plus family products. */
+function effectiveProducts(q: Q, familyId: string): Knex.QueryBuilder {
+  const globals = effectiveGlobalProducts(q, familyId);
   const family = q('family_products')
     .where({ family_id: familyId, deleted: false })
     .select(

@@ -1,6 +1,7 @@
 // The only SQL of the replication feature: pull pages in (version, id) order, the counters and
 // horizon read in the pull's snapshot, current rows for push, and the tombstone purge.
 import type { Knex } from 'knex';
+import { effectiveGlobalProducts } from '../catalog/queries.js';
 import type { Db, Trx } from '../db/knex.js';
 import type { EffectiveProductRow, EffectiveUnitRow } from '../catalog/records.js';
 import type { Row } from './docs.js';
@@ -51,22 +52,8 @@ export async function familyRowsAfter(q: Q, table: string, familyId: string, cur
 
 // --- effective product catalog ------------------------------------------------------------
 
-function effectiveGlobalProducts(q: Q, familyId: string) {
-  return q('products as p')
-    .leftJoin('family_product_overrides as o', function () {
-      this.on('o.product_id', '=', 'p.id').andOnVal('o.family_id', '=', familyId).andOnVal('o.deleted', '=', false);
-    })
-    .select(
-      'p.id',
-      q.raw("'global'::text as kind"),
-      q.raw('coalesce(o.name, p.name) as name'),
-      q.raw('coalesce(o.unit_category_flags, p.unit_category_flags) as unit_category_flags'),
-      q.raw('(o.id is not null) as overridden'),
-      'p.created_at',
-      q.raw('greatest(p.updated_at, o.updated_at) as updated_at'),
-      'p.catalog_version',
-    );
-}
+const effectiveGlobalProductsWithCursor = (q: Q, familyId: string) =>
+  effectiveGlobalProducts(q, familyId).select('p.catalog_version');
 
 /** Family side of the product catalog after the cursor: family products (tombstones included)
  *  and the family's override rows (each names the global product whose effective doc changed). */
@@ -115,7 +102,7 @@ export async function familyProductRows(q: Q, familyId: string, ids: string[]): 
 
 export async function globalProductRows(q: Q, familyId: string, ids: string[]): Promise<EffectiveProductRow[]> {
   if (ids.length === 0) return [];
-  return (await effectiveGlobalProducts(q, familyId).whereIn('p.id', ids)) as EffectiveProductRow[];
+  return (await effectiveGlobalProductsWithCursor(q, familyId).whereIn('p.id', ids)) as EffectiveProductRow[];
 }
 
 export async function globalProductsAfter(
@@ -124,7 +111,7 @@ export async function globalProductsAfter(
   cursor: Cursor | null,
   limit: number,
 ): Promise<Array<EffectiveProductRow & { catalog_version: string }>> {
-  const query = after(effectiveGlobalProducts(q, familyId), cursor, 'p.catalog_version', 'p.id');
+  const query = after(effectiveGlobalProductsWithCursor(q, familyId), cursor, 'p.catalog_version', 'p.id');
   return (await query.orderBy([{ column: 'p.catalog_version' }, { column: 'p.id' }]).limit(limit)) as Array<
     EffectiveProductRow & { catalog_version: string }
   >;
