@@ -25,7 +25,10 @@ try {
     log.info({ signal }, 'shutting down');
     const timer = setTimeout(() => process.exit(1), 15_000);
     timer.unref();
-    await running.close();
+    // SIGTERM is what process managers and orchestrators send to stop an instance for a deploy,
+    // restart or reschedule: the service carries on, so live sockets get 1012 (service restart).
+    // SIGINT is an operator stopping it by hand: 1001 (going away). Clients reconnect on both.
+    await running.close({ restart: signal === 'SIGTERM' });
     process.exit(0);
   };
   process.on('SIGTERM', () => void stop('SIGTERM'));

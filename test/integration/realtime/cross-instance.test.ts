@@ -19,7 +19,8 @@ import { TestSocket } from './client.js';
 
 interface Instance {
   url: string;
-  stop(): Promise<void>;
+  /** Stops the instance as a process manager would (SIGTERM) or an operator would (SIGINT). */
+  stop(signal?: 'SIGTERM' | 'SIGINT'): Promise<void>;
 }
 
 async function spawnInstance(): Promise<Instance> {
@@ -47,8 +48,8 @@ async function spawnInstance(): Promise<Instance> {
   });
   return {
     url,
-    stop: async () => {
-      if (child.exitCode === null) child.kill('SIGTERM');
+    stop: async (signal = 'SIGTERM') => {
+      if (child.exitCode === null) child.kill(signal);
       await exited;
     },
   };
@@ -56,7 +57,8 @@ async function spawnInstance(): Promise<Instance> {
 
 async function inProcessInstance(shared: RunningServer): Promise<Instance> {
   const app = await startTestApp({ db: shared.deps.db });
-  return { url: app.url, stop: () => app.close() };
+  // As server/main.ts does on these signals.
+  return { url: app.url, stop: (signal = 'SIGTERM') => app.close({ restart: signal === 'SIGTERM' }) };
 }
 
 describe('realtime: across server instances (Redis)', function () {
@@ -127,12 +129,28 @@ describe('realtime: across server instances (Redis)', function () {
     expect((await onTwo.closed).code).to.equal(4403);
   });
 
-  it('stopping instance two closes its sockets with 1001 so clients reconnect elsewhere', async () => {
+  it('stopping an instance closes its sockets so clients reconnect elsewhere: SIGTERM with 1012, SIGINT with 1001', async () => {
     const family = await makeFamily(one);
     const onTwo = await TestSocket.connect({ url: two!.url }, family.admin.token);
     sockets.push(onTwo);
-    await two!.stop();
+    await two!.stop('SIGTERM');
     two = undefined;
-    expect((await onTwo.closed).code).to.equal(1001);
+    expect((await onTwo.closed).code).to.equal(1012);
+
+    // The client reconnects to the instance still running and hears the next change.
+    const again = await TestSocket.connect(one, family.admin.token);
+    sockets.push(again);
+    const created = await request(one, 'POST', '/api/lists', { token: family.admin.token, body: { name: 'After restart' } });
+    expect((await again.next((f) => f.type === 'ListCreated')).list.id).to.equal(created.body.id);
+
+    const three = usingPostgres ? await spawnInstance() : await inProcessInstance(one);
+    try {
+      const onThree = await TestSocket.connect({ url: three.url }, family.admin.token);
+      sockets.push(onThree);
+      await three.stop('SIGINT');
+      expect((await onThree.closed).code).to.equal(1001);
+    } finally {
+      await three.stop();
+    }
   });
 });

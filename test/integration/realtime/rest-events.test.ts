@@ -1,12 +1,14 @@
-// The contract's live events produced by real REST writes and received on real sockets: two
-// members of a family, one writes over REST, the other (joined to the list) sees every step;
-// the family overview sees list progress; another family's socket sees nothing and cannot join.
+// The contract's live events produced by real writes and received on real sockets: two members
+// of a family, one writes over REST, the other (joined to the list) sees every step; the family
+// overview sees list progress; another family's socket sees nothing and cannot join. A refused
+// request emits nothing, and a replication push produces the same events as REST.
 import { expect } from 'chai';
 import { testApp, request } from '../../helpers/app.js';
 import { makeFamily, makeMember, type TestUser } from '../../helpers/factories.js';
 import type { RunningServer } from '../../../server/server.js';
 import { serverFrameSchema } from '../../../client-sdk/src/protocol/realtime.js';
 import { TestSocket, type Frame } from './client.js';
+import { familyVersion, itemDoc, listDoc, push } from '../sync/helpers.js';
 
 function as(app: RunningServer, user: TestUser) {
   return async (method: string, path: string, body?: unknown) => {
@@ -120,5 +122,71 @@ describe('realtime: events of REST writes', function () {
     expect(versions.length).to.be.greaterThan(4);
     expect([...versions].sort((a, b) => a - b)).to.deep.equal(versions);
     for (const s of [watching, overview, outsider]) expectContractFrames(s);
+  });
+
+  it('the other events over real sockets: ItemUpdated, ListUpdated, ListDeleted; a refused request emits nothing', async () => {
+    const family = await makeFamily(app);
+    const member = await makeMember(app, family);
+    const api = as(app, family.admin);
+    const store = await api('POST', '/stores', { name: 'Market' });
+    const list = await api('POST', '/lists', { name: 'Saturday' });
+    const item = await api('POST', `/lists/${list.id}/items`, { name: 'Apples' });
+    const s = await TestSocket.connect(app, member.token);
+    sockets.push(s);
+    await s.join(list.id, 'j');
+    const seen = s.frames.length;
+
+    // Refused writes (400, 404) change nothing and emit nothing, not even Changed.
+    const refused = [
+      await request(app, 'POST', `/api/lists/${list.id}/items`, { token: family.admin.token, body: { name: 'Pears', sectionId: store.sections[0].id } }),
+      await request(app, 'PATCH', `/api/lists/${list.id}/items/${item.id}`, { token: family.admin.token, body: { quantity: -1 } }),
+      await request(app, 'PATCH', `/api/lists/${list.id}`, { token: family.admin.token, body: { storeId: '00000000-0000-4000-8000-000000000001' } }),
+    ];
+    expect(refused.map((r) => r.status)).to.deep.equal([400, 400, 400]);
+    await s.sync();
+    expect(s.frames.slice(seen).map((f) => f.type)).to.deep.equal(['Error']);
+
+    const edited = await api('PATCH', `/lists/${list.id}/items/${item.id}`, { name: 'Green apples', quantity: 6 });
+    expect(await s.next((f) => f.type === 'ItemUpdated')).to.deep.equal({ type: 'ItemUpdated', listId: list.id, item: edited });
+
+    const renamed = await api('PATCH', `/lists/${list.id}`, { name: 'Sunday' });
+    expect((await s.next((f) => f.type === 'ListUpdated')).list).to.include({ id: list.id, name: 'Sunday', updatedAt: renamed.updatedAt });
+
+    await api('DELETE', `/lists/${list.id}`);
+    expect(await s.next((f) => f.type === 'ListDeleted')).to.deep.equal({ type: 'ListDeleted', listId: list.id });
+    const changed = await s.next((f) => f.type === 'Changed');
+    expect(changed.version).to.equal(await familyVersion(app, family.familyId));
+    // The deleted list's group is gone and cannot be joined again.
+    expect(await s.join(list.id, 'again')).to.deep.include({ type: 'Error', code: 'not_found', requestId: 'again' });
+    expectContractFrames(s);
+  });
+
+  it('a replication push reaches the sockets with the same events as REST', async () => {
+    const family = await makeFamily(app);
+    const member = await makeMember(app, family);
+    const overview = await TestSocket.connect(app, member.token);
+    const watching = await TestSocket.connect(app, member.token);
+    sockets.push(overview, watching);
+
+    const list = listDoc({ name: 'Pushed offline' });
+    expect((await push(app, family.admin.token, 'lists', [{ newDocumentState: list }])).body).to.deep.equal({ conflicts: [], rejected: [] });
+    expect((await overview.next((f) => f.type === 'ListCreated')).list).to.include({ id: list.id, name: 'Pushed offline' });
+    expect((await overview.next((f) => f.type === 'Changed')).version).to.equal(await familyVersion(app, family.familyId));
+
+    await watching.join(list.id, 'j');
+    const item = itemDoc(list.id, { name: 'Eggs', quantity: 12 });
+    expect((await push(app, family.admin.token, 'items', [{ newDocumentState: item }])).body).to.deep.equal({ conflicts: [], rejected: [] });
+    const added = await watching.next((f) => f.type === 'ItemAdded');
+    expect(added.listId).to.equal(list.id);
+    expect(added.item).to.include({ id: item.id, name: 'Eggs', quantity: 12, sectionId: null });
+    expect(await overview.next((f) => f.type === 'ListProgress')).to.deep.equal({ type: 'ListProgress', listId: list.id, itemCount: 1, checkedCount: 0 });
+
+    const base = { ...item, ...added.item, _deleted: false };
+    await push(app, family.admin.token, 'items', [{ assumedMasterState: base, newDocumentState: { ...base, checked: true } }]);
+    expect(await watching.next((f) => f.type === 'ItemChecked')).to.deep.equal({ type: 'ItemChecked', listId: list.id, itemId: item.id, checked: true });
+    expect(await overview.next((f) => f.type === 'ListProgress')).to.include({ itemCount: 1, checkedCount: 1 });
+    await overview.sync();
+    expect(overview.ofType('ItemAdded')).to.have.length(0);
+    for (const s of [overview, watching]) expectContractFrames(s);
   });
 });
