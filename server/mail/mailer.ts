@@ -1,9 +1,13 @@
 // Outgoing email. SMTP (nodemailer) when SMTP_URL is set; otherwise every mail is logged, link
-// included, and kept in an in-memory dev outbox, so a developer running `npm start` without a
-// mail server can still follow an invitation or reset link.
+// included, and kept in a dev outbox: in memory (`outbox`) and, outside tests, as one .eml file
+// per mail under DATA_DIR/outbox that any mail client opens. So a developer running `npm start`
+// without a mail server can still follow an invitation or reset link.
 //
 // Sending never fails a request: callers hand a message to `sendInBackground` after their
 // transaction has committed; a failure is logged (recipient and subject only) and dropped.
+import crypto from 'node:crypto';
+import { mkdir, writeFile } from 'node:fs/promises';
+import path from 'node:path';
 import nodemailer, { type Transporter } from 'nodemailer';
 import type { Config } from '../config.js';
 import type { Logger } from '../log.js';
@@ -18,6 +22,8 @@ export interface MailMessage {
 export interface OutboxEntry extends MailMessage {
   from: string;
   sentAt: Date;
+  /** The .eml file holding this mail, when the outbox has a directory. */
+  file?: string;
 }
 
 export interface Mailer {
@@ -29,16 +35,32 @@ export interface Mailer {
   sendInBackground(message: MailMessage): Promise<void>;
   /** Dev mode only: the most recent messages (newest last, at most 100). Empty in SMTP mode. */
   readonly outbox: OutboxEntry[];
+  /** Dev mode only: the directory of .eml files (DATA_DIR/outbox), unless NODE_ENV=test. */
+  readonly outboxDir: string | undefined;
   close(): Promise<void>;
 }
 
 const OUTBOX_LIMIT = 100;
 
-export function createMailer(config: Pick<Config, 'SMTP_URL' | 'MAIL_FROM'>, log: Logger): Mailer {
+export interface MailerOptions {
+  /** Where the dev outbox writes .eml files; default DATA_DIR/outbox, none under NODE_ENV=test. */
+  outboxDir?: string;
+}
+
+export function createMailer(
+  config: Pick<Config, 'SMTP_URL' | 'MAIL_FROM'> & Partial<Pick<Config, 'DATA_DIR' | 'NODE_ENV'>>,
+  log: Logger,
+  options: MailerOptions = {},
+): Mailer {
   const from = config.MAIL_FROM;
   const outbox: OutboxEntry[] = [];
   let transport: Transporter | undefined;
   if (config.SMTP_URL) transport = nodemailer.createTransport(config.SMTP_URL);
+  const outboxDir = transport
+    ? undefined
+    : (options.outboxDir ?? (config.NODE_ENV !== 'test' && config.DATA_DIR ? path.resolve(config.DATA_DIR, 'outbox') : undefined));
+  // Builds the same MIME message SMTP would carry, without sending it anywhere.
+  const composer = outboxDir ? nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'unix' }) : undefined;
   const pending = new Set<Promise<void>>();
 
   const send = async (message: MailMessage): Promise<void> => {
@@ -47,10 +69,22 @@ export function createMailer(config: Pick<Config, 'SMTP_URL' | 'MAIL_FROM'>, log
       log.info({ to: message.to, subject: message.subject }, 'mail sent');
       return;
     }
-    outbox.push({ ...message, from, sentAt: new Date() });
+    const sentAt = new Date();
+    const file = outboxDir
+      ? path.join(outboxDir, `${sentAt.toISOString().replace(/[:.]/g, '-')}-${crypto.randomBytes(3).toString('hex')}.eml`)
+      : undefined;
+    const entry: OutboxEntry = { ...message, from, sentAt, ...(file ? { file } : {}) };
+    outbox.push(entry);
     if (outbox.length > OUTBOX_LIMIT) outbox.splice(0, outbox.length - OUTBOX_LIMIT);
     // The dev workflow: the link is in the log. Never configure production without SMTP_URL.
-    log.info({ to: message.to, subject: message.subject, text: message.text }, 'mail (dev outbox, SMTP_URL not set)');
+    log.info({ to: message.to, subject: message.subject, text: message.text, file }, 'mail (dev outbox, SMTP_URL not set)');
+    if (composer && outboxDir && file) {
+      const info = (await composer.sendMail({ from, to: message.to, subject: message.subject, text: message.text, html: message.html })) as {
+        message: Buffer;
+      };
+      await mkdir(outboxDir, { recursive: true, mode: 0o700 });
+      await writeFile(file, info.message, { mode: 0o600 });
+    }
   };
 
   return {
@@ -65,9 +99,11 @@ export function createMailer(config: Pick<Config, 'SMTP_URL' | 'MAIL_FROM'>, log
       return p;
     },
     outbox,
+    outboxDir,
     async close() {
       await Promise.allSettled([...pending]);
       transport?.close();
+      composer?.close();
     },
   };
 }

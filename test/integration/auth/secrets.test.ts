@@ -1,6 +1,12 @@
 import { expect } from 'chai';
+import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
 import { Writable } from 'node:stream';
+import { simpleParser } from 'mailparser';
 import { pino } from 'pino';
+import { createMailer } from '../../../server/mail/mailer.js';
+import { inviteEmail } from '../../../server/mail/templates.js';
 import { startTestApp, request, testApp } from '../../helpers/app.js';
 import { linkToken } from '../../helpers/smtp.js';
 import { startAccountsApp, newFamily, register, uniq, type AccountsApp } from './harness.js';
@@ -37,13 +43,18 @@ describe('auth: raw tokens are nowhere but in the email', () => {
     const invite2 = (await a.req('GET', '/api/family/invites', { token: admin.token })).body[0];
     await a.req('POST', `/api/family/invites/${invite2.id}/resend`, { token: admin.token });
     const resentToken = linkToken(await a.smtp.waitFor(email, 2), 'invite');
+    expect((await register(a, { inviteToken: inviteToken })).status).to.equal(400); // the dead link, a failure path
     const joined = await register(a, { inviteToken: resentToken });
     expect(joined.status).to.equal(201);
+    expect((await register(a, { inviteToken: resentToken }, { email })).status).to.equal(400); // consumed
+    await a.req('GET', `/api/auth/invite/${resentToken}`); // consumed: 404
 
     await a.req('POST', '/api/auth/forgot-password', { body: { email } });
     const resetToken = linkToken(await a.smtp.waitFor(email, 3), 'reset-password');
     await a.req('POST', '/api/auth/reset-password', { body: { token: resetToken, newPassword: 'short' } }); // a failure path too
     expect((await a.req('POST', '/api/auth/reset-password', { body: { token: resetToken, newPassword: 'another long password' } })).status).to.equal(200);
+    expect((await a.req('POST', '/api/auth/reset-password', { body: { token: resetToken, newPassword: 'used twice password' } })).status).to.equal(400);
+    await new Promise((r) => setTimeout(r, 100)); // let the last log lines flush
 
     const dump = await dumpDatabase(a.app.deps.db);
     const logs = a.logs.join('');
@@ -81,5 +92,32 @@ describe('mail: the dev outbox when SMTP_URL is not set', () => {
     } finally {
       await app.close();
     }
+  });
+
+  it('writes each mail as an .eml file under DATA_DIR/outbox outside tests, readable by any mail client', async () => {
+    const dataDir = await mkdtemp(path.join(os.tmpdir(), 'fs-outbox-'));
+    const lines: string[] = [];
+    const log = pino({ level: 'info' }, new Writable({ write: (c, _e, cb) => (lines.push(String(c)), cb()) }));
+    const mailer = createMailer({ SMTP_URL: undefined, MAIL_FROM: 'Family Shopping <no-reply@localhost>', DATA_DIR: dataDir, NODE_ENV: 'development' }, log);
+    try {
+      expect(mailer.mode).to.equal('dev');
+      expect(mailer.outboxDir).to.equal(path.join(dataDir, 'outbox'));
+      const link = `http://app.test/invite/${'k'.repeat(43)}`;
+      await mailer.sendInBackground(inviteEmail({ to: 'ann@example.test', familyName: 'Smiths', inviterName: 'Bob', link, expiresAt: new Date() }));
+      const files = await readdir(mailer.outboxDir!);
+      expect(files).to.have.length(1);
+      expect(files[0]).to.match(/\.eml$/);
+      const parsed = await simpleParser(await readFile(path.join(mailer.outboxDir!, files[0]!)));
+      expect(parsed.subject).to.equal('Join Smiths on Family Shopping');
+      expect(parsed.text).to.include(link);
+      expect(parsed.html).to.include(link);
+      expect(lines.join('')).to.include(files[0]!); // the log names the file
+      expect(mailer.outbox[0]!.file).to.equal(path.join(mailer.outboxDir!, files[0]!));
+    } finally {
+      await mailer.close();
+      await rm(dataDir, { recursive: true, force: true });
+    }
+    // NODE_ENV=test keeps the outbox in memory only
+    expect(createMailer({ SMTP_URL: undefined, MAIL_FROM: 'x <x@y>', DATA_DIR: dataDir, NODE_ENV: 'test' }, log).outboxDir).to.equal(undefined);
   });
 });

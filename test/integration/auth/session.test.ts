@@ -1,5 +1,7 @@
 import { expect } from 'chai';
+import argon2 from 'argon2';
 import jwt from 'jsonwebtoken';
+import { dummyPasswordHash, hashPassword } from '../../../server/auth/passwords.js';
 import { signAccessToken } from '../../../server/auth/tokens.js';
 import { sha256 } from '../../../server/db/ids.js';
 import { startAccountsApp, newFamily, register, PASSWORD, uniq, type AccountsApp } from './harness.js';
@@ -33,6 +35,31 @@ describe('auth: login, refresh, logout, access tokens', () => {
     expect(unknown.status).to.equal(401);
     expect(wrong.body).to.deep.equal(unknown.body);
     expect(wrong.body.code).to.equal('invalid_credentials');
+  });
+
+  it('spends one argon2id verification on an unknown email too, against a dummy hash with the real parameters', async () => {
+    // No timing is asserted: the test shows the mechanism that makes both failures cost the same.
+    const params = (hash: string) => hash.split('$').slice(0, 4).join('$'); // $argon2id$v=19$m=…,t=…,p=…
+    const dummy = await dummyPasswordHash();
+    expect(params(dummy)).to.equal(params(await hashPassword('any password at all')));
+    expect(params(dummy)).to.match(/^\$argon2id\$/);
+
+    const u = await newFamily(a);
+    const stored = (await a.app.deps.db('users').where({ id: u.body.user.id }).first('password_hash')).password_hash as string;
+    const original = argon2.verify;
+    const verified: string[] = [];
+    argon2.verify = ((hash: string, ...rest: unknown[]) => {
+      verified.push(hash);
+      return (original as (...args: unknown[]) => Promise<boolean>)(hash, ...rest);
+    }) as typeof argon2.verify;
+    try {
+      expect((await login(`nobody-${uniq()}@example.test`, PASSWORD)).status).to.equal(401);
+      expect(verified).to.deep.equal([dummy]);
+      expect((await login(u.email, 'wrong password!')).status).to.equal(401);
+      expect(verified).to.deep.equal([dummy, stored]);
+    } finally {
+      argon2.verify = original;
+    }
   });
 
   it('rotates the refresh token on every use; the new one works, the old one does not', async () => {

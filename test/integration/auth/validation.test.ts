@@ -1,4 +1,6 @@
 import { expect } from 'chai';
+import type { z } from 'zod';
+import type { RouteSpec } from '../../../server/http/route.js';
 import { startAccountsApp, newFamily, register, uniq, type AccountsApp } from './harness.js';
 
 const TABLES = ['users', 'families', 'family_memberships', 'family_counters', 'invites', 'password_reset_tokens', 'refresh_tokens'];
@@ -86,6 +88,95 @@ describe('auth and family: bad input gets 400 naming the field and changes nothi
       expect(await snapshot()).to.equal(before);
     });
   }
+
+  // Generated from the app's route table: every route of accounts and families, each input field
+  // missing (when required), of the wrong type, or huge. A new route without an entry in VALID
+  // fails the first test, so no endpoint escapes.
+  const AREA_TAGS = ['auth', 'family'];
+  const HUGE = huge(20_000);
+  const routeKey = (r: Pick<RouteSpec, 'method' | 'path'>) => `${r.method.toUpperCase()} ${r.path}`;
+  /** A valid request per route; the generated cases break one field of it at a time. */
+  const VALID: Record<string, { params?: () => Record<string, string>; body?: () => Record<string, unknown> } | 'no input'> = {
+    'POST /auth/register': { body: () => reg({}) },
+    'POST /auth/login': { body: () => ({ email: admin.email, password: 'long enough pw' }) },
+    'POST /auth/refresh': { body: () => ({ refreshToken: 'r'.repeat(43) }) },
+    'POST /auth/logout': { body: () => ({ refreshToken: 'r'.repeat(43) }) },
+    'GET /auth/invite/:token': { params: () => ({ token: 'i'.repeat(43) }) },
+    'POST /auth/forgot-password': { body: () => ({ email: admin.email }) },
+    'POST /auth/reset-password': { body: () => ({ token: 't'.repeat(43), newPassword: 'long enough pw' }) },
+    'GET /me': 'no input',
+    'GET /family': 'no input',
+    'POST /family/invite-code': 'no input',
+    'GET /family/members': 'no input',
+    'PATCH /family/members/:userId': { params: () => ({ userId: memberId }), body: () => ({ role: 'member' }) },
+    'DELETE /family/members/:userId': { params: () => ({ userId: memberId }) },
+    'GET /family/invites': 'no input',
+    'POST /family/invites': { body: () => ({ email: `v-${uniq()}@example.test` }) },
+    'POST /family/invites/:id/resend': { params: () => ({ id: '00000000-0000-4000-8000-000000000000' }) },
+    'DELETE /family/invites/:id': { params: () => ({ id: '00000000-0000-4000-8000-000000000000' }) },
+  };
+  const areaRoutes = () => a.app.api.routes.filter((r) => AREA_TAGS.includes(r.tag));
+
+  it('knows a valid request for every route of accounts and families (route table)', () => {
+    const routes = areaRoutes();
+    expect(routes.length).to.equal(Object.keys(VALID).length);
+    for (const r of routes) {
+      const valid = VALID[routeKey(r)];
+      expect(valid, `${routeKey(r)}: add a valid request to VALID`).to.not.equal(undefined);
+      expect(valid === 'no input', `${routeKey(r)} takes ${r.body || r.params ? 'input' : 'no input'}`).to.equal(!r.body && !r.params);
+    }
+  });
+
+  it('answers 400 naming the field, changing nothing, for every field of every route: missing, wrong type, huge', async function () {
+    this.timeout(120_000);
+    const failures: string[] = [];
+    let checked = 0;
+    for (const route of areaRoutes()) {
+      const valid = VALID[routeKey(route)];
+      if (!valid || valid === 'no input') continue;
+      type Variant = { label: string; params: Record<string, string>; body?: unknown; field: string };
+      const variants: Variant[] = [];
+      const baseParams = valid.params?.() ?? {};
+      for (const name of Object.keys(baseParams)) {
+        variants.push({ label: `huge :${name}`, params: { ...baseParams, [name]: huge(2000) }, body: valid.body?.(), field: `params.${name}` });
+      }
+      const shape = (route.body as z.ZodObject | undefined)?.shape ?? {};
+      for (const [field, schema] of Object.entries(shape)) {
+        const body = () => valid.body!();
+        const required = !(schema as z.ZodType).safeParse(undefined).success;
+        if (required) {
+          const missing = body();
+          delete missing[field];
+          variants.push({ label: `missing ${field}`, params: baseParams, body: missing, field: `body.${field}` });
+        }
+        variants.push({ label: `${field} a number`, params: baseParams, body: { ...body(), [field]: 12345 }, field: `body.${field}` });
+        variants.push({ label: `${field} an object`, params: baseParams, body: { ...body(), [field]: { $gt: '' } }, field: `body.${field}` });
+        variants.push({ label: `huge ${field}`, params: baseParams, body: { ...body(), [field]: HUGE }, field: `body.${field}` });
+      }
+      if (route.body) variants.push({ label: 'array body', params: baseParams, body: [valid.body!()], field: 'body' });
+
+      for (const v of variants) {
+        const path = '/api' + route.path.replace(/:([A-Za-z0-9_]+)/g, (_m, n: string) => encodeURIComponent(v.params[n]!));
+        const before = await snapshot();
+        const res = await a.req(route.method.toUpperCase(), path, {
+          token: route.access === 'public' ? undefined : admin.token,
+          body: v.body,
+        });
+        checked++;
+        const label = `${routeKey(route)} with ${v.label}`;
+        if (res.status !== 400 || res.body?.code !== 'validation_failed') {
+          failures.push(`${label}: ${res.status} ${res.text.slice(0, 200)}`);
+        } else if (!res.headers.get('content-type')?.startsWith('application/problem+json')) {
+          failures.push(`${label}: not problem+json`);
+        } else if (!res.body.errors?.some((e: { path: string }) => e.path === v.field)) {
+          failures.push(`${label}: errors do not name ${v.field}: ${JSON.stringify(res.body.errors)}`);
+        }
+        if ((await snapshot()) !== before) failures.push(`${label}: changed the database`);
+      }
+    }
+    expect(failures, failures.join('\n')).to.deep.equal([]);
+    expect(checked).to.be.greaterThan(50);
+  });
 
   it('rejects a JSON array body with 400', async () => {
     const res = await a.req('POST', '/api/auth/login', { body: [1, 2] });
