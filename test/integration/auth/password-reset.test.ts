@@ -31,8 +31,10 @@ describe('auth: password reset', () => {
   async function resetMail(email: string, n: number) {
     const mail = await a.smtp.waitFor(email, n);
     expect(mail.subject).to.match(/reset/i);
-    expect(mail.html).to.include(`http://app.test/reset-password/`);
-    return linkToken(mail, 'reset-password');
+    const token = linkToken(mail, 'reset-password');
+    expect(mail.text).to.include(`http://app.test/reset-password/${token}`);
+    expect(mail.html).to.include(`href="http://app.test/reset-password/${token}"`);
+    return token;
   }
 
   it('answers 200 with the same body for a confirmed, an unconfirmed and an unknown email; mails only the confirmed one', async () => {
@@ -122,6 +124,23 @@ describe('auth: password reset', () => {
     expect(short.body.errors.map((e: any) => e.path)).to.include('body.newPassword');
     expect((await login(u.email, PASSWORD)).status).to.equal(200);
     expect((await reset(token, 'long enough now')).status).to.equal(200);
+  });
+
+  it('answers 200 with the same body when the reset mail cannot be sent, and logs the failure', async () => {
+    const u = await confirmedUser();
+    const normal = await forgot(`ghost-${uniq()}@example.test`);
+    a.smtp.refuseAll(true);
+    try {
+      const failed = a.logs.filter((l) => l.includes('mail could not be sent')).length;
+      const res = await forgot(u.email);
+      expect(res.status).to.equal(200);
+      expect(res.body).to.deep.equal(normal.body);
+      for (let i = 0; i < 50 && a.logs.filter((l) => l.includes('mail could not be sent')).length === failed; i++) await settle();
+      const line = a.logs.filter((l) => l.includes('mail could not be sent')).at(-1) ?? '';
+      expect(line).to.include(u.email);
+    } finally {
+      a.smtp.refuseAll(false);
+    }
   });
 
   it('keeps a family-code registrant unconfirmed (no reset mail), while an invite registrant is confirmed', async () => {

@@ -54,6 +54,10 @@ describe('auth: registration', () => {
       const fam = await createFamilyRow(b.app.deps.db, { name: `Coded ${uniq()}` });
       const ok = await register(b, { familyCode: fam.inviteCode });
       expect(ok.status).to.equal(201);
+      // the permission is checked before duplicates: a taken user name and email still get 403
+      const dup = await register(b, { newFamilyName: 'Nope' }, { email: ok.email, userName: ok.userName });
+      expect(dup.status).to.equal(403);
+      expect(dup.body.code).to.equal('forbidden');
     } finally {
       await b.close();
     }
