@@ -10,6 +10,7 @@ import { pathParamNames } from '../../../server/openapi/document.js';
 import { familyVersion, makeFixture, snapshot, type Fixture } from './fixture.js';
 import { foreignRef, NESTED_REFS, NON_ID_PARAM_VALUES, NON_ID_PARAMS, paramValue, READ_QUERIES, routeKey, setPath, VALID_CALLS } from './calls.js';
 import { SCHEMA_VERSION } from '../../../client-sdk/src/protocol/index.js';
+import { uuidFields } from './schema-cases.js';
 
 const familyRoutes = (app: RunningServer) => app.api.routes.filter((r) => r.access !== 'public');
 
@@ -53,6 +54,21 @@ describe('tenant isolation matrix (generated from the route table)', function ()
       }
     }
     expect(unknown, unknown.join('\n')).to.deep.equal([]);
+  });
+
+  it('checks every body field that holds a record id (each is in the route\'s bodyRefs or in NESTED_REFS)', () => {
+    const unchecked: string[] = [];
+    let found = 0;
+    for (const route of familyRoutes(app)) {
+      if (!route.body) continue;
+      const refs = new Set([...(route.bodyRefs ?? []), ...(NESTED_REFS[routeKey(route)] ?? [])]);
+      for (const field of uuidFields(route.body)) {
+        found++;
+        if (!refs.has(field)) unchecked.push(`${routeKey(route)}: body field ${field} holds an id but is not in bodyRefs`);
+      }
+    }
+    expect(unchecked, unchecked.join('\n')).to.deep.equal([]);
+    expect(found).to.be.greaterThan(10);
   });
 
   it("another family's ids in a path answer 404 and change nothing", async () => {

@@ -85,6 +85,39 @@ describe('section memory', () => {
     expect(detail.groups.map((g: any) => g.sectionId)).to.deep.equal([store2.sections[6].id]);
   });
 
+  it('an explicit section beats the remembered one on PATCH too, and becomes the memory', async () => {
+    const { app, api, items, section } = await setup();
+    const productId = await seedGlobalProduct(app, 'Butter');
+    await api('POST', items, { name: 'Butter', productId, sectionId: section('Dairy & Eggs') });
+    const plain = (await api('POST', items, { name: 'butter' })).body;
+    const linked = await api('PATCH', `${items}/${plain.id}`, { productId, sectionId: section('Bakery') });
+    expect(linked.status).to.equal(200);
+    expect(linked.body).to.include({ productId, sectionId: section('Bakery') });
+    expect((await api('POST', items, { name: 'Butter', productId })).body.sectionId).to.equal(section('Bakery'));
+    // Clearing an item's section is not a placement: the memory stays.
+    expect((await api('PATCH', `${items}/${plain.id}`, { sectionId: null })).body.sectionId).to.equal(null);
+    expect((await api('POST', items, { name: 'Butter', productId })).body.sectionId).to.equal(section('Bakery'));
+  });
+
+  it('applies through recipe copy per store, with the last placement winning', async () => {
+    const { app, api, list, section } = await setup();
+    const productId = await seedGlobalProduct(app, 'Oats');
+    const recipe = (await api('POST', '/recipes', { name: 'Porridge', ingredients: [{ name: 'Oats', productId }, { name: 'Water' }] })).body;
+    const copy = async (listId: string) => (await api('POST', `/recipes/${recipe.id}/copy-to-list`, { listId })).body.items as any[];
+
+    expect((await copy(list.id)).map((i) => i.sectionId)).to.deep.equal([null, null]);
+    await api('POST', `/lists/${list.id}/items`, { name: 'Oats', productId, sectionId: section('Pantry') });
+    const first = await copy(list.id);
+    expect(first.map((i) => i.sectionId)).to.deep.equal([section('Pantry'), null]);
+    // Moving a copied item is a placement: the next copy follows it.
+    await api('PATCH', `/lists/${list.id}/items/${first[0].id}`, { sectionId: section('Snacks') });
+    expect((await copy(list.id)).map((i) => i.sectionId)).to.deep.equal([section('Snacks'), null]);
+    // A list of another store of the family does not inherit it.
+    const other = (await api('POST', '/stores', { name: 'Corner shop' })).body;
+    const otherList = (await api('POST', '/lists', { name: 'Corner', storeId: other.id })).body;
+    expect((await copy(otherList.id)).map((i) => i.sectionId)).to.deep.equal([null, null]);
+  });
+
   it('keeps one live memory row per store and product, version-stamped', async () => {
     const { app, family, api, store, items, section } = await setup();
     const productId = await seedGlobalProduct(app, 'Rice');
