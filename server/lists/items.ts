@@ -125,10 +125,16 @@ export async function createItem(
   _actor: Actor,
   listId: string,
   input: ItemInput,
-  o: RefOptions & { createdAt?: Date } = {},
+  o: RefOptions & {
+    createdAt?: Date;
+    /** The live list row, when the caller has already read it in this write (replication). */
+    list?: Row;
+    /** The caller has checked that no row has this id (replication push). */
+    idIsFree?: boolean;
+  } = {},
 ): Promise<Created<ItemRecord>> {
-  const list = await liveList(w, listId);
-  const existing = await existingForCreate(w, 'shopping_list_items', lower(input.id));
+  const list = o.list ?? (await liveList(w, listId));
+  const existing = o.idIsFree ? null : await existingForCreate(w, 'shopping_list_items', lower(input.id));
   if (existing) return { record: toItem(existing), created: false };
 
   const unit = { unitOfMeasureId: lower(input.unitOfMeasureId) ?? null, familyUnitOfMeasureId: lower(input.familyUnitOfMeasureId) ?? null };

@@ -77,10 +77,19 @@ const QUANTITY_FIELDS = [
   'familyProductId',
 ] as const;
 
-async function requireList(w: FamilyWrite, listId: string): Promise<void> {
-  if (!(await listRow(w.trx, w.familyId, listId))) {
+/** The live list row. Item rows never change or delete a list, so within one push a list is
+ *  read once. */
+async function requireList(w: FamilyWrite, listId: string): Promise<Record<string, unknown>> {
+  const known = (w.scratch.get('sync:liveLists') as Map<string, Record<string, unknown>> | undefined) ?? new Map();
+  w.scratch.set('sync:liveLists', known);
+  const cached = known.get(listId);
+  if (cached) return cached;
+  const row = await listRow(w.trx, w.familyId, listId);
+  if (!row) {
     throw badRequest('list_not_found', 'The list does not exist', [{ path: 'newDocumentState.listId', message: 'unknown list' }]);
   }
+  known.set(listId, row);
+  return row;
 }
 
 async function requireStore(w: FamilyWrite, storeId: string): Promise<void> {
@@ -150,7 +159,7 @@ async function applyList(w: FamilyWrite, actor: Actor, s: D | null, n: D): Promi
 
 async function applyItem(w: FamilyWrite, actor: Actor, s: D | null, n: D): Promise<void> {
   if (!s) {
-    await requireList(w, n.listId);
+    const list = await requireList(w, n.listId);
     await createItem(
       w,
       actor,
@@ -167,7 +176,8 @@ async function applyItem(w: FamilyWrite, actor: Actor, s: D | null, n: D): Promi
         familyProductId: n.familyProductId,
         sectionId: n.sectionId,
       },
-      O,
+      // `s` is null: no row has this id (push read it in this transaction).
+      { ...O, list, idIsFree: true },
     );
     if (n.checked) await updateItem(w, actor, n.listId, n.id, { checked: true }, O);
     if (n.removedAt != null) await removeWithTime(w, actor, n.listId, n.id, n.removedAt);

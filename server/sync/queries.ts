@@ -172,6 +172,12 @@ export async function rowById(q: Q, table: string, id: string): Promise<Row | un
   return (await q(table).where({ id }).first()) as Row | undefined;
 }
 
+/** The rows with these ids in a family table, whatever their family or state. */
+export async function rowsByIds(q: Q, table: string, ids: string[]): Promise<Row[]> {
+  if (ids.length === 0) return [];
+  return (await q(table).whereIn('id', ids)) as Row[];
+}
+
 export async function familyUnitById(q: Q, id: string): Promise<(EffectiveUnitRow & { deleted: boolean; family_id: string }) | undefined> {
   return (await q('family_units_of_measure').where({ id }).first(FAMILY_UNIT_COLUMNS(q))) as
     | (EffectiveUnitRow & { deleted: boolean; family_id: string })

@@ -127,6 +127,24 @@ describe('sync push', () => {
     expect(await familyVersion(app, family.familyId)).to.be.at.most(v2 + 1);
   });
 
+  it('applies rows naming the same id in order: a later row sees what an earlier one did', async () => {
+    const family = await makeFamily(app);
+    const t = family.admin.token;
+    const list = listDoc();
+    await push(app, t, 'lists', [{ newDocumentState: list }]);
+    const item = itemDoc(list.id, { name: 'Tea' });
+    const renamed = { ...item, name: 'Green tea', quantity: 2 };
+    const res = await push(app, t, 'items', [
+      { newDocumentState: item },
+      { assumedMasterState: item, newDocumentState: renamed },
+      { assumedMasterState: item, newDocumentState: { ...item, name: 'Black tea' } },
+    ]);
+    // The third row was based on the first state, which the second row already changed.
+    expect(res.body.rejected).to.deep.equal([]);
+    expect(res.body.conflicts.map((d) => [d.id, d.name, d.quantity])).to.deep.equal([[item.id, 'Green tea', 2]]);
+    expect(await serverDoc(app, t, 'items', item.id)).to.include({ name: 'Green tea', quantity: 2 });
+  });
+
   it('returns the server doc as a conflict when the assumed state differs on client fields (never on updatedAt)', async () => {
     const family = await makeFamily(app);
     const t = family.admin.token;
