@@ -43,7 +43,7 @@ export function familyDoc(collection: FamilyCollection, row: Row): WireDoc {
   return { ...(MAPPERS[collection](row) as { id: string }), _deleted: !!row.deleted };
 }
 
-/** Doc of a row of the effective product catalog (createdAt is not part of the doc). */
+/** Doc of a row of the effective product catalog (the REST product record). */
 export function productDoc(row: EffectiveProductRow, deleted = false): WireDoc {
   const p = toProduct(row);
   return {
@@ -52,6 +52,7 @@ export function productDoc(row: EffectiveProductRow, deleted = false): WireDoc {
     name: p.name,
     unitCategoryFlags: p.unitCategoryFlags,
     overridden: p.overridden,
+    createdAt: p.createdAt,
     updatedAt: p.updatedAt,
     _deleted: deleted,
   };
@@ -67,6 +68,7 @@ export function unitDoc(row: EffectiveUnitRow, deleted = false): WireDoc {
     name: u.name,
     abbreviation: u.abbreviation,
     category: u.category,
+    createdAt: u.createdAt,
     updatedAt: u.updatedAt,
     _deleted: deleted,
   };

@@ -332,6 +332,7 @@ const products = defineCollection('products', {
   name: F.text(1, 200),
   unitCategoryFlags: F.unitCategoryFlags(),
   overridden: F.boolean(),
+  createdAt: F.timestamp(),
   updatedAt: F.timestamp(),
 });
 
@@ -342,6 +343,7 @@ const units = defineCollection('units', {
   name: F.text(1, 100),
   abbreviation: F.text(1, 20),
   category: F.oneOf(UNIT_CATEGORIES),
+  createdAt: F.timestamp(),
   updatedAt: F.timestamp(),
 });
 

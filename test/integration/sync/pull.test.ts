@@ -58,6 +58,26 @@ describe('sync pull', () => {
     expect(pulled.units!.get(s.unit.id)).to.deep.include({ kind: 'family', code: null, name: 'Crate' });
     expect([...pulled.units!.values()].some((u) => u.kind === 'global' && u.code === 'each')).to.equal(true);
     for (const docs of Object.values(pulled)) for (const d of docs!.values()) expect(d).to.not.have.property('familyId');
+
+    // Field for field the REST record (nested and computed parts aside) plus `_deleted: false`.
+    const rest = async (path: string) => (await request(app, 'GET', path, { token: s.token })).body;
+    const doc = (r: Record<string, unknown>, ...drop: string[]) => ({
+      ...Object.fromEntries(Object.entries(r).filter(([k]) => !drop.includes(k))),
+      _deleted: false,
+    });
+    const storeRecord = await rest(`/api/stores/${s.store.id}`);
+    expect(pulled.stores!.get(s.store.id)).to.deep.equal(doc(storeRecord, 'sections'));
+    for (const section of storeRecord.sections) expect(pulled.sections!.get(section.id)).to.deep.equal(doc(section));
+    const listRecord = (await rest('/api/lists')).find((l: { id: string }) => l.id === s.list.id);
+    expect(pulled.lists!.get(s.list.id)).to.deep.equal(doc(listRecord, 'itemCount', 'checkedCount'));
+    const recipeRecord = await rest(`/api/recipes/${s.recipe.id}`);
+    expect(pulled.recipes!.get(s.recipe.id)).to.deep.equal(doc(recipeRecord, 'ingredients'));
+    for (const ingredient of recipeRecord.ingredients) expect(pulled.ingredients!.get(ingredient.id)).to.deep.equal(doc(ingredient));
+    for (const product of await rest('/api/products?limit=200')) {
+      expect(pulled.products!.get(product.id), product.name).to.deep.equal(doc(product));
+    }
+    expect(pulled.products!.get(s.product.id)).to.deep.equal(doc(s.product));
+    for (const unit of await rest('/api/units')) expect(pulled.units!.get(unit.id), unit.name).to.deep.equal(doc(unit));
   });
 
   it('pages in (version, id) order, resumes from the checkpoint, echoes it when nothing is newer', async () => {

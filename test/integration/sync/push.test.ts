@@ -284,11 +284,11 @@ describe('sync push', () => {
     const listRes = await push(app, ta, 'lists', [{ newDocumentState: listDoc({ storeId: bStore.id }) }, { newDocumentState: { ...bList, name: 'mine now' } }]);
     expect(listRes.body.rejected.map((r) => r.code)).to.deep.equal(['store_not_found', 'not_found']);
     const productRes = await push(app, ta, 'products', [
-      { newDocumentState: { id: bProduct.id, kind: 'family', name: 'mine', unitCategoryFlags: [], overridden: false, updatedAt: bProduct.updatedAt, _deleted: false } },
+      { newDocumentState: { id: bProduct.id, kind: 'family', name: 'mine', unitCategoryFlags: [], overridden: false, createdAt: bProduct.createdAt, updatedAt: bProduct.updatedAt, _deleted: false } },
     ]);
     expect(productRes.body.rejected.map((r) => r.code)).to.deep.equal(['not_found']);
     const unitRes = await push(app, ta, 'units', [
-      { newDocumentState: { id: bUnit.id, kind: 'family', code: null, name: 'mine', abbreviation: 'zz', category: 'Count', updatedAt: bUnit.updatedAt, _deleted: false } },
+      { newDocumentState: { id: bUnit.id, kind: 'family', code: null, name: 'mine', abbreviation: 'zz', category: 'Count', createdAt: bUnit.createdAt, updatedAt: bUnit.updatedAt, _deleted: false } },
     ]);
     expect(unitRes.body.rejected.map((r) => r.code)).to.deep.equal(['not_found']);
     expect(await familyVersion(app, b.familyId)).to.equal(bVersion);
@@ -307,7 +307,7 @@ describe('sync push', () => {
     res = await push(app, t, 'sectionMemory', [{ newDocumentState: memory }]);
     expect(res.body.rejected.map((r) => r.code)).to.deep.equal(['read_only']);
 
-    const unit = { id: uuid(), kind: 'family', code: null, name: 'Tray', abbreviation: `tr${uuid().slice(0, 5)}`, category: 'Count', updatedAt: new Date().toISOString(), _deleted: false };
+    const unit = { id: uuid(), kind: 'family', code: null, name: 'Tray', abbreviation: `tr${uuid().slice(0, 5)}`, category: 'Count', createdAt: new Date().toISOString(), updatedAt: new Date().toISOString(), _deleted: false };
     res = await push(app, t, 'units', [{ newDocumentState: unit }]);
     expect(res.body).to.deep.equal({ conflicts: [], rejected: [] });
     expect((await request(app, 'GET', '/api/units', { token: t })).body.some((u: any) => u.id === unit.id)).to.equal(true);
@@ -325,7 +325,7 @@ describe('sync push', () => {
     expect(await serverDoc(app, t, 'products', gid)).to.include({ name: 'Sugar', overridden: false });
     res = await push(app, t, 'products', [{ assumedMasterState: overridden, newDocumentState: { ...sugar, _deleted: true } }]);
     expect(res.body.rejected.length + res.body.conflicts.length).to.be.greaterThan(0);
-    const own = { id: uuid(), kind: 'family', name: `Own ${uuid()}`, unitCategoryFlags: ['Weight'], overridden: false, updatedAt: new Date().toISOString(), _deleted: false };
+    const own = { id: uuid(), kind: 'family', name: `Own ${uuid()}`, unitCategoryFlags: ['Weight'], overridden: false, createdAt: new Date().toISOString(), updatedAt: new Date().toISOString(), _deleted: false };
     res = await push(app, t, 'products', [{ newDocumentState: own }]);
     expect(res.body).to.deep.equal({ conflicts: [], rejected: [] });
     expect(await serverDoc(app, t, 'products', own.id)).to.include({ kind: 'family', name: own.name });

@@ -31,8 +31,8 @@ const SERVER_FIELDS: Record<CollectionName, string[]> = {
   sections: ['id', 'createdAt', 'updatedAt'],
   recipes: ['id', 'createdAt', 'updatedAt'],
   ingredients: ['id', 'createdAt', 'updatedAt'],
-  products: ['id', 'kind', 'overridden', 'updatedAt'],
-  units: ['id', 'kind', 'code', 'updatedAt'],
+  products: ['id', 'kind', 'overridden', 'createdAt', 'updatedAt'],
+  units: ['id', 'kind', 'code', 'createdAt', 'updatedAt'],
   sectionMemory: ['id', 'updatedAt'],
 };
 
@@ -191,6 +191,7 @@ describe('protocol/docs', () => {
         name: 'Apples',
         unitCategoryFlags: ['Weight', 'Count'],
         overridden: false,
+        createdAt: '2024-05-01T10:00:00.000Z',
         updatedAt: '2024-05-01T10:00:00.000Z',
         _deleted: false,
       };
@@ -206,6 +207,7 @@ describe('protocol/docs', () => {
         name: 'Each',
         abbreviation: 'ea',
         category: 'Count',
+        createdAt: '2024-05-01T10:00:00.000Z',
         updatedAt: '2024-05-01T10:00:00.000Z',
         _deleted: false,
       };

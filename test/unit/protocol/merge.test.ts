@@ -199,6 +199,7 @@ describe('protocol/merge: mergeDoc examples', () => {
       name: 'Apples',
       unitCategoryFlags: ['Count', 'Weight'],
       overridden: false,
+      createdAt: T0,
       updatedAt: T0,
       _deleted: false,
     });
