@@ -156,18 +156,23 @@ describe('stores', () => {
     const dairy = store.sections[4].id;
     const item = (await member('POST', `/lists/${list.id}/items`, { name: 'Milk', productId, sectionId: dairy })).body;
     expect(item.sectionId).to.equal(dairy);
+    // A second list of the store, with a removed item in one of its sections.
+    const second = (await member('POST', '/lists', { name: 'Party', storeId: store.id })).body;
+    const removed = (await member('POST', `/lists/${second.id}/items`, { name: 'Chips', sectionId: store.sections[7].id })).body;
+    await member('DELETE', `/lists/${second.id}/items/${removed.id}`);
     const events = captureEvents(app, family.familyId);
     try {
       const { result, delta } = await bumps(app, family.familyId, () => member('DELETE', `/stores/${store.id}`));
       expect(result.status).to.equal(204);
       expect(delta).to.equal(1);
-      await new Promise((r) => setTimeout(r, 20));
-      expect(events.of('ItemSectionChanged')).to.deep.equal([
+      expect(events.of('ItemSectionChanged')).to.have.deep.members([
         { type: 'ItemSectionChanged', listId: list.id, itemId: item.id, sectionId: null, previousSectionId: dairy },
+        { type: 'ItemSectionChanged', listId: second.id, itemId: removed.id, sectionId: null, previousSectionId: store.sections[7].id },
       ]);
-      const updated = events.of('ListUpdated');
-      expect(updated).to.have.length(1);
-      expect((updated[0] as any).list).to.include({ id: list.id, storeId: null, itemCount: 1 });
+      const updated = events.of('ListUpdated').map((e: any) => e.list);
+      expect(updated.map((l: any) => l.id)).to.have.members([list.id, second.id]);
+      expect(updated.every((l: any) => l.storeId === null)).to.equal(true);
+      expect(updated.find((l: any) => l.id === list.id)).to.include({ itemCount: 1 });
     } finally {
       events.stop();
     }
@@ -179,6 +184,7 @@ describe('stores', () => {
     expect(detail.groups).to.have.length(1);
     expect(detail.groups[0].sectionId).to.equal(null);
     expect(detail.groups[0].items[0]).to.include({ id: item.id, sectionId: null, name: 'Milk' });
+    expect((await member('GET', '/lists')).body.map((l: any) => l.storeId)).to.deep.equal([null, null]);
     // Tombstones, stamped with the version of the delete.
     const db = app.deps.db;
     const version = String(await familyVersion(app, family.familyId));
@@ -191,6 +197,9 @@ describe('stores', () => {
     expect(String(memory[0].version)).to.equal(version);
     const storeRow = await db('stores').where({ id: store.id }).first();
     expect(storeRow.deleted).to.equal(true);
+    // The removed item survives without a section and comes back that way.
+    const back = await member('POST', `/lists/${second.id}/items/${removed.id}/restore`);
+    expect(back.body).to.include({ id: removed.id, sectionId: null, name: 'Chips' });
   });
 });
 
