@@ -115,7 +115,8 @@ export async function applyRow(w: FamilyWrite, actor: Actor, collection: Collect
     case 'items':
       return applyItem(w, actor, s, n);
     case 'stores':
-      if (!s) return void (await createStore(w, actor, { id: n.id, name: n.name }, { defaultSections: false }));
+      // As in REST: any member's new store gets the default sections (they reach clients by pull).
+      if (!s) return void (await createStore(w, actor, { id: n.id, name: n.name }));
       if (n._deleted) return deleteStore(w, actor, n.id);
       if (!fieldEqual('name', s.name, n.name)) await renameStore(w, actor, n.id, { name: n.name });
       return;

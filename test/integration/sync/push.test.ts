@@ -331,14 +331,22 @@ describe('sync push', () => {
     expect(await serverDoc(app, t, 'products', own.id)).to.include({ kind: 'family', name: own.name });
   });
 
-  it('creates stores without default sections (the client pushes its sections) and answers 400 for a bad envelope', async () => {
+  it('creates a pushed store with the default sections as REST does, for a member too; an admin adds sections by push', async () => {
     const family = await makeFamily(app);
+    const member = await makeMember(app, family);
     const t = family.admin.token;
     const store = storeDoc();
-    expect((await push(app, t, 'stores', [{ newDocumentState: store }])).body).to.deep.equal({ conflicts: [], rejected: [] });
-    expect((await push(app, t, 'sections', [{ newDocumentState: sectionDoc(store.id, { position: 0 }) }])).body.rejected).to.deep.equal([]);
+    expect((await push(app, member.token, 'stores', [{ newDocumentState: store }])).body).to.deep.equal({ conflicts: [], rejected: [] });
+    const defaults = (await request(app, 'GET', `/api/stores/${store.id}/sections`, { token: t })).body;
+    const rest = (await request(app, 'POST', '/api/stores', { token: member.token, body: { name: 'Made by REST' } })).body;
+    expect(defaults.map((s: any) => s.name)).to.deep.equal(rest.sections.map((s: any) => s.name));
+    expect(defaults).to.have.length(11);
+    const pulled = [...(await pullAll(app, member.token, 'sections')).docs.values()].filter((d) => d.storeId === store.id);
+    expect(pulled.map((d) => d.id).sort()).to.deep.equal(defaults.map((s: any) => s.id).sort());
+    const extra = sectionDoc(store.id, { position: 11 });
+    expect((await push(app, t, 'sections', [{ newDocumentState: extra }])).body.rejected).to.deep.equal([]);
     const sections = (await request(app, 'GET', `/api/stores/${store.id}/sections`, { token: t })).body;
-    expect(sections.map((s: any) => s.name)).to.deep.equal(['Aisle 9']);
+    expect(sections.map((s: any) => s.name)).to.deep.equal([...defaults.map((s: any) => s.name), 'Aisle 9']);
     const tooMany = Array.from({ length: 501 }, () => ({ newDocumentState: storeDoc() }));
     const big = await push(app, t, 'stores', tooMany);
     expect([big.status, big.body.code]).to.deep.equal([400, 'validation_failed']);
