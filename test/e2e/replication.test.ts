@@ -4,12 +4,14 @@
 import { expect } from 'chai';
 import { testApp } from '../helpers/app.js';
 import { makeFamily, makeMember } from '../helpers/factories.js';
-import { itemDoc, listDoc, nowIso } from '../integration/sync/helpers.js';
-import { converge, openReplica, serverDocs, type Replica } from './replicas.js';
+import { request } from '../helpers/app.js';
+import { itemDoc, listDoc, nowIso, uuid } from '../integration/sync/helpers.js';
+import { converge, openReplica, serverDocs, type Replica, type ReplicaCollections } from './replicas.js';
+import { COLLECTIONS } from '../../client-sdk/src/protocol/index.js';
 
 /** The replica's document, read by primary key. (A cached findOne() query can return a stale
  *  null while replication writes pulled batches concurrently, so it is not used here.) */
-async function docOf(r: Replica, c: 'lists' | 'items', id: string) {
+async function docOf(r: Replica, c: ReplicaCollections, id: string) {
   const doc = (await r.collections[c].findByIds([id]).exec()).get(id);
   if (!doc) throw new Error(`${r.name} has no ${c} doc ${id}`);
   return doc;
@@ -123,5 +125,57 @@ describe('e2e: RxDB replicas against the server', function () {
     await b.sync();
     await converge(app, token, [a, b]);
     expect((await b.docs('items')).has(bogus.id)).to.equal(false);
+  });
+
+  it('replicates all nine collections: a replica offline with a REST writer online converges in every one, section memory derived from its pushed item', async () => {
+    const app = await testApp();
+    const family = await makeFamily(app);
+    const member = await makeMember(app, family);
+    const token = family.admin.token;
+    const rest = async (method: string, path: string, body?: unknown) => {
+      const r = await request(app, method, path, { token: member.token, body });
+      if (r.status >= 300) throw new Error(`${method} ${path}: ${r.status} ${r.text}`);
+      return r.body;
+    };
+    const store = await rest('POST', '/api/stores', { name: 'Market' });
+    const product = await rest('POST', '/api/products', { name: `Basil ${uuid().slice(0, 6)}` });
+    const unit = await rest('POST', '/api/units', { name: 'Bunch', abbreviation: `bn${uuid().slice(0, 5)}`, category: 'Count' });
+    const recipe = await rest('POST', '/api/recipes', { name: 'Pesto', ingredients: [{ name: 'Basil', quantity: 2 }] });
+    // One replica of all nine collections (the admin's device) in this process.
+    const a = await openReplica(app, token, 'all', [...COLLECTIONS]);
+    replicas = [a];
+    await converge(app, token, [a]);
+    expect((await a.docs('sections')).size).to.equal(11);
+
+    await a.goOffline();
+    const herbs = store.sections[0];
+    const list = listDoc({ name: 'Market day', storeId: store.id });
+    await a.collections.lists.insert(strip(list));
+    const basil = itemDoc(list.id, { name: 'Basil', familyProductId: product.id, familyUnitOfMeasureId: unit.id, quantity: 1, sectionId: herbs.id });
+    await a.collections.items.insert(strip(basil));
+    await (await docOf(a, 'sections', herbs.id)).incrementalPatch({ name: 'Herbs & greens' });
+    await (await docOf(a, 'recipes', recipe.id)).incrementalPatch({ servings: 4 });
+    await (await docOf(a, 'ingredients', recipe.ingredients[0].id)).incrementalPatch({ quantity: 3 });
+    await (await docOf(a, 'products', product.id)).incrementalPatch({ unitCategoryFlags: ['Count'] });
+    await (await docOf(a, 'units', unit.id)).incrementalPatch({ name: 'Bundle' });
+    // Meanwhile, online, another member changes other fields and records.
+    await rest('PATCH', `/api/stores/${store.id}`, { name: 'Farmers market' });
+    await rest('PATCH', `/api/recipes/${recipe.id}`, { instructions: 'Blend.' });
+    const drink = await rest('POST', '/api/products', { name: `Oat drink ${uuid().slice(0, 6)}` });
+
+    await a.goOnline();
+    await converge(app, token, [a]);
+    expect(a.errors.filter((e) => !String(e).includes('waiting for referenced records'))).to.deep.equal([]);
+    const server = async (c: ReplicaCollections, id: string) => (await serverDocs(app, token, c)).get(id);
+    expect(await server('items', basil.id)).to.include({ name: 'Basil', sectionId: herbs.id, familyProductId: product.id, familyUnitOfMeasureId: unit.id });
+    expect(await server('sections', herbs.id)).to.include({ name: 'Herbs & greens' });
+    expect(await server('recipes', recipe.id)).to.include({ servings: 4, instructions: 'Blend.' });
+    expect(await server('ingredients', recipe.ingredients[0].id)).to.include({ quantity: 3 });
+    expect(await server('products', product.id)).to.deep.include({ unitCategoryFlags: ['Count'] });
+    expect(await server('units', unit.id)).to.include({ name: 'Bundle' });
+    expect((await a.docs('stores')).get(store.id)).to.include({ name: 'Farmers market' });
+    expect((await a.docs('products')).has(drink.id)).to.equal(true);
+    const memory = [...(await a.docs('sectionMemory')).values()];
+    expect(memory.map((m) => [m.storeId, m.familyProductId, m.sectionId])).to.deep.equal([[store.id, product.id, herbs.id]]);
   });
 });
