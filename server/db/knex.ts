@@ -34,24 +34,34 @@ export function resolveTarget(databaseUrl: string | undefined, dataDir: string):
   return { kind: 'postgres', url: databaseUrl };
 }
 
-export function createDb(target: DbTarget): Db {
+/**
+ * The knex configuration for a target; the server and the knex CLI (knexfile.ts) share it. On
+ * PGlite the one database instance is made here and handed out on every connection request:
+ * knex asks a connection function again when it acquires the connection, and a second PGlite
+ * opening the same directory corrupts it.
+ */
+export function knexConfig(target: DbTarget): Knex.Config {
   if (target.kind === 'postgres') {
-    return knexFactory({
+    return {
       client: 'pg',
       connection: target.url,
       pool: { min: 0, max: 20 },
       acquireConnectionTimeout: 30_000,
-    });
+    };
   }
   if (target.dataDir) fs.mkdirSync(target.dataDir, { recursive: true });
   const parsers = { [INT8]: (v: string) => v, [NUMERIC]: (v: string) => v };
   const pglite = new PGlite({ dataDir: target.dataDir, parsers });
-  return knexFactory({
+  return {
     client: ClientPgLite as unknown as typeof Knex.Client,
     dialect: 'postgres',
     connection: () => ({ pglite }) as object,
     useNullAsDefault: true,
-  } as Knex.Config);
+  } as Knex.Config;
+}
+
+export function createDb(target: DbTarget): Db {
+  return knexFactory(knexConfig(target));
 }
 
 /** Rows affected by update()/del(): a number on pg, a result object on PGlite. */
