@@ -206,6 +206,9 @@ describe('sync pull', () => {
     expect((await get('/api/sync/items/pull?schema=1&limit=1001')).status).to.equal(400);
     expect((await get('/api/sync/items/pull?schema=1&limit=0')).status).to.equal(400);
     expect((await get('/api/sync/items/pull?schema=1&limit=1000')).status).to.equal(200);
+    // Without a limit: pages of 100 (10 stores hold 110 sections).
+    for (let i = 0; i < 10; i++) await request(app, 'POST', '/api/stores', { token: t, body: { name: `Store ${i}` } });
+    expect((await get('/api/sync/sections/pull?schema=1')).body.documents).to.have.length(100);
     expect((await get('/api/sync/things/pull?schema=1')).status).to.equal(404);
     expect((await request(app, 'GET', '/api/sync/items/pull?schema=1')).status).to.equal(401);
   });

@@ -3,7 +3,7 @@
 import { expect } from 'chai';
 import { testApp, request } from '../../helpers/app.js';
 import { makeFamily } from '../../helpers/factories.js';
-import { purgeTombstones, TOMBSTONE_RETENTION_MS } from '../../../server/sync/purge.js';
+import { purgeTombstones, schedulePurge, TOMBSTONE_RETENTION_MS } from '../../../server/sync/purge.js';
 import { pull, pullAll } from './helpers.js';
 
 const DAY = 24 * 60 * 60 * 1000;
@@ -76,5 +76,23 @@ describe('sync tombstone purge', () => {
     expect(await db('shopping_list_items').where({ id: item.id }).first()).to.equal(undefined);
     expect(await db('family_units_of_measure').where({ id: unit.id }).first()).to.equal(undefined);
     expect(TOMBSTONE_RETENTION_MS).to.equal(30 * DAY);
+  });
+
+  it('runs on a schedule: the scheduled job removes an old tombstone without being called', async () => {
+    const app = await testApp();
+    const family = await makeFamily(app);
+    const t = family.admin.token;
+    const recipe = (await request(app, 'POST', '/api/recipes', { token: t, body: { name: 'Old' } })).body;
+    await request(app, 'DELETE', `/api/recipes/${recipe.id}`, { token: t });
+    await app.deps.db('recipes').where({ id: recipe.id }).update({ updated_at: new Date(Date.now() - 31 * DAY) });
+    const stop = schedulePurge(app.deps, 10);
+    try {
+      for (let i = 0; i < 500 && (await app.deps.db('recipes').where({ id: recipe.id }).first()); i++) {
+        await new Promise((r) => setTimeout(r, 10));
+      }
+    } finally {
+      stop();
+    }
+    expect(await app.deps.db('recipes').where({ id: recipe.id }).first()).to.equal(undefined);
   });
 });
