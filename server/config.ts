@@ -4,10 +4,13 @@ import { z } from 'zod';
 
 const duration = z
   .string()
-  .regex(/^\d+(ms|s|m|h|d)$/, 'must be a duration such as 15m, 12h or 30d');
+  .regex(/^\d+(ms|s|m|h|d)$/, 'must be a duration such as 15m, 12h or 30d')
+  .refine((v) => /[1-9]/.test(v), 'must be longer than zero');
 
 const bool = z
-  .enum(['true', 'false', '1', '0', 'yes', 'no'])
+  .string()
+  .transform((v) => v.toLowerCase())
+  .pipe(z.enum(['true', 'false', '1', '0', 'yes', 'no'], 'must be true or false'))
   .transform((v) => v === 'true' || v === '1' || v === 'yes');
 
 const url = (protocols: string[]) =>
@@ -20,7 +23,12 @@ const url = (protocols: string[]) =>
   }, `must be a URL (${protocols.join(' or ')})`);
 
 const schema = z.object({
-  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+  PORT: z
+    .string()
+    .regex(/^\d{1,5}$/, 'must be a port number from 0 to 65535')
+    .transform(Number)
+    .pipe(z.number().max(65535, 'must be a port number from 0 to 65535'))
+    .default(3000),
   HOST: z.string().min(1).default('127.0.0.1'),
   DATABASE_URL: url(['postgres:', 'postgresql:', 'pglite:']).optional(),
   DATA_DIR: z.string().min(1).default('./data'),

@@ -3,7 +3,14 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { spawn } from 'node:child_process';
-import { startTestApp, request } from '../../helpers/app.js';
+import { Writable } from 'node:stream';
+import { pino } from 'pino';
+import { startTestApp, request, testApp } from '../../helpers/app.js';
+import { makeFamily, registerViaApi } from '../../helpers/factories.js';
+import { usingPostgres } from '../../helpers/env.js';
+
+const capture = (lines: string[]) =>
+  pino({ level: 'info' }, new Writable({ write: (c, _e, cb) => (lines.push(String(c)), cb()) }));
 
 async function counts(app: Awaited<ReturnType<typeof startTestApp>>) {
   const db = app.deps.db;
@@ -27,12 +34,14 @@ describe('startup on the embedded database', function () {
   it('two starts against one data directory: one default family, the staple products once', async () => {
     const dir = tmp();
     const env = { DATABASE_URL: '', DATA_DIR: dir, NODE_ENV: 'development', DEFAULT_FAMILY_INVITE_CODE: 'KITCHEN-42' };
-    const first = await startTestApp({ envOverrides: env });
+    const log1: string[] = [];
+    const first = await startTestApp({ envOverrides: env, logger: capture(log1) });
     const c1 = await counts(first);
     const flags = await first.deps.db('products').whereIn('key', ['milk', 'all-purpose-flour', 'eggs']).select('key', 'unit_category_flags');
     await first.close();
 
-    const second = await startTestApp({ envOverrides: env });
+    const log2: string[] = [];
+    const second = await startTestApp({ envOverrides: env, logger: capture(log2) });
     const c2 = await counts(second);
     const family = await second.deps.db('families').first();
     const res = await request(second, 'GET', '/healthz');
@@ -42,6 +51,8 @@ describe('startup on the embedded database', function () {
     expect(c1.families).to.equal(1);
     expect(c2.families).to.equal(1);
     expect(family.invite_code).to.equal('KITCHEN-42');
+    expect(log1.join('')).to.include('its invite code is KITCHEN-42');
+    expect(log2.join('')).not.to.include('KITCHEN-42');
     expect(c1.products).to.be.within(100, 130);
     expect(c2.products).to.equal(c1.products);
     expect(c2.dupProducts).to.equal(0);
@@ -71,23 +82,72 @@ describe('startup on the embedded database', function () {
     expect(s1).to.have.length.greaterThan(40);
     expect(s2).to.equal(s1);
   });
+
+  it('instances sharing a database agree on the generated JWT secret: a token of one works on the other', async () => {
+    const shared = await testApp();
+    // On PostgreSQL each instance has its own pool; the in-memory PGlite can only be shared.
+    const other = await startTestApp(usingPostgres ? {} : { db: shared.deps.db });
+    try {
+      expect(other.deps.jwtSecret).to.equal(shared.deps.jwtSecret);
+      const fam = await makeFamily(shared);
+      const res = await request(other, 'GET', '/api/family', { token: fam.admin.token });
+      expect(res.status).to.equal(200);
+    } finally {
+      await other.close();
+    }
+  });
 });
 
-function runMain(env: Record<string, string>): Promise<{ code: number | null; output: string }> {
+/** Runs a script of this repository as its own process (as `npm start` / `npm run …` would). */
+function run(script: string[], env: Record<string, string>): Promise<{ code: number | null; output: string }> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
+    const child = spawn(process.execPath, ['--import', 'tsx', ...script], {
       env: { PATH: process.env.PATH ?? '', ...env },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let output = '';
     child.stdout.on('data', (d) => (output += d));
     child.stderr.on('data', (d) => (output += d));
-    const timer = setTimeout(() => child.kill('SIGKILL'), 20_000);
+    const timer = setTimeout(() => child.kill('SIGKILL'), 40_000);
     child.on('exit', (code) => {
       clearTimeout(timer);
       resolve({ code, output });
     });
   });
+}
+
+const runMain = (env: Record<string, string>) => run(['server/main.ts'], env);
+
+/** Starts `server/main.ts` and resolves once it logs the URL it listens on. */
+async function startMain(env: Record<string, string>) {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
+    env: { PATH: process.env.PATH ?? '', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stderr.on('data', (d) => (output += d));
+  const exited = new Promise<number | null>((resolve) => child.on('exit', (c) => resolve(c)));
+  const url = await new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`no URL logged: ${output}`)), 30_000);
+    child.stdout.on('data', (d) => {
+      output += d;
+      const m = /listening on (http:\/\/[^"\s]+)/.exec(output);
+      if (m) {
+        clearTimeout(timer);
+        resolve(m[1]!);
+      }
+    });
+    void exited.then(() => reject(new Error(`exited before listening: ${output}`)));
+  });
+  return {
+    url,
+    output: () => output,
+    /** Sends the signal and resolves with the exit code. */
+    stop: (signal: NodeJS.Signals) => {
+      child.kill(signal);
+      return exited;
+    },
+  };
 }
 
 describe('configuration', function () {
@@ -107,29 +167,66 @@ describe('configuration', function () {
       expect(output).to.match(/Invalid configuration/);
     });
   }
+});
 
-  it('starts, logs its URL, and stops cleanly on SIGTERM', async () => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
-      env: { PATH: process.env.PATH ?? '', PORT: '0', DATABASE_URL: 'pglite://memory', NODE_ENV: 'test' },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let output = '';
-    const url = await new Promise<string>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`no URL logged: ${output}`)), 20_000);
-      child.stdout.on('data', (d) => {
-        output += d;
-        const m = /listening on (http:\/\/[^"\s]+)/.exec(output);
-        if (m) {
-          clearTimeout(timer);
-          resolve(m[1]!);
-        }
-      });
-    });
-    expect(output).to.match(/invite code is [A-Z0-9]+/);
-    const res = await fetch(`${url}/readyz`);
+describe('npm start', function () {
+  this.timeout(120_000);
+  let dir: string;
+  before(() => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'fs-main-'));
+  });
+  after(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+  it('logs its URL (PORT=0: the port it picked) and, on the first start only, the invite code; stops cleanly on SIGTERM and SIGINT; keeps the data', async () => {
+    const env = { PORT: '0', DATA_DIR: dir, NODE_ENV: 'test' };
+    const first = await startMain(env);
+    expect(first.url).to.match(/^http:\/\/127\.0\.0\.1:[1-9]\d*$/);
+    const code = /invite code is ([A-Z0-9]+)/.exec(first.output())?.[1];
+    expect(code, 'invite code logged on the first start').to.be.a('string');
+    expect((await fetch(`${first.url}/readyz`)).status).to.equal(200);
+    expect(await first.stop('SIGTERM')).to.equal(0);
+    expect(first.output()).to.match(/"signal":"SIGTERM".*shutting down/);
+
+    const second = await startMain(env);
+    expect(second.output()).not.to.match(/invite code/);
+    // The default family of the first start is still there: its code lets a new member join.
+    const joined = await registerViaApi(second, { familyCode: code! });
+    expect(joined.status).to.equal(201);
+    expect(await second.stop('SIGINT')).to.equal(0);
+    expect(second.output()).to.match(/"signal":"SIGINT".*shutting down/);
+  });
+});
+
+describe('migrations on their own', function () {
+  this.timeout(120_000);
+  let dir: string;
+  before(() => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'fs-migrate-'));
+  });
+  after(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+  it('npm run migrate and the knex CLI with knexfile.ts apply, list and roll back migrations', async () => {
+    const env = { DATA_DIR: dir };
+    const knex = (...args: string[]) => run(['node_modules/knex/bin/cli.js', '--knexfile', 'knexfile.ts', ...args], env);
+    const migrate = await run(['server/db/migrate-cli.ts'], env);
+    expect(migrate, migrate.output).to.include({ code: 0 });
+    expect(migrate.output).to.match(/Applied 1 migration\(s\): 20261122000001_create_schema\.ts/);
+    expect((await run(['server/db/migrate-cli.ts'], env)).output).to.include('Already up to date');
+
+    const rollback = await knex('migrate:rollback');
+    expect(rollback.output).to.match(/rolled back: 1 migration/);
+    const pending = await knex('migrate:list');
+    expect(pending.output).to.match(/Found 1 Pending Migration/);
+    const latest = await knex('migrate:latest');
+    expect(latest.output).to.match(/Batch 1 run: 1 migrations/);
+    const status = await knex('migrate:list');
+    expect(status, status.output).to.include({ code: 0 });
+    expect(status.output).to.match(/No Pending Migration/);
+
+    // The server starts on the migrated directory.
+    const app = await startTestApp({ envOverrides: { DATABASE_URL: '', DATA_DIR: dir } });
+    const res = await request(app, 'GET', '/readyz');
+    await app.close();
     expect(res.status).to.equal(200);
-    const exited = new Promise<number | null>((resolve) => child.on('exit', (c) => resolve(c)));
-    child.kill('SIGTERM');
-    expect(await exited).to.equal(0);
   });
 });
