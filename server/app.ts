@@ -3,7 +3,7 @@ import Koa from 'koa';
 import bodyParser from 'koa-bodyparser';
 import type { Deps } from './context.js';
 import { ApiRouter } from './http/route.js';
-import { errorHandler, requestContext, requireJson } from './http/middleware.js';
+import { errorHandler, problem, requestContext, requireJson } from './http/middleware.js';
 import { registerFeatureRoutes } from './features.js';
 
 export const BODY_LIMIT = '1mb';
@@ -28,7 +28,7 @@ export function buildApp(deps: Deps): { app: Koa; api: ApiRouter } {
       } catch {
         ctx.status = 503;
         ctx.type = 'application/problem+json';
-        ctx.body = { type: 'about:blank', title: 'Service Unavailable', status: 503, detail: 'Database unreachable', code: 'not_ready' };
+        ctx.body = problem(503, 'not_ready', 'The database is not reachable');
       }
       return;
     }

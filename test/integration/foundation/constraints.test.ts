@@ -182,4 +182,32 @@ describe('database constraints', () => {
     await db('users').insert({ id: userId, email: `r-${userId}@example.test`, user_name: `r-${userId}`, password_hash: 'x' });
     await rejects(db('family_memberships').insert({ id: newId(), family_id: f.familyId, user_id: userId, role: 'owner' }), '23514');
   });
+
+  it('every replicated table carries family_id, version, updated_at and a tombstone, with a (family_id, version, id) index', async () => {
+    const tables = [
+      'stores', 'store_sections', 'shopping_lists', 'shopping_list_items', 'recipes', 'recipe_ingredients',
+      'family_products', 'family_product_overrides', 'product_store_sections', 'family_units_of_measure',
+    ];
+    const columns = (await db('information_schema.columns')
+      .where({ table_schema: 'public' })
+      .whereIn('table_name', tables)
+      .select('table_name', 'column_name', 'data_type', 'is_nullable')) as { table_name: string; column_name: string; data_type: string; is_nullable: string }[];
+    const indexes = (await db('pg_indexes').where({ schemaname: 'public' }).whereIn('tablename', tables).select('tablename', 'indexdef')) as {
+      tablename: string;
+      indexdef: string;
+    }[];
+    for (const t of tables) {
+      const col = (name: string) => columns.find((c) => c.table_name === t && c.column_name === name);
+      expect(col('family_id'), `${t}.family_id`).to.include({ data_type: 'uuid', is_nullable: 'NO' });
+      expect(col('version'), `${t}.version`).to.include({ data_type: 'bigint', is_nullable: 'NO' });
+      expect(col('updated_at'), `${t}.updated_at`).to.include({ data_type: 'timestamp with time zone', is_nullable: 'NO' });
+      expect(col('deleted'), `${t}.deleted`).to.include({ data_type: 'boolean', is_nullable: 'NO' });
+      expect(indexes.some((i) => i.tablename === t && /\(family_id, version, id\)/.test(i.indexdef)), `${t} pull index`).to.equal(true);
+    }
+    for (const t of ['shopping_list_items', 'recipe_ingredients']) {
+      expect(columns.find((c) => c.table_name === t && c.column_name === 'quantity')?.data_type).to.equal('numeric');
+    }
+    const counter = await db('information_schema.columns').where({ table_name: 'family_counters', column_name: 'version' }).first('data_type');
+    expect(counter.data_type).to.equal('bigint');
+  });
 });

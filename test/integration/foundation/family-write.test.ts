@@ -21,7 +21,8 @@ describe('the family-write function', () => {
     const writers = 24;
     const rowsPerWriter = 3;
     let done = false;
-    let checkpoint = { version: 0, id: '' };
+    const start = await counter(app, familyId);
+    let checkpoint = { version: start, id: '' };
     const seen = new Map<string, number>();
     const gaps: string[] = [];
 
@@ -45,7 +46,6 @@ describe('the family-write function', () => {
       }
     })();
 
-    const start = await counter(app, familyId);
     await Promise.all(
       Array.from({ length: writers }, (_, i) =>
         familyWrite(app.deps, familyId, async (w) => {

@@ -1,5 +1,9 @@
 import { expect } from 'chai';
-import { testApp, request } from '../../helpers/app.js';
+import { Writable } from 'node:stream';
+import { pino } from 'pino';
+import { testApp, startTestApp, request } from '../../helpers/app.js';
+import { makeFamily } from '../../helpers/factories.js';
+import { usingPostgres } from '../../helpers/env.js';
 
 describe('cross-cutting HTTP', () => {
   it('answers /healthz and /readyz', async () => {
@@ -61,5 +65,55 @@ describe('cross-cutting HTTP', () => {
     });
     expect(res.status).to.equal(415);
     expect(res.body.code).to.equal('unsupported_media_type');
+  });
+
+  it('answers /readyz with 503 problem+json when the database is unreachable, /healthz still 200', async () => {
+    const app = await startTestApp(); // its own database, closed below
+    try {
+      await app.deps.db.destroy();
+      const r = await request(app, 'GET', '/readyz');
+      expect(r.status).to.equal(503);
+      expect(r.headers.get('content-type')).to.match(/^application\/problem\+json/);
+      expect(r.body).to.include({ status: 503, code: 'not_ready' });
+      expect((await request(app, 'GET', '/healthz')).status).to.equal(200);
+    } finally {
+      await app.close();
+    }
+  });
+
+  it('logs every request with its id, and never a password, token or the JWT secret', async () => {
+    const lines: string[] = [];
+    const shared = await testApp();
+    const app = await startTestApp({
+      db: usingPostgres ? undefined : shared.deps.db,
+      logger: pino({ level: 'trace' }, new Writable({ write: (c, _e, cb) => (lines.push(String(c)), cb()) })),
+    });
+    try {
+      const fam = await makeFamily(app);
+      const password = 'a very secret password 42';
+      const login = await request(app, 'POST', '/api/auth/login', {
+        body: { email: fam.admin.email, password },
+        headers: { 'x-request-id': 'login-req-1' },
+      });
+      expect(login.status).to.equal(401);
+      const ok = await request(app, 'POST', '/api/auth/login', { body: { email: fam.admin.email, password: fam.admin.password } });
+      expect(ok.status).to.equal(200);
+      expect((await request(app, 'GET', '/api/family', { token: fam.admin.token })).status).to.equal(200);
+      expect((await request(app, 'GET', `/api/auth/invite/${ok.body.refreshToken}`)).status).to.be.within(400, 499);
+      await request(app, 'POST', '/api/auth/login', {
+        rawBody: `{"password": "${password}", `,
+        headers: { 'content-type': 'application/json' },
+      });
+
+      const logs = lines.join('');
+      const requests = lines.map((l) => JSON.parse(l) as Record<string, unknown>).filter((l) => l.msg === 'request');
+      expect(requests.length).to.be.greaterThan(4);
+      expect(requests.find((l) => l.reqId === 'login-req-1')).to.include({ method: 'POST', status: 401 });
+      for (const secret of [password, fam.admin.password, fam.admin.token, ok.body.accessToken, ok.body.refreshToken, app.deps.jwtSecret]) {
+        expect(logs.includes(secret), `a secret in the logs: ${secret.slice(0, 6)}…`).to.equal(false);
+      }
+    } finally {
+      await app.close();
+    }
   });
 });
