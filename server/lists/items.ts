@@ -196,7 +196,7 @@ function sameValue(field: Field, before: unknown, after: unknown): boolean {
  * concurrent with a removal is kept). Setting one id of a pair to a value while not sending the
  * other clears the other; sending both set is 400. `sectionId` must be a section of the list's
  * store and is remembered for the item's product; a product set on an item without a section
- * takes the remembered section. Events: ItemUpdated (field edits), ItemSectionChanged,
+ * takes the remembered section, and on an item in a section is remembered there. Events: ItemUpdated (field edits), ItemSectionChanged,
  * ItemChecked, ListProgress.
  */
 export async function updateItem(
@@ -263,8 +263,11 @@ export async function updateItem(
       await assertSection(w, list, section, options);
       await rememberSection(w, storeId, product, section);
     }
-  } else if (previousSection == null && hasProduct(product) && (change.product_id !== undefined || change.family_product_id !== undefined)) {
-    section = await recallSection(w, storeId, product);
+  } else if (hasProduct(product) && (change.product_id !== undefined || change.family_product_id !== undefined)) {
+    // A product linked to an item without a section takes the remembered one; linked to an
+    // item that already sits in a section, it is a placement of that product there.
+    if (previousSection == null) section = await recallSection(w, storeId, product);
+    else await rememberSection(w, storeId, product, previousSection);
   }
   if (section !== previousSection) change.section_id = section;
 

@@ -95,22 +95,14 @@ export async function listSections(deps: ReadDeps, actor: Actor, storeId: string
 
 // --- stores --------------------------------------------------------------------------------
 
-/** Any member. Creates the default sections unless `defaultSections` is false (replication
- *  pushes the sections as their own docs). */
-export async function createStore(
-  w: FamilyWrite,
-  _actor: Actor,
-  input: StoreInput,
-  options: { defaultSections?: boolean } = {},
-): Promise<Created<StoreWithSections>> {
+/** Any member. Creates the store with the default sections (over REST and replication alike). */
+export async function createStore(w: FamilyWrite, _actor: Actor, input: StoreInput): Promise<Created<StoreWithSections>> {
   const existing = await existingForCreate(w, 'stores', lower(input.id));
   if (existing) return { record: await storeWithSections(w.trx, w.familyId, existing), created: false };
   await assertNameFree(w, input.name);
   const store = await w.insert('stores', { id: lower(input.id) ?? newId(), name: input.name });
-  if (options.defaultSections !== false) {
-    for (const [position, name] of DEFAULT_SECTIONS.entries()) {
-      await w.insert('store_sections', { id: newId(), store_id: store.id, name, position });
-    }
+  for (const [position, name] of DEFAULT_SECTIONS.entries()) {
+    await w.insert('store_sections', { id: newId(), store_id: store.id, name, position });
   }
   return { record: await storeWithSections(w.trx, w.familyId, store), created: true };
 }

@@ -99,6 +99,22 @@ describe('section memory', () => {
     expect((await api('POST', items, { name: 'Butter', productId })).body.sectionId).to.equal(section('Bakery'));
   });
 
+  it('linking a product to an item that already sits in a section places the product there', async () => {
+    const { app, api, items, section } = await setup();
+    const productId = await seedGlobalProduct(app, 'Yoghurt');
+    await api('POST', items, { name: 'Yoghurt', productId, sectionId: section('Dairy & Eggs') });
+    // Shelved by hand first, linked to the product later: the store now remembers that shelf.
+    const shelved = (await api('POST', items, { name: 'yoghurt', sectionId: section('Deli') })).body;
+    const linked = await api('PATCH', `${items}/${shelved.id}`, { productId });
+    expect(linked.status).to.equal(200);
+    expect(linked.body).to.include({ productId, sectionId: section('Deli') });
+    expect((await api('POST', items, { name: 'Yoghurt', productId })).body.sectionId).to.equal(section('Deli'));
+    // Re-sending the same product is no new placement: a later move elsewhere stays the memory.
+    await api('PATCH', `${items}/${shelved.id}`, { sectionId: section('Frozen') });
+    await api('PATCH', `${items}/${shelved.id}`, { productId, name: 'Greek yoghurt' });
+    expect((await api('POST', items, { name: 'Yoghurt', productId })).body.sectionId).to.equal(section('Frozen'));
+  });
+
   it('applies through recipe copy per store, with the last placement winning', async () => {
     const { app, api, list, section } = await setup();
     const productId = await seedGlobalProduct(app, 'Oats');
