@@ -4,7 +4,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { loadConfig, type Config } from './config.js';
 import { createLogger, type Logger } from './log.js';
-import { createDb, resolveTarget, type Db } from './db/knex.js';
+import { closeDb, createDb, resolveTarget, type Db } from './db/knex.js';
 import { migrateLatest } from './db/migrate.js';
 import { runStartupJobs } from './startup/jobs.js';
 import { InProcessBus, type EventBus } from './events/bus.js';
@@ -51,7 +51,8 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
   const config: Config = loadConfig(options.env ?? process.env);
   const log = options.logger ?? createLogger(config.LOG_LEVEL);
   const ownsDb = !options.db;
-  const db = options.db ?? createDb(resolveTarget(config.DATABASE_URL, config.DATA_DIR));
+  const target = resolveTarget(config.DATABASE_URL, config.DATA_DIR);
+  const db = options.db ?? createDb(target);
   await migrateLatest(db);
   const { jwtSecret } = await runStartupJobs(db, config, log);
 
@@ -98,7 +99,7 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
       await bus.close();
       await deps.mailer?.close();
       if (redis) await redis.quit().catch(() => redis.disconnect());
-      if (ownsDb) await db.destroy();
+      if (ownsDb) await closeDb(db, target);
     })());
 
   return { url, port, deps, api, server, close };

@@ -49,7 +49,10 @@ export function knexConfig(target: DbTarget): Knex.Config {
       acquireConnectionTimeout: 30_000,
     };
   }
-  if (target.dataDir) fs.mkdirSync(target.dataDir, { recursive: true });
+  if (target.dataDir) {
+    fs.mkdirSync(target.dataDir, { recursive: true });
+    lockDataDir(target.dataDir);
+  }
   const parsers = { [INT8]: (v: string) => v, [NUMERIC]: (v: string) => v };
   const pglite = new PGlite({ dataDir: target.dataDir, parsers });
   return {
@@ -62,6 +65,76 @@ export function knexConfig(target: DbTarget): Knex.Config {
 
 export function createDb(target: DbTarget): Db {
   return knexFactory(knexConfig(target));
+}
+
+/** Destroys a database made by createDb and releases its data directory's lock. */
+export async function closeDb(db: Db, target: DbTarget): Promise<void> {
+  try {
+    await db.destroy();
+  } finally {
+    if (target.kind === 'pglite' && target.dataDir) unlockDataDir(target.dataDir);
+  }
+}
+
+export class DataDirInUseError extends Error {
+  constructor(readonly dataDir: string, readonly pid: number) {
+    super(
+      `The embedded database in ${dataDir} is in use by process ${pid}. One process at a time may ` +
+        'open it: stop that one, or use another DATA_DIR, or PostgreSQL (DATABASE_URL) for several instances. ' +
+        `(If no such process uses it, delete ${lockFile(dataDir)}.)`,
+    );
+    this.name = 'DataDirInUseError';
+  }
+}
+
+const lockFile = (dataDir: string) => `${dataDir}.lock`;
+const held = new Set<string>();
+let exitHook = false;
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/**
+ * PGlite has no locking of its own: a second process opening the same directory corrupts it. A
+ * lock file beside the directory names the process that holds it; a lock whose process is gone
+ * (a crash, kill -9) is taken over. It is released when the database is destroyed or the
+ * process exits.
+ */
+export function lockDataDir(dataDir: string): void {
+  if (held.has(dataDir)) return;
+  const file = lockFile(dataDir);
+  for (let attempt = 0; attempt < 2; attempt++) {
+    try {
+      fs.writeFileSync(file, `${process.pid}\n`, { flag: 'wx' });
+      held.add(dataDir);
+      if (!exitHook) {
+        exitHook = true;
+        process.once('exit', releaseAll);
+      }
+      return;
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+      const pid = Number.parseInt(fs.readFileSync(file, 'utf8'), 10);
+      if (Number.isInteger(pid) && pid > 0 && pid !== process.pid && alive(pid)) throw new DataDirInUseError(dataDir, pid);
+      fs.rmSync(file, { force: true });
+    }
+  }
+  throw new DataDirInUseError(dataDir, Number.NaN);
+}
+
+export function unlockDataDir(dataDir: string): void {
+  if (!held.delete(dataDir)) return;
+  fs.rmSync(lockFile(dataDir), { force: true });
+}
+
+function releaseAll(): void {
+  for (const dataDir of [...held]) unlockDataDir(dataDir);
 }
 
 /** Rows affected by update()/del(): a number on pg, a result object on PGlite. */

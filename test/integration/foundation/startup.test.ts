@@ -197,6 +197,37 @@ describe('npm start', function () {
   });
 });
 
+describe('one process per embedded data directory', function () {
+  this.timeout(120_000);
+  let dir: string;
+  before(() => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'fs-lock-'));
+  });
+  after(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+  it('refuses a second process on a data directory in use, takes over a lock whose process is gone, and releases it on stop', async () => {
+    const env = { PORT: '0', DATA_DIR: dir, NODE_ENV: 'test' };
+    const lock = path.join(dir, 'pglite.lock');
+    const first = await startMain(env);
+    const second = await runMain(env);
+    expect(second.code).to.equal(1);
+    expect(second.output).to.match(/in use by process \d+/);
+    // The first one is unharmed by the attempt.
+    expect((await fetch(`${first.url}/readyz`)).status).to.equal(200);
+    expect(await first.stop('SIGTERM')).to.equal(0);
+    expect(fs.existsSync(lock), 'lock released on stop').to.equal(false);
+
+    // A lock left behind by a process that no longer runs (a crash) does not block a start.
+    const gone = spawn(process.execPath, ['-e', '0']);
+    const deadPid = gone.pid!;
+    await new Promise((resolve) => gone.on('exit', resolve));
+    fs.writeFileSync(lock, `${deadPid}\n`);
+    const third = await startMain(env);
+    expect(fs.readFileSync(lock, 'utf8').trim()).to.not.equal(String(deadPid));
+    expect(await third.stop('SIGINT')).to.equal(0);
+  });
+});
+
 describe('migrations on their own', function () {
   this.timeout(120_000);
   let dir: string;
