@@ -243,18 +243,20 @@ describe('realtime: the live channel', function () {
   describe('token replacement and expiry', () => {
     it('closes with 4401 when the token expires without replacement', async () => {
       const f = await makeFamily(app);
-      const short = signAccessToken(app.deps.jwtSecret, f.admin, 1, Date.now());
+      // `exp` is in whole seconds, so a 3 s token lives 2 to 3 s: time enough to be accepted
+      // first on a loaded machine (a 1 s token could expire before its Authenticate is read).
+      const short = signAccessToken(app.deps.jwtSecret, f.admin, 3, Date.now());
       const s = await connect(short);
       expect(await s.closed).to.deep.equal({ code: 4401, reason: 'token expired' });
     });
 
     it('a later Authenticate of the same user replaces the expiring token', async () => {
       const f = await makeFamily(app);
-      const short = signAccessToken(app.deps.jwtSecret, f.admin, 2, Date.now());
+      const short = signAccessToken(app.deps.jwtSecret, f.admin, 3, Date.now());
       const s = await connect(short);
       s.send({ type: 'Authenticate', token: f.admin.token });
       expect(await s.next()).to.deep.equal({ type: 'Authenticated', familyId: f.familyId });
-      await sleep(2_300);
+      await sleep(3_300); // past the first token's expiry
       await emit(app, f.familyId);
       await s.next((e) => e.type === 'Changed');
       expect(s.ws.readyState).to.equal(s.ws.OPEN);
