@@ -45,6 +45,12 @@ export function buildApp(deps: Deps): { app: Koa; api: ApiRouter } {
       onerror: (err: Error & { status?: number; type?: string }) => {
         // co-body marks unparsable JSON with status 400 and no type; size errors carry their own.
         if (!err.type && (err.status === 400 || err instanceof SyntaxError)) err.type = 'entity.parse.failed';
+        // A body that does not decode with its Content-Encoding (zlib or brotli errors carry no status).
+        const code = (err as { code?: unknown }).code;
+        if (!err.status && typeof code === 'string' && /^(Z_|ERR__ERROR_|ERR_BROTLI)/.test(code)) {
+          err.status = 400;
+          err.type = 'entity.decode.failed';
+        }
         throw err;
       },
     }),

@@ -42,6 +42,9 @@ export function mapPgError(err: unknown): AppError | undefined {
     case '22001':
     case '22003':
       return new AppError(400, 'validation_failed', 'A value is too long or out of range');
+    case '22021': // character_not_in_repertoire: the NUL character (U+0000) in text
+    case '22P05': // untranslatable_character
+      return new AppError(400, 'validation_failed', 'A text value holds a character that cannot be stored');
     case '40001':
     case '40P01':
       return new AppError(503, 'busy', 'The service is busy, please retry');

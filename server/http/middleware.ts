@@ -89,6 +89,10 @@ export function errorHandler() {
         sendProblem(ctx, problem(400, 'invalid_json', 'The request body is not valid JSON'));
         return;
       }
+      if (e.status === 400 && e.type === 'entity.decode.failed') {
+        sendProblem(ctx, problem(400, 'invalid_body', 'The request body could not be decoded with its Content-Encoding'));
+        return;
+      }
       if (e.status && e.status >= 400 && e.status < 500 && e.expose) {
         sendProblem(ctx, problem(e.status, 'bad_request', 'The request could not be processed'));
         return;

@@ -20,7 +20,7 @@ import type { Trx } from '../db/knex.js';
 import { mapPgError } from '../db/errors.js';
 import type { FamilyEvent } from '../events/bus.js';
 import { AppError, validationFailed } from '../http/errors.js';
-import { zodErrors } from '../http/route.js';
+import { nulErrors, zodErrors } from '../http/route.js';
 import {
   docSchemas,
   docsEqual,
@@ -215,6 +215,11 @@ async function pushRow(
     const message = zodErrors(error, prefix)
       .map((e) => `${e.path}: ${e.message}`)
       .join('; ');
+    return reject('validation_failed', message, serverDoc ?? tombstoneOf(raw.newDocumentState));
+  }
+  const nul = nulErrors(next.data, 'newDocumentState');
+  if (nul.length) {
+    const message = nul.map((e) => `${e.path}: ${e.message}`).join('; ');
     return reject('validation_failed', message, serverDoc ?? tombstoneOf(raw.newDocumentState));
   }
   const doc = next.data as unknown as WireDoc;

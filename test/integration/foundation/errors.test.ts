@@ -59,7 +59,7 @@ describe('errors: problem+json and the Postgres error mapping', () => {
     }
   });
 
-  it('maps unnamed classes by SQLSTATE: unique 409, foreign key 400, check 400, bad text 400', async () => {
+  it('maps unnamed classes by SQLSTATE: unique 409, foreign key 400, check 400, bad text 400, a NUL character 400', async () => {
     const app = await testApp();
     const db = app.deps.db;
     const fam = await makeFamily(app);
@@ -68,6 +68,7 @@ describe('errors: problem+json and the Postgres error mapping', () => {
       [() => db('stores').insert({ id: newId(), name: 'Nowhere', family_id: newId(), version: 1 }), 400, 'reference_invalid'],
       [() => db('family_memberships').insert({ id: newId(), family_id: fam.familyId, user_id: fam.admin.userId, role: 'owner' }), 400, 'validation_failed'],
       [() => db.raw('select ?::uuid', ['not-a-uuid']), 400, 'validation_failed'],
+      [() => db.raw('select ?::text', ['nul \u0000 inside']), 400, 'validation_failed'],
     ];
     for (const [query, status, code] of cases) {
       const err = await dbError(query);

@@ -1,5 +1,6 @@
 import { expect } from 'chai';
 import { Writable } from 'node:stream';
+import { gzipSync } from 'node:zlib';
 import { pino } from 'pino';
 import { testApp, startTestApp, request } from '../../helpers/app.js';
 import { makeFamily } from '../../helpers/factories.js';
@@ -65,6 +66,53 @@ describe('cross-cutting HTTP', () => {
     });
     expect(res.status).to.equal(415);
     expect(res.body.code).to.equal('unsupported_media_type');
+  });
+
+  it('answers text holding the NUL character (which the database cannot store) with 400 naming the field, never a 500', async () => {
+    const app = await testApp();
+    const fam = await makeFamily(app);
+    const t = fam.admin.token;
+    const store = await request(app, 'POST', '/api/stores', { token: t, body: { name: 'Corner\u0000Shop' } });
+    expect(store.status).to.equal(400);
+    expect(store.headers.get('content-type')).to.match(/^application\/problem\+json/);
+    expect(store.body.code).to.equal('validation_failed');
+    expect(store.body.errors).to.deep.include({ path: 'body.name', message: 'must not contain the NUL character (U+0000)' });
+    const list = await request(app, 'POST', '/api/lists', { token: t, body: { name: 'Weekly' } });
+    const item = await request(app, 'POST', `/api/lists/${list.body.id}/items`, {
+      token: t,
+      body: { name: 'Milk', quantityNote: 'a\u0000b' },
+    });
+    expect(item.status).to.equal(400);
+    expect(item.body.errors.map((e: { path: string }) => e.path)).to.deep.equal(['body.quantityNote']);
+    const search = await request(app, 'GET', '/api/products?q=%00', { token: t });
+    expect(search.status).to.equal(400);
+    expect(search.body.errors.map((e: { path: string }) => e.path)).to.deep.equal(['query.q']);
+    const login = await request(app, 'POST', '/api/auth/login', { body: { email: fam.admin.email, password: 'pass\u0000word' } });
+    expect(login.status).to.equal(400);
+    expect(login.body.errors.map((e: { path: string }) => e.path)).to.deep.equal(['body.password']);
+    expect((await app.deps.db('stores').where({ family_id: fam.familyId })).length).to.equal(0);
+  });
+
+  it('answers a body that does not decode with its Content-Encoding with 400 problem+json, never a 500', async () => {
+    const app = await testApp();
+    const fam = await makeFamily(app);
+    for (const encoding of ['gzip', 'deflate', 'br']) {
+      const res = await request(app, 'POST', '/api/lists', {
+        token: fam.admin.token,
+        rawBody: '{"name":"Weekly"}',
+        headers: { 'content-type': 'application/json', 'content-encoding': encoding },
+      });
+      expect(res.status, encoding).to.equal(400);
+      expect(res.headers.get('content-type')).to.match(/^application\/problem\+json/);
+      expect(res.body).to.include({ status: 400, code: 'invalid_body' });
+    }
+    const gzipped = await request(app, 'POST', '/api/lists', {
+      token: fam.admin.token,
+      rawBody: gzipSync('{"name":"Weekly"}'),
+      headers: { 'content-type': 'application/json', 'content-encoding': 'gzip' },
+    });
+    expect(gzipped.status).to.equal(201);
+    expect(gzipped.body.name).to.equal('Weekly');
   });
 
   it('answers /readyz with 503 problem+json when the database is unreachable, /healthz still 200', async () => {

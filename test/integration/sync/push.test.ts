@@ -251,6 +251,20 @@ describe('sync push', () => {
     expect(names).to.deep.equal(['ok 1', 'ok 2']);
   });
 
+  it('rejects a row whose text holds the NUL character (the database cannot store it) as validation_failed; the others commit', async () => {
+    const family = await makeFamily(app);
+    const t = family.admin.token;
+    const list = listDoc();
+    const bad = listDoc({ name: 'Week\u0000ly' });
+    const res = await push(app, t, 'lists', [{ newDocumentState: list }, { newDocumentState: bad }]);
+    expect(res.status).to.equal(200);
+    expect(res.body.rejected.map((r) => [r.id, r.code])).to.deep.equal([[bad.id, 'validation_failed']]);
+    expect(res.body.rejected[0].message).to.match(/newDocumentState\.name/);
+    expect(res.body.conflicts).to.deep.equal([{ ...bad, _deleted: true }]);
+    const ids = (await app.deps.db('shopping_lists').where({ family_id: family.familyId })).map((r: any) => r.id);
+    expect(ids).to.deep.equal([list.id]);
+  });
+
   it('rejects rows naming another family’s data (ids, list, store, unit, product) and changes nothing', async () => {
     const a = await makeFamily(app);
     const b = await makeFamily(app);
