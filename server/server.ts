@@ -12,6 +12,7 @@ import { RedisBus } from './events/redis-bus.js';
 import { attachRealtime, type RealtimeOptions } from './realtime/server.js';
 import { systemClock, type Clock, type Deps } from './context.js';
 import { buildApp } from './app.js';
+import { clientErrorHandler } from './http/middleware.js';
 import type { ApiRouter } from './http/route.js';
 import { Redis } from 'ioredis';
 import { createMailer } from './mail/mailer.js';
@@ -74,6 +75,7 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
   const { app, api } = buildApp(deps);
   const server = http.createServer(app.callback());
   server.keepAliveTimeout = 5_000;
+  server.on('clientError', clientErrorHandler());
   const realtime = attachRealtime(server, deps, options.realtime);
   deps.realtime = realtime;
   await new Promise<void>((resolve, reject) => {

@@ -1,4 +1,5 @@
 import crypto from 'node:crypto';
+import type { Duplex } from 'node:stream';
 import type { Context, Next } from 'koa';
 import type { Logger } from '../log.js';
 import { AppError, TITLES } from './errors.js';
@@ -117,5 +118,30 @@ export function requireJson() {
       }
     }
     await next();
+  };
+}
+
+/**
+ * Node's answer to a request its HTTP parser refuses (bad request line, raw non-ASCII in the
+ * target, oversized headers, header timeout) is a bare status line; answer problem+json like
+ * every other error instead. For `server.on('clientError', …)`.
+ */
+export function clientErrorHandler() {
+  return (err: Error & { code?: string }, socket: Duplex) => {
+    if (!socket.writable || (socket as Duplex & { _httpMessage?: unknown })._httpMessage) {
+      socket.destroy();
+      return;
+    }
+    const [status, code, detail] =
+      err.code === 'HPE_HEADER_OVERFLOW'
+        ? [431, 'headers_too_large', 'The request headers are too large']
+        : err.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+          ? [408, 'request_timeout', 'The request took too long to arrive']
+          : [400, 'bad_request', 'The request is not valid HTTP'];
+    const body = JSON.stringify(problem(status, code, detail));
+    socket.end(
+      `HTTP/1.1 ${status} ${TITLES[status]}\r\nContent-Type: application/problem+json\r\n` +
+        `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+    );
   };
 }

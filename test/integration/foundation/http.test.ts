@@ -1,4 +1,6 @@
 import { expect } from 'chai';
+import http from 'node:http';
+import net from 'node:net';
 import { Writable } from 'node:stream';
 import { gzipSync } from 'node:zlib';
 import { pino } from 'pino';
@@ -113,6 +115,29 @@ describe('cross-cutting HTTP', () => {
     });
     expect(gzipped.status).to.equal(201);
     expect(gzipped.body.name).to.equal('Weekly');
+  });
+
+  it('answers a request the HTTP parser refuses (raw non-ASCII in the path, oversized headers) with problem+json', async () => {
+    const app = await testApp();
+    const raw = (head: Buffer) =>
+      new Promise<string>((resolve, reject) => {
+        const socket = net.connect(app.port, '127.0.0.1', () => socket.end(head));
+        let text = '';
+        socket.on('data', (d) => (text += d.toString('utf8')));
+        socket.on('end', () => resolve(text));
+        socket.on('error', reject);
+      });
+    const cases: [Buffer, number, string][] = [
+      [Buffer.from('GET /api/products?q=\u00e4pfel HTTP/1.1\r\nHost: x\r\n\r\n', 'utf8'), 400, 'bad_request'],
+      [Buffer.from(`GET /api/me HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`, 'utf8'), 431, 'headers_too_large'],
+    ];
+    for (const [head, status, code] of cases) {
+      const text = await raw(head);
+      const [headers, body] = text.split('\r\n\r\n');
+      expect(headers.split('\r\n')[0]).to.equal(`HTTP/1.1 ${status} ${http.STATUS_CODES[status]}`);
+      expect(headers).to.match(/\r\ncontent-type: application\/problem\+json/i);
+      expect(JSON.parse(body)).to.include({ status, code });
+    }
   });
 
   it('answers /readyz with 503 problem+json when the database is unreachable, /healthz still 200', async () => {
