@@ -1,0 +1,139 @@
+/**
+ * Accounts and the session: register, login, logout, and access-token refresh. Refresh tokens
+ * work once (reuse revokes every session of the user), so refreshes are single-flight: one
+ * request at a time, every caller waiting for it shares its result.
+ */
+import { FamilyApiError, problemFrom } from './errors.js';
+import { isExpired, type Session } from './session.js';
+import { readJson, type Transport } from './transport.js';
+
+export interface RegisterInput {
+  email: string;
+  userName: string;
+  password: string;
+  /** Exactly one of the three: an invitation token, the family's code, or a new family's name. */
+  inviteToken?: string;
+  familyCode?: string;
+  newFamilyName?: string;
+}
+
+/** Why the session changed: `signed_in` (register/login), `refreshed`, `signed_out` (logout
+ * or a removal from the family), `expired` (the refresh token was refused). */
+export type SessionChange = 'signed_in' | 'refreshed' | 'signed_out' | 'expired';
+
+export class Auth {
+  private current: Session | null;
+  private refreshing: Promise<Session | null> | null = null;
+  private readonly listeners = new Set<(session: Session | null, why: SessionChange) => void>();
+
+  constructor(
+    private readonly transport: Transport,
+    initial: Session | null | undefined,
+    private readonly onSession?: (session: Session | null) => void,
+  ) {
+    this.current = initial ?? null;
+  }
+
+  /** The current session, or null when signed out. */
+  get session(): Session | null {
+    return this.current;
+  }
+
+  async register(input: RegisterInput): Promise<Session> {
+    return this.signIn('/api/auth/register', input);
+  }
+
+  async login(email: string, password: string): Promise<Session> {
+    return this.signIn('/api/auth/login', { email, password });
+  }
+
+  /** Revokes the refresh token on the server (best effort: offline, the session is still
+   * dropped here) and forgets the session. */
+  async logout(): Promise<void> {
+    const s = this.current;
+    if (!s) return;
+    this.set(null, 'signed_out');
+    try {
+      await this.transport.send('POST', '/api/auth/logout', { refreshToken: s.refreshToken });
+    } catch {
+      // offline: the refresh token expires on its own
+    }
+  }
+
+  /** Forget the session without telling the server (e.g. removed from the family). */
+  clear(why: SessionChange = 'signed_out'): void {
+    if (this.current) this.set(null, why);
+  }
+
+  /**
+   * A new access token. `stale` is the token a request was refused with: when the session
+   * already holds a newer one (another caller refreshed meanwhile), that one is returned
+   * without a new refresh. Resolves to null when the server refuses the refresh token (the
+   * session is then dropped: `expired`); throws FamilyApiError when it could not answer
+   * (offline, 5xx, 429), keeping the session.
+   */
+  async refresh(stale?: string): Promise<Session | null> {
+    const s = this.current;
+    if (!s) return null;
+    if (stale !== undefined && s.accessToken !== stale) return s;
+    this.refreshing ??= this.doRefresh(s).finally(() => {
+      this.refreshing = null;
+    });
+    return this.refreshing;
+  }
+
+  /** The access token to send now: refreshed first when it has already expired. */
+  async accessToken(): Promise<string | null> {
+    const s = this.current;
+    if (!s) return null;
+    if (isExpired(s.accessToken)) return (await this.refresh(s.accessToken))?.accessToken ?? null;
+    return s.accessToken;
+  }
+
+  /** Internal: follow session changes (the client re-authenticates its socket, stops on expiry). */
+  subscribe(listener: (session: Session | null, why: SessionChange) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  private async signIn(path: string, body: unknown): Promise<Session> {
+    const res = await this.transport.send('POST', path, body);
+    if (!res.ok) throw await problemFrom(res);
+    const session = await readJson<Session>(res);
+    this.set(session, 'signed_in');
+    return session;
+  }
+
+  private async doRefresh(s: Session): Promise<Session | null> {
+    const res = await this.transport.send('POST', '/api/auth/refresh', { refreshToken: s.refreshToken });
+    // Signed out or in again while the refresh was under way: that newer state stands.
+    if (this.current !== s) return this.current;
+    if (res.ok) {
+      const next = await readJson<Session>(res);
+      if (this.current !== s) return this.current;
+      this.set(next, 'refreshed');
+      return next;
+    }
+    const problem = await problemFrom(res);
+    if (problem.transient) throw problem;
+    // 401 (unknown, expired, reused or revoked refresh token), 403 (no longer in a family),
+    // 400: this session is over.
+    this.set(null, 'expired');
+    return null;
+  }
+
+  private set(session: Session | null, why: SessionChange): void {
+    this.current = session;
+    // Persist first: a rotated refresh token must be stored before it is used.
+    try {
+      this.onSession?.(session);
+    } finally {
+      for (const l of [...this.listeners]) l(session, why);
+    }
+  }
+}
+
+/** Throws the FamilyApiError a caller without a session gets. */
+export function notSignedIn(): FamilyApiError {
+  return new FamilyApiError(401, 'unauthenticated', 'Unauthorized', 'Not signed in');
+}

@@ -1,0 +1,347 @@
+/**
+ * createFamilyClient: the offline-first client of a Family Shopping server. It owns a local
+ * RxDB database of the family's data (`client.db`), keeps it replicated while started
+ * (`start()`/`stop()`), signs in and keeps the session fresh (`client.auth`), and calls the REST
+ * API (`client.rest`). See docs/sdk.md.
+ */
+import { BehaviorSubject, Subject, distinctUntilChanged, filter, type Observable, type Subscription } from 'rxjs';
+import type { RxStorage } from 'rxdb';
+import { Auth } from './auth.js';
+import { backoffDelay, Wakeup, type BackoffOptions } from './backoff.js';
+import { openFamilyDatabase, readOwner, writeOwner, type FamilyDatabase } from './database.js';
+import { FamilyClientError } from './errors.js';
+import type { ClientState, FamilyClientEvent, FamilyClientEventOf, FamilyClientEventType } from './events.js';
+import { LiveChannel, type WebSocketConstructor } from './live.js';
+import { Replications } from './replication.js';
+import { Rest, type HttpMethod } from './rest.js';
+import { refreshDelay, type Session } from './session.js';
+import { Transport, type FetchLike } from './transport.js';
+import { PULL_LIMIT_MAX, SCHEMA_VERSION } from './protocol/index.js';
+import { notSignedIn } from './auth.js';
+
+export interface FamilyClientOptions {
+  /** Server origin, e.g. `https://shopping.example.com` (paths start with `/api`). */
+  baseUrl: string;
+  /** Where the local database lives: `getRxStorageMemory()` (tests, Node), or a browser
+   * storage such as `getRxStorageLocalstorage()` / `getRxStorageDexie()` (IndexedDB). */
+  storage: RxStorage<any, any>;
+  /** Local database name (default `family-shopping`); one open client per name. */
+  databaseName?: string;
+  /** A session the app persisted earlier (tokens), to start signed in. */
+  session?: Session | null;
+  /** Called with every new session (login, register, each refresh: the refresh token rotates)
+   * and with null when it ends. Persist it to survive restarts. */
+  onSession?: (session: Session | null) => void;
+  /** Defaults to `globalThis.fetch`. */
+  fetch?: FetchLike;
+  /** Defaults to `globalThis.WebSocket`; in Node 20 pass `WebSocket` from the `ws` package. */
+  WebSocket?: WebSocketConstructor;
+  /** Use the live channel as the replication nudge (default true). Without it the client
+   * pulls at start and on `sync()` only. */
+  realtime?: boolean;
+  /** Pull page size (default and maximum 1000). */
+  pullBatchSize?: number;
+  /** Push batch size (default 100, at most 500). */
+  pushBatchSize?: number;
+  /** Retry delay for errors RxDB handles itself (default 5000 ms). */
+  retryTime?: number;
+  /** Backoff of reconnects and of requests that failed offline (default 500 ms .. 30 s). */
+  backoff?: BackoffOptions;
+  /** `Changed` nudges within this many ms make one pull (default 50). */
+  nudgeDelayMs?: number;
+  /** The wire schema version sent as `schema=` (default SCHEMA_VERSION). Only for testing the
+   * upgrade path: a lower one gets `426 schema_outdated`. */
+  schemaVersion?: number;
+}
+
+export interface FamilyClient {
+  /** The local database: nine collections (lists, items, stores, sections, recipes,
+   * ingredients, products, units, sectionMemory). Read and write it; writes replicate. */
+  readonly db: FamilyDatabase;
+  /** register, login, logout, session. */
+  readonly auth: Auth;
+  /** Current state: stopped | offline | syncing | idle. */
+  readonly state: ClientState;
+  readonly state$: Observable<ClientState>;
+  /** Whether the server is reachable (live channel authenticated; with `realtime: false`,
+   * the last request got an answer). */
+  readonly online: boolean;
+  readonly events$: Observable<FamilyClientEvent>;
+  on<T extends FamilyClientEventType>(type: T, listener: (event: FamilyClientEventOf<T>) => void): () => void;
+  /** A REST call with the session's token; resolves to the JSON body, throws FamilyApiError. */
+  rest<T = any>(method: HttpMethod, path: string, body?: unknown): Promise<T>;
+  /** Starts live replication (needs a session). Returns at once: offline, local writes queue. */
+  start(): Promise<void>;
+  /** Stops replicating (local data and queued writes stay). */
+  stop(): Promise<void>;
+  /** Pull everything new now, push what is pending, and wait until done. */
+  sync(): Promise<void>;
+  /** Resolves when nothing is left to pull or push (waits while offline). */
+  awaitInSync(): Promise<void>;
+  /** Stops and deletes the local database (unpushed writes are lost). */
+  destroy(): Promise<void>;
+}
+
+export async function createFamilyClient(options: FamilyClientOptions): Promise<FamilyClient> {
+  const fetchImpl = options.fetch ?? ((input, init) => globalThis.fetch(input, init));
+  const db = await openFamilyDatabase(options.databaseName ?? 'family-shopping', options.storage);
+  return new Client(options, fetchImpl, db);
+}
+
+class Client implements FamilyClient {
+  readonly auth: Auth;
+  private readonly rest_: Rest;
+  private readonly events = new Subject<FamilyClientEvent>();
+  private readonly stateSubject = new BehaviorSubject<ClientState>('stopped');
+  readonly events$ = this.events.asObservable();
+  readonly state$ = this.stateSubject.pipe(distinctUntilChanged());
+  private readonly wakeup = new Wakeup();
+  private readonly realtime: boolean;
+  private lifecycle: Promise<unknown> = Promise.resolve();
+  private replications: Replications | null = null;
+  private live: LiveChannel | null = null;
+  private subs: Subscription[] = [];
+  private running = false;
+  private destroyed = false;
+  private liveUp = false;
+  private unreachable = false;
+  private active = false;
+  private wasOnline = false;
+  private refreshTimer: ReturnType<typeof setTimeout> | undefined;
+  private nudgeTimer: ReturnType<typeof setTimeout> | undefined;
+  private nudgeVersion = -1;
+  private refreshFailures = 0;
+
+  constructor(
+    private readonly options: FamilyClientOptions,
+    fetchImpl: FetchLike,
+    readonly db: FamilyDatabase,
+  ) {
+    const transport = new Transport(options.baseUrl, fetchImpl);
+    this.auth = new Auth(transport, options.session, options.onSession);
+    this.rest_ = new Rest(transport, this.auth);
+    this.realtime = options.realtime ?? true;
+    this.auth.subscribe((session, why) => {
+      if (why === 'refreshed' && session) {
+        this.live?.reauthenticate(session.accessToken);
+        this.scheduleRefresh();
+      } else if (why === 'expired') {
+        this.emit({ type: 'unauthenticated' });
+        void this.stop();
+      } else if (why === 'signed_out') {
+        void this.stop();
+      }
+    });
+  }
+
+  get state(): ClientState {
+    return this.stateSubject.value;
+  }
+
+  get online(): boolean {
+    return this.realtime ? this.liveUp : this.running && !this.unreachable;
+  }
+
+  on<T extends FamilyClientEventType>(type: T, listener: (event: FamilyClientEventOf<T>) => void): () => void {
+    const sub = this.events
+      .pipe(filter((e): e is FamilyClientEventOf<T> => e.type === type))
+      .subscribe(listener);
+    return () => sub.unsubscribe();
+  }
+
+  rest<T = any>(method: HttpMethod, path: string, body?: unknown): Promise<T> {
+    return this.rest_.request<T>(method, path, body);
+  }
+
+  start(): Promise<void> {
+    return this.serial(async () => {
+      if (this.destroyed) throw new FamilyClientError('destroyed', 'this client was destroyed');
+      if (this.running) return;
+      const session = this.auth.session;
+      if (!session) throw notSignedIn();
+      const owner = await readOwner(this.db);
+      if (owner && (owner.familyId !== session.family.id || owner.baseUrl !== this.options.baseUrl)) {
+        throw new FamilyClientError(
+          'database_of_another_family',
+          `the local database "${this.db.name}" holds another family's data; destroy() it or use another databaseName`,
+        );
+      }
+      if (!owner) await writeOwner(this.db, { familyId: session.family.id, userId: session.user.id, baseUrl: this.options.baseUrl });
+
+      const WebSocketImpl = this.options.WebSocket ?? (globalThis as { WebSocket?: WebSocketConstructor }).WebSocket;
+      if (this.realtime && !WebSocketImpl) {
+        throw new FamilyClientError('no_websocket', 'no WebSocket: pass the `ws` package as the WebSocket option');
+      }
+      this.running = true;
+      this.unreachable = false;
+      const backoff = this.options.backoff ?? {};
+      const replications = new Replications({
+        db: this.db,
+        rest: this.rest_,
+        familyId: session.family.id,
+        schemaVersion: this.options.schemaVersion ?? SCHEMA_VERSION,
+        pullBatchSize: this.options.pullBatchSize ?? PULL_LIMIT_MAX,
+        pushBatchSize: this.options.pushBatchSize ?? 100,
+        retryTime: this.options.retryTime ?? 5_000,
+        backoff,
+        wakeup: this.wakeup,
+        hooks: {
+          reachable: (ok) => {
+            if (this.unreachable === !ok) return;
+            this.unreachable = !ok;
+            this.updateState();
+          },
+          rejected: (collection, rows) => this.emit({ type: 'rejected', collection, rows }),
+          schemaOutdated: () => this.halt({ type: 'schema_outdated' }),
+          checkpointExpired: (collection) => this.emit({ type: 'checkpoint_expired', collection }),
+          error: (collection, error) => this.emit({ type: 'error', collection, error }),
+        },
+      });
+      this.replications = replications;
+      this.subs.push(
+        replications.active$.subscribe((active) => {
+          this.active = active;
+          this.updateState();
+        }),
+      );
+      if (this.realtime && WebSocketImpl) {
+        this.live = new LiveChannel({
+          baseUrl: this.options.baseUrl,
+          WebSocket: WebSocketImpl,
+          backoff,
+          currentToken: () => this.auth.session?.accessToken ?? null,
+          freshToken: async (refused) => (await this.auth.refresh(refused))?.accessToken ?? null,
+          handlers: {
+            connected: () => {
+              this.liveUp = true;
+              this.unreachable = false;
+              this.wakeup.wake(); // requests waiting out a backoff go now
+              this.replications?.reSyncAll(); // catch up on what the socket missed
+              this.updateState();
+            },
+            disconnected: () => {
+              this.liveUp = false;
+              this.updateState();
+            },
+            changed: (version) => {
+              this.emit({ type: 'changed', version });
+              this.scheduleNudge(version);
+            },
+            frame: (frame) => this.emit({ type: 'frame', frame }),
+            removed: () => {
+              this.halt({ type: 'removed' });
+              this.auth.clear('signed_out');
+            },
+          },
+        });
+        this.live.start();
+      }
+      this.scheduleRefresh();
+      this.updateState();
+    });
+  }
+
+  stop(): Promise<void> {
+    return this.serial(async () => {
+      if (!this.running) return;
+      this.running = false;
+      clearTimeout(this.refreshTimer);
+      clearTimeout(this.nudgeTimer);
+      this.nudgeTimer = undefined;
+      this.live?.stop();
+      this.live = null;
+      this.liveUp = false;
+      for (const s of this.subs) s.unsubscribe();
+      this.subs = [];
+      const replications = this.replications;
+      this.replications = null;
+      this.active = false;
+      this.updateState();
+      await replications?.cancel();
+    });
+  }
+
+  async sync(): Promise<void> {
+    this.replications?.reSyncAll();
+    await this.awaitInSync();
+  }
+
+  async awaitInSync(): Promise<void> {
+    await this.replications?.awaitInSync();
+  }
+
+  async destroy(): Promise<void> {
+    if (this.destroyed) return;
+    await this.stop();
+    this.destroyed = true;
+    await this.serial(() => this.db.remove());
+    this.events.complete();
+    this.stateSubject.complete();
+  }
+
+  /** Stops replicating because the server said so; reported first, then stopped. */
+  private halt(event: FamilyClientEvent): void {
+    if (!this.running) return;
+    this.emit(event);
+    void this.stop();
+  }
+
+  private scheduleNudge(version: number): void {
+    this.nudgeVersion = Math.max(this.nudgeVersion, version);
+    if (this.nudgeTimer) return;
+    this.nudgeTimer = setTimeout(() => {
+      this.nudgeTimer = undefined;
+      this.replications?.nudge(this.nudgeVersion);
+    }, this.options.nudgeDelayMs ?? 50);
+  }
+
+  /** Refreshes the access token ahead of its expiry while started, so requests and the live
+   * channel never run on an expired token (a 401 still refreshes on demand). */
+  private scheduleRefresh(): void {
+    clearTimeout(this.refreshTimer);
+    const session = this.auth.session;
+    if (!this.running || !session) return;
+    const delay = refreshDelay(session.accessToken);
+    if (delay === null) return;
+    this.refreshTimer = setTimeout(() => {
+      this.auth.refresh(session.accessToken).then(
+        () => {
+          this.refreshFailures = 0;
+        },
+        () => {
+          // offline or server busy: try again later (requests refresh on 401 meanwhile)
+          clearTimeout(this.refreshTimer);
+          if (this.running) {
+            this.refreshTimer = setTimeout(
+              () => this.scheduleRefresh(),
+              backoffDelay(this.refreshFailures++, this.options.backoff),
+            );
+          }
+        },
+      );
+    }, delay);
+  }
+
+  private updateState(): void {
+    const state: ClientState = !this.running ? 'stopped' : !this.online ? 'offline' : this.active ? 'syncing' : 'idle';
+    const online = this.online;
+    if (online !== this.wasOnline) {
+      this.wasOnline = online;
+      this.emit({ type: online ? 'online' : 'offline' });
+    }
+    if (state !== this.stateSubject.value) {
+      this.stateSubject.next(state);
+      this.emit({ type: 'state', state });
+    }
+  }
+
+  private emit(event: FamilyClientEvent): void {
+    if (!this.events.closed) this.events.next(event);
+  }
+
+  private serial<T>(fn: () => Promise<T>): Promise<T> {
+    const run = this.lifecycle.then(fn);
+    this.lifecycle = run.catch(() => undefined);
+    return run;
+  }
+}

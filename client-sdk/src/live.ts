@@ -1,0 +1,178 @@
+/**
+ * The live channel (api-contract §5, docs/realtime.md): one WebSocket to `/api/realtime`,
+ * used as the replication nudge. `Authenticate` is the first frame; a refreshed token is sent
+ * as a new `Authenticate` on the open socket. Close codes:
+ * - 4403 (removed from the family): no reconnect;
+ * - 4401 (token refused or expired): reconnect with a fresh token (refreshed when the refused
+ *   one is still the session's); no reconnect when the session is gone;
+ * - anything else (1001/1012 server stopping, 1006 connection lost, 4408 slow consumer, 1011):
+ *   reconnect with capped exponential backoff and full jitter.
+ */
+import { backoffDelay, type BackoffOptions } from './backoff.js';
+import { decodeServerFrame, encodeFrame, CLOSE_CODES, REALTIME_PATH, type ServerFrame } from './protocol/index.js';
+
+/** The parts of the WHATWG WebSocket the SDK uses; the browser's and the `ws` package's both fit. */
+export interface WebSocketLike {
+  readonly readyState: number;
+  send(data: string): void;
+  close(code?: number, reason?: string): void;
+  onopen: ((ev: any) => void) | null;
+  onmessage: ((ev: { data: unknown }) => void) | null;
+  onclose: ((ev: { code: number; reason?: string }) => void) | null;
+  onerror: ((ev: any) => void) | null;
+}
+export type WebSocketConstructor = new (url: string) => WebSocketLike;
+
+const OPEN = 1;
+
+export interface LiveHandlers {
+  /** Authenticated (first connect and every reconnect): time to pull what was missed. */
+  connected(): void;
+  /** The socket is gone (a reconnect may follow). */
+  disconnected(): void;
+  changed(version: number): void;
+  frame(frame: ServerFrame): void;
+  /** 4403: removed from the family. */
+  removed(): void;
+}
+
+export interface LiveOptions {
+  baseUrl: string;
+  WebSocket: WebSocketConstructor;
+  /** The session's current access token (null: signed out). */
+  currentToken(): string | null;
+  /** A token to replace `refused` (refreshing when it is still the session's); null when the
+   * session is gone. May throw when offline. */
+  freshToken(refused: string): Promise<string | null>;
+  backoff: BackoffOptions;
+  handlers: LiveHandlers;
+}
+
+export class LiveChannel {
+  private ws: WebSocketLike | null = null;
+  private sentToken: string | null = null;
+  private authenticated = false;
+  private running = false;
+  private attempt = 0;
+  private timer: ReturnType<typeof setTimeout> | undefined;
+
+  constructor(private readonly options: LiveOptions) {}
+
+  get connected(): boolean {
+    return this.authenticated;
+  }
+
+  start(): void {
+    if (this.running) return;
+    this.running = true;
+    this.attempt = 0;
+    this.connect();
+  }
+
+  stop(): void {
+    this.running = false;
+    clearTimeout(this.timer);
+    const ws = this.ws;
+    this.ws = null;
+    if (ws) {
+      ws.onclose = null;
+      ws.onmessage = null;
+      ws.onopen = null;
+      // keep an onerror listener: the `ws` package throws on an unhandled 'error' event
+      ws.onerror = () => undefined;
+      try {
+        ws.close(1000, 'client stopped');
+      } catch {
+        // not open yet
+      }
+    }
+    if (this.authenticated) {
+      this.authenticated = false;
+      this.options.handlers.disconnected();
+    }
+  }
+
+  /** Sends a refreshed token on the open socket (no reconnect needed). */
+  reauthenticate(token: string): void {
+    const ws = this.ws;
+    if (!ws || ws.readyState !== OPEN || token === this.sentToken) return;
+    this.sentToken = token;
+    ws.send(encodeFrame({ type: 'Authenticate', token }));
+  }
+
+  private connect(): void {
+    if (!this.running) return;
+    const token = this.options.currentToken();
+    if (!token) return;
+    const url = new URL(REALTIME_PATH, this.options.baseUrl.replace(/\/+$/, '') + '/');
+    url.protocol = url.protocol === 'https:' ? 'wss:' : 'ws:';
+    let ws: WebSocketLike;
+    try {
+      ws = new this.options.WebSocket(url.toString());
+    } catch {
+      this.scheduleReconnect();
+      return;
+    }
+    this.ws = ws;
+    this.sentToken = null;
+    ws.onerror = () => undefined; // a close event follows
+    ws.onopen = () => {
+      const current = this.options.currentToken();
+      if (!current) return ws.close(1000, 'signed out');
+      this.sentToken = current;
+      ws.send(encodeFrame({ type: 'Authenticate', token: current }));
+    };
+    ws.onmessage = (ev) => this.onMessage(ev.data);
+    ws.onclose = (ev) => void this.onClose(ws, ev.code);
+  }
+
+  private onMessage(data: unknown): void {
+    const text = typeof data === 'string' ? data : String(data);
+    const decoded = decodeServerFrame(text);
+    if (!decoded.ok) return; // a newer server's frame: ignore
+    const frame = decoded.frame;
+    if (frame.type === 'Authenticated') {
+      if (!this.authenticated) {
+        this.authenticated = true;
+        this.attempt = 0;
+        this.options.handlers.connected();
+      }
+    } else if (frame.type === 'Changed') {
+      this.options.handlers.changed(frame.version);
+    }
+    this.options.handlers.frame(frame);
+  }
+
+  private async onClose(ws: WebSocketLike, code: number): Promise<void> {
+    if (ws !== this.ws) return;
+    this.ws = null;
+    const refused = this.sentToken;
+    if (this.authenticated) {
+      this.authenticated = false;
+      this.options.handlers.disconnected();
+    }
+    if (!this.running) return;
+    if (code === CLOSE_CODES.REMOVED_FROM_FAMILY) {
+      this.running = false;
+      this.options.handlers.removed();
+      return;
+    }
+    if (code === CLOSE_CODES.UNAUTHENTICATED && refused) {
+      try {
+        if (!(await this.options.freshToken(refused))) {
+          this.running = false; // signed out: the client reports it
+          return;
+        }
+      } catch {
+        // offline or server busy: back off and try again
+      }
+    }
+    this.scheduleReconnect();
+  }
+
+  private scheduleReconnect(): void {
+    if (!this.running) return;
+    clearTimeout(this.timer);
+    this.timer = setTimeout(() => this.connect(), backoffDelay(this.attempt++, this.options.backoff));
+  }
+}

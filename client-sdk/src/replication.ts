@@ -1,0 +1,249 @@
+/**
+ * Live replication of the nine collections with RxDB's `replicateRxCollection`, speaking the
+ * server's pull/push endpoints (api-contract §6, docs/sync.md "What a client must do"):
+ *
+ * - pull: `GET /api/sync/{c}/pull?schema=&limit=&checkpoint=` (URL-encoded JSON checkpoint);
+ *   push: `POST /api/sync/{c}/push?schema=`, at most PUSH_MAX_ROWS rows.
+ * - No polling: RxDB pulls at start and on `reSync()`; the live channel's `Changed` nudge and
+ *   every (re)connect call it.
+ * - Offline, 5xx, 429: the same request is retried inside the handler with capped, jittered
+ *   backoff, and at once when the live channel is back (Wakeup).
+ * - 401: the Rest layer refreshes the token once and retries; a refused refresh ends the
+ *   session (the client then stops replicating).
+ * - 426 `schema_outdated`: reported, and the client stops replicating.
+ * - 410 `checkpoint_expired`: that collection is pulled again from scratch (see
+ *   `resyncFromScratch`).
+ * - push `rejected` rows: `parent_missing` rows are re-sent alone after a backoff until their
+ *   parent's own push has landed; other rows are reported, and the server's state returned
+ *   with them in `conflicts` reverts the local copy through the conflict handler.
+ */
+import { combineLatest, map, type Observable } from 'rxjs';
+import { replicateRxCollection, type RxReplicationState } from 'rxdb/plugins/replication';
+import type { RxCollection } from 'rxdb';
+import { FamilyApiError, problemFrom } from './errors.js';
+import { backoffDelay, Wakeup, type BackoffOptions } from './backoff.js';
+import type { FamilyDatabase } from './database.js';
+import type { Rest } from './rest.js';
+import {
+  COLLECTIONS,
+  PULL_LIMIT_MAX,
+  PUSH_MAX_ROWS,
+  encodeCheckpoint,
+  syncPath,
+  type Checkpoint,
+  type CollectionName,
+  type Doc,
+  type RejectedRow,
+} from './protocol/index.js';
+
+export interface ReplicationHooks {
+  /** A request reached the server (true) or could not (false). */
+  reachable(ok: boolean): void;
+  /** The server refused pushed rows (other than parent_missing); they are being reverted. */
+  rejected(collection: CollectionName, rows: RejectedRow[]): void;
+  /** 426: this client's schema is outdated. */
+  schemaOutdated(): void;
+  /** 410: a collection is being pulled again from scratch. */
+  checkpointExpired(collection: CollectionName): void;
+  /** An error RxDB reported (it retries after `retryTime`). */
+  error(collection: CollectionName, error: unknown): void;
+}
+
+export interface ReplicationConfig {
+  db: FamilyDatabase;
+  rest: Rest;
+  familyId: string;
+  schemaVersion: number;
+  pullBatchSize: number;
+  pushBatchSize: number;
+  retryTime: number;
+  backoff: BackoffOptions;
+  wakeup: Wakeup;
+  hooks: ReplicationHooks;
+}
+
+interface PullBody {
+  documents: Doc<CollectionName>[];
+  checkpoint: Checkpoint | null;
+}
+interface PushBody {
+  conflicts: Doc<CollectionName>[];
+  rejected: RejectedRow[];
+}
+interface PushRow {
+  assumedMasterState: unknown;
+  newDocumentState: Doc<CollectionName>;
+}
+
+/** Thrown into RxDB once the replication is stopping or must stop (426). */
+class ReplicationHalted extends Error {
+  override readonly name = 'ReplicationHalted';
+}
+
+export class Replications {
+  readonly states = {} as Record<CollectionName, RxReplicationState<any, Checkpoint>>;
+  /** True while any collection pulls or pushes. */
+  readonly active$: Observable<boolean>;
+  private stopped = false;
+  /** Highest family version each collection has pulled up to (its checkpoint's `version`). */
+  private readonly pulledVersion = new Map<CollectionName, number>();
+
+  constructor(private readonly config: ReplicationConfig) {
+    for (const c of COLLECTIONS) this.states[c] = this.replicate(c);
+    this.active$ = combineLatest(COLLECTIONS.map((c) => this.states[c].active$)).pipe(map((a) => a.some(Boolean)));
+  }
+
+  /** Pull every collection now (and push what is pending). */
+  reSyncAll(): void {
+    for (const c of COLLECTIONS) this.states[c].reSync();
+  }
+
+  /** `Changed { version }`: pull the collections whose last pull did not include `version`
+   * (every pull's checkpoint reaches the family version of its snapshot). */
+  nudge(version: number): void {
+    for (const c of COLLECTIONS) {
+      if ((this.pulledVersion.get(c) ?? -1) < version) this.states[c].reSync();
+    }
+  }
+
+  async awaitInSync(): Promise<void> {
+    await Promise.all(COLLECTIONS.map((c) => this.states[c].awaitInSync()));
+  }
+
+  async cancel(): Promise<void> {
+    this.stopped = true;
+    this.config.wakeup.wake();
+    await Promise.all(COLLECTIONS.map((c) => this.states[c].cancel()));
+  }
+
+  private replicate(c: CollectionName): RxReplicationState<any, Checkpoint> {
+    const { config } = this;
+    const state = replicateRxCollection<any, Checkpoint>({
+      collection: config.db[c] as RxCollection<any>,
+      // Stable across restarts (RxDB keeps the checkpoint and the assumed server states under
+      // it); per family, so another family's replica never resumes from this one's.
+      replicationIdentifier: `family-shopping/${config.familyId}/${c}`,
+      live: true,
+      retryTime: config.retryTime,
+      waitForLeadership: false,
+      autoStart: true,
+      pull: {
+        batchSize: Math.min(config.pullBatchSize, PULL_LIMIT_MAX),
+        handler: (checkpoint, batchSize) =>
+          this.retrying(async () => {
+            const res = await config.rest.send('GET', this.pullPath(c, checkpoint ?? null, batchSize));
+            if (res.status === 410) {
+              await res.body?.cancel().catch(() => undefined);
+              config.hooks.checkpointExpired(c);
+              return this.resyncFromScratch(c);
+            }
+            const body = await this.answer<PullBody>(res);
+            this.notePulled(c, body.checkpoint);
+            return { documents: body.documents, checkpoint: body.checkpoint ?? checkpoint ?? undefined };
+          }),
+      },
+      push: {
+        batchSize: Math.min(config.pushBatchSize, PUSH_MAX_ROWS),
+        handler: (rows) =>
+          this.pushRows(
+            c,
+            rows.map((r) => ({ assumedMasterState: r.assumedMasterState ?? null, newDocumentState: r.newDocumentState })),
+          ),
+      },
+    });
+    state.error$.subscribe((err) => {
+      if (!this.stopped) config.hooks.error(c, err);
+    });
+    return state;
+  }
+
+  private async pushRows(c: CollectionName, rows: PushRow[]): Promise<any[]> {
+    const conflicts: Doc<CollectionName>[] = [];
+    let pending = rows;
+    for (let attempt = 0; ; attempt++) {
+      const body = await this.retrying(async () =>
+        this.answer<PushBody>(await this.config.rest.send('POST', this.pushPath(c), pending)),
+      );
+      conflicts.push(...body.conflicts);
+      const refused = body.rejected.filter((r) => r.code !== 'parent_missing');
+      if (refused.length > 0) this.config.hooks.rejected(c, refused);
+      // Rows naming a record whose own push has not landed yet: neither applied nor reverted.
+      // Re-send just those after a while (the others are done; re-sending them is a no-op).
+      const waiting = new Set(body.rejected.filter((r) => r.code === 'parent_missing').map((r) => r.id));
+      if (waiting.size === 0) return conflicts;
+      pending = pending.filter((r) => waiting.has(r.newDocumentState.id));
+      await this.config.wakeup.wait(backoffDelay(attempt, { baseMs: 100, maxMs: this.config.backoff.maxMs }));
+      if (this.stopped) throw new ReplicationHalted('replication stopped');
+    }
+  }
+
+  /**
+   * 410: the checkpoint is older than the server's kept tombstones, so some deletions can no
+   * longer be learned. Pull the whole collection from scratch and answer RxDB with those docs
+   * plus a tombstone for every local doc the server no longer has. RxDB applies a pulled doc
+   * (or tombstone) only where the local copy has no unpushed change, so:
+   * - unchanged local docs the server deleted are dropped;
+   * - docs with unpushed local changes (and local inserts never pushed) are kept and pushed;
+   * - everything else takes the server's state.
+   * The new checkpoint is the full pull's, so the next pulls continue from there.
+   */
+  private async resyncFromScratch(c: CollectionName) {
+    const docs: Doc<CollectionName>[] = [];
+    let checkpoint: Checkpoint | null = null;
+    for (;;) {
+      const res = await this.config.rest.send('GET', this.pullPath(c, checkpoint, PULL_LIMIT_MAX));
+      const body = await this.answer<PullBody>(res);
+      docs.push(...body.documents);
+      checkpoint = body.checkpoint ?? checkpoint;
+      if (body.documents.length < PULL_LIMIT_MAX) break;
+    }
+    this.notePulled(c, checkpoint);
+    const onServer = new Set(docs.map((d) => d.id));
+    const local = await (this.config.db[c] as RxCollection<any>).find().exec();
+    const gone = local
+      .filter((d) => !onServer.has(d.primary))
+      .map((d) => ({ ...(d.toMutableJSON() as object), _deleted: true }));
+    return { documents: [...docs, ...gone] as any[], checkpoint: checkpoint ?? undefined };
+  }
+
+  /** Runs one request, retrying while the server cannot be reached or cannot answer now. */
+  private async retrying<T>(attempt: () => Promise<T>): Promise<T> {
+    for (let n = 0; ; n++) {
+      if (this.stopped) throw new ReplicationHalted('replication stopped');
+      try {
+        const result = await attempt();
+        this.config.hooks.reachable(true);
+        return result;
+      } catch (err) {
+        const retry =
+          err instanceof FamilyApiError && (err.transient || err.code === 'schema_unsupported') && !this.stopped;
+        if (!retry) throw err;
+        this.config.hooks.reachable(err.status !== 0);
+        await this.config.wakeup.wait(backoffDelay(n, this.config.backoff));
+      }
+    }
+  }
+
+  private async answer<T>(res: Response): Promise<T> {
+    if (res.ok) return (await res.json()) as T;
+    const problem = await problemFrom(res);
+    if (res.status === 426) {
+      this.config.hooks.schemaOutdated();
+      throw new ReplicationHalted(problem.message);
+    }
+    throw problem;
+  }
+
+  private notePulled(c: CollectionName, checkpoint: Checkpoint | null): void {
+    if (checkpoint) this.pulledVersion.set(c, Math.max(this.pulledVersion.get(c) ?? -1, checkpoint.version));
+  }
+
+  private pullPath(c: CollectionName, checkpoint: Checkpoint | null, limit: number): string {
+    const cp = checkpoint ? `&checkpoint=${encodeCheckpoint(checkpoint)}` : '';
+    return `${syncPath(c, 'pull')}?schema=${this.config.schemaVersion}&limit=${limit}${cp}`;
+  }
+
+  private pushPath(c: CollectionName): string {
+    return `${syncPath(c, 'push')}?schema=${this.config.schemaVersion}`;
+  }
+}

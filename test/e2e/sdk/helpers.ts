@@ -1,0 +1,94 @@
+// Helpers of the SDK end-to-end tests: an app of their own (TRUST_PROXY, so every client gets its
+// own address for the login rate limit), SDK clients on RxDB memory storage with the `ws`
+// WebSocket, bounded waits on observable conditions, and a recorder of client events.
+import crypto from 'node:crypto';
+import WebSocket from 'ws';
+import { getRxStorageMemory } from 'rxdb/plugins/storage-memory';
+import { startTestApp } from '../../helpers/app.js';
+import type { RunningServer } from '../../../server/server.js';
+import type { TestUser } from '../../helpers/factories.js';
+import {
+  createFamilyClient,
+  type FamilyClient,
+  type FamilyClientEvent,
+  type FamilyClientOptions,
+  type FetchLike,
+  type WebSocketConstructor,
+} from '../../../client-sdk/src/index.js';
+
+/** An app for one test file. `TRUST_PROXY`: each client sends its own X-Forwarded-For, so
+ *  logins of many clients do not share one address's rate limit. */
+export function startSdkApp(envOverrides: Record<string, string> = {}): Promise<RunningServer> {
+  return startTestApp({ envOverrides: { TRUST_PROXY: 'true', ...envOverrides } });
+}
+
+/** fetch with a client address of its own (the app trusts X-Forwarded-For). */
+export function fetchAs(address = randomAddress()): FetchLike {
+  return (input, init) =>
+    fetch(input, { ...init, headers: { ...(init?.headers as Record<string, string>), 'x-forwarded-for': address } });
+}
+
+function randomAddress(): string {
+  const b = crypto.randomBytes(3);
+  return `10.${b[0]}.${b[1]}.${b[2]}`;
+}
+
+export type ClientOptions = Partial<FamilyClientOptions>;
+
+/** A client of the app with test-friendly retry timings (no polling: RxDB has no interval). */
+export async function newClient(app: { url: string }, options: ClientOptions = {}): Promise<FamilyClient> {
+  return createFamilyClient({
+    baseUrl: app.url,
+    storage: getRxStorageMemory(),
+    databaseName: `sdk-${crypto.randomUUID().slice(0, 8)}`,
+    WebSocket: WebSocket as unknown as WebSocketConstructor,
+    fetch: fetchAs(),
+    retryTime: 200,
+    backoff: { baseMs: 50, maxMs: 1000 },
+    ...options,
+  });
+}
+
+/** A client signed in as `user` through the SDK's login. */
+export async function signedInClient(app: { url: string }, user: TestUser, options: ClientOptions = {}): Promise<FamilyClient> {
+  const client = await newClient(app, options);
+  try {
+    await client.auth.login(user.email, user.password);
+  } catch (err) {
+    await client.destroy();
+    throw err;
+  }
+  return client;
+}
+
+/** Polls `condition` until it returns a truthy value (which is returned), or fails after
+ *  `timeoutMs` with `message` and the last error. */
+export async function waitFor<T>(condition: () => T | Promise<T>, message: string, timeoutMs = 15_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  let last: unknown;
+  for (;;) {
+    try {
+      const value = await condition();
+      if (value) return value;
+    } catch (err) {
+      last = err;
+    }
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${message}${last ? `: ${String(last)}` : ''}`);
+    await new Promise((r) => setTimeout(r, 25));
+  }
+}
+
+/** Records a client's events in order. */
+export function recordEvents(client: FamilyClient): FamilyClientEvent[] {
+  const events: FamilyClientEvent[] = [];
+  client.events$.subscribe((e) => events.push(e));
+  return events;
+}
+
+export const has = (events: FamilyClientEvent[], type: FamilyClientEvent['type']) => events.some((e) => e.type === type);
+
+/** The local doc with this id, as plain JSON (undefined when absent or deleted). */
+export async function localDoc(client: FamilyClient, collection: keyof FamilyClient['db']['collections'], id: string): Promise<any> {
+  const doc = (await (client.db as any)[collection].findByIds([id]).exec()).get(id);
+  return doc ? doc.toJSON() : undefined;
+}
