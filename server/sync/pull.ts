@@ -42,6 +42,14 @@ export const checkpointExpired = () =>
   new AppError(410, 'checkpoint_expired', 'The checkpoint is older than the kept tombstones; re-sync from scratch');
 
 /**
+ * A checkpoint beyond the counters this server has handed out (another family's, or one issued
+ * before the database was restored from a backup) would skip every row up to it: the client
+ * must re-sync from scratch, as for an expired one.
+ */
+export const checkpointAhead = () =>
+  new AppError(410, 'checkpoint_expired', 'The checkpoint is ahead of this server’s data; re-sync from scratch');
+
+/**
  * The family cursor of a checkpoint. Its `id` is the last row's id, plus `/<issuedAt>` on pages
  * that did not reach the end: the family counter when the walk that produced it began. The
  * checkpoint is opaque to clients; only this module reads it.
@@ -88,6 +96,7 @@ export async function pullDocs(
     async (trx) => {
       const counters = await familyCounters(trx, familyId);
       if (isExpired(position, counters)) throw checkpointExpired();
+      if (position && Math.max(position.cursor.version, position.issuedAt) > counters.version) throw checkpointAhead();
       const familyCursor: Cursor | null = position?.cursor ?? null;
       const issuedAt = position?.issuedAt ?? counters.version;
 
@@ -105,6 +114,7 @@ export async function pullDocs(
 
       const catalogCursor: Cursor | null =
         checkpoint?.catalogVersion !== undefined ? { version: checkpoint.catalogVersion, id: checkpoint.catalogId ?? '' } : null;
+      if (catalogCursor && catalogCursor.version > (await catalogCounter(trx))) throw checkpointAhead();
 
       // Family side first (family rows and overrides, by version), then the global catalog.
       const family =

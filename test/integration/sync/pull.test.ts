@@ -6,7 +6,7 @@ import { makeFamily } from '../../helpers/factories.js';
 import { catalogWrite } from '../../../server/db/family-write.js';
 import { newId } from '../../../server/db/ids.js';
 import { COLLECTIONS, pullResponseSchemas, type CollectionName } from '../../../client-sdk/src/protocol/index.js';
-import { pull, pullAll, uuid } from './helpers.js';
+import { familyVersion, pull, pullAll, uuid } from './helpers.js';
 
 async function seedFamily(app: Awaited<ReturnType<typeof testApp>>) {
   const family = await makeFamily(app);
@@ -184,6 +184,29 @@ describe('sync pull', () => {
     expect([...paged.docs.keys()].sort()).to.deep.equal([...all.docs.keys()].sort());
     const firstPage = await pull(app, t, 'units', null, 2);
     expect(firstPage.body.documents.every((d) => d.kind === 'family')).to.equal(true);
+  });
+
+  it('answers 410 for a checkpoint ahead of what the server has issued (another family\u2019s, or from before a restore), so no row is skipped', async () => {
+    const app = await testApp();
+    const older = await makeFamily(app);
+    for (let i = 0; i < 5; i++) await request(app, 'POST', '/api/lists', { token: older.admin.token, body: { name: `List ${i}` } });
+    const ahead = (await pull(app, older.admin.token, 'lists')).body.checkpoint!;
+    const family = await makeFamily(app);
+    const t = family.admin.token;
+    const list = await request(app, 'POST', '/api/lists', { token: t, body: { name: 'Weekly' } });
+    expect(ahead.version).to.be.greaterThan(await familyVersion(app, family.familyId));
+    const res = await pull(app, t, 'lists', ahead);
+    expect([res.status, res.body.code]).to.deep.equal([410, 'checkpoint_expired']);
+    expect(res.headers.get('content-type')).to.match(/^application\/problem\+json/);
+    const fresh = await pull(app, t, 'lists');
+    expect(fresh.body.documents.map((d) => d.id)).to.deep.equal([list.body.id]);
+    // The current checkpoint itself is fine: nothing newer.
+    const again = await pull(app, t, 'lists', fresh.body.checkpoint);
+    expect([again.status, again.body.documents]).to.deep.equal([200, []]);
+    // The global catalog cursor likewise.
+    const catalog = (await pullAll(app, t, 'units', null, 1000)).checkpoint!;
+    const future = await pull(app, t, 'units', { ...catalog, catalogVersion: catalog.catalogVersion! + 1000 });
+    expect([future.status, future.body.code]).to.deep.equal([410, 'checkpoint_expired']);
   });
 
   it('answers 426 for an absent or old schema, 400 for a newer one, a bad checkpoint or limit, 404 for an unknown collection, 401 without a token', async () => {
