@@ -8,6 +8,8 @@ import { WebSocketServer } from 'ws';
 import type { Deps } from '../context.js';
 import { CLOSE_CODES, REALTIME_PATH } from '../../client-sdk/src/protocol/realtime.js';
 import { RealtimeHub } from './hub.js';
+import { problem } from '../http/middleware.js';
+import { TITLES } from '../http/errors.js';
 import { RealtimeConnection } from './connection.js';
 import { resolveOptions, type RealtimeOptions } from './options.js';
 
@@ -45,8 +47,8 @@ export function attachRealtime(server: http.Server, deps: Deps, options: Realtim
     } catch {
       path = '';
     }
-    if (path !== REALTIME_PATH) return rejectUpgrade(socket, 404, 'Not Found');
-    if (closing) return rejectUpgrade(socket, 503, 'Service Unavailable');
+    if (path !== REALTIME_PATH) return rejectUpgrade(socket, 404, 'not_found', 'No such resource');
+    if (closing) return rejectUpgrade(socket, 503, 'shutting_down', 'The server is shutting down; reconnect');
     wss.handleUpgrade(req, socket, head, (ws) => {
       if (closing) {
         ws.close(CLOSE_CODES.GOING_AWAY, 'server shutting down');
@@ -97,8 +99,13 @@ export function attachRealtime(server: http.Server, deps: Deps, options: Realtim
   return { hub, connectionCount: () => connections.size, close };
 }
 
-function rejectUpgrade(socket: Duplex, status: number, text: string): void {
+/** Refuses an upgrade with the same problem+json body as every other error. */
+function rejectUpgrade(socket: Duplex, status: number, code: string, detail: string): void {
   socket.once('finish', () => socket.destroy());
   socket.once('error', () => socket.destroy());
-  socket.end(`HTTP/1.1 ${status} ${text}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
+  const body = JSON.stringify(problem(status, code, detail));
+  socket.end(
+    `HTTP/1.1 ${status} ${TITLES[status]}\r\nConnection: close\r\nContent-Type: application/problem+json\r\n` +
+      `Content-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
+  );
 }

@@ -2,6 +2,7 @@
 // committed events to list and overview groups, family partitioning, internal events, token
 // replacement and expiry, and bad frames.
 import { expect } from 'chai';
+import http from 'node:http';
 import { testApp, request } from '../../helpers/app.js';
 import { makeFamily, makeMember, type TestFamily } from '../../helpers/factories.js';
 import { familyWrite } from '../../../server/db/family-write.js';
@@ -101,13 +102,27 @@ describe('realtime: the live channel', function () {
       expect(await s.next()).to.deep.equal({ type: 'JoinedList', listId: list, requestId: 1 });
     });
 
-    it('answers 404 to upgrades on other paths', async () => {
+    it('answers 404 problem+json to upgrades on other paths', async () => {
       try {
         await TestSocket.open(app.url, '/api/elsewhere');
         expect.fail('upgrade succeeded');
       } catch (err) {
         expect((err as { statusCode?: number }).statusCode).to.equal(404);
       }
+      const res = await new Promise<http.IncomingMessage>((resolve, reject) => {
+        const req = http.request(`${app.url}/api/elsewhere`, {
+          headers: { connection: 'Upgrade', upgrade: 'websocket', 'sec-websocket-version': '13', 'sec-websocket-key': 'dGhlIHNhbXBsZSBub25jZQ==' },
+        });
+        req.on('response', resolve);
+        req.on('upgrade', () => reject(new Error('upgraded')));
+        req.on('error', reject);
+        req.end();
+      });
+      let text = '';
+      for await (const chunk of res) text += String(chunk);
+      expect(res.statusCode).to.equal(404);
+      expect(res.headers['content-type']).to.match(/^application\/problem\+json/);
+      expect(JSON.parse(text)).to.include({ status: 404, code: 'not_found' });
     });
   });
 
