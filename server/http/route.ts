@@ -73,10 +73,11 @@ export function nulErrors(value: unknown, prefix?: string): FieldError[] {
   return out;
 }
 
-export function parseOrThrow<T extends z.ZodType>(schema: T, value: unknown, prefix: string): z.output<T> {
+/** Validates one part of a request; `checkText` also refuses NUL in its strings (query, body). */
+export function parseOrThrow<T extends z.ZodType>(schema: T, value: unknown, prefix: string, checkText = true): z.output<T> {
   const r = schema.safeParse(value);
   if (!r.success) throw validationFailed(zodErrors(r.error, prefix));
-  const nul = nulErrors(r.data, prefix);
+  const nul = checkText ? nulErrors(r.data, prefix) : [];
   if (nul.length) throw validationFailed(nul);
   return r.data;
 }
@@ -98,7 +99,8 @@ export class ApiRouter {
     if (limiter) middlewares.push(limiter);
     middlewares.push(async (ctx) => {
       const actor = spec.access === 'public' ? (null as unknown as Actor) : await authenticate(deps, ctx, spec.access);
-      const params = spec.params ? parseOrThrow(spec.params, ctx.params, 'params') : ctx.params;
+      // Path values are ids (validated as UUIDs) or link tokens that are only ever hashed.
+      const params = spec.params ? parseOrThrow(spec.params, ctx.params, 'params', false) : ctx.params;
       const query = spec.query ? parseOrThrow(spec.query, ctx.query, 'query') : ctx.query;
       const body = spec.body
         ? parseOrThrow(spec.body, (ctx.request as unknown as { body?: unknown }).body ?? {}, 'body')

@@ -93,6 +93,9 @@ describe('cross-cutting HTTP', () => {
     expect(login.status).to.equal(400);
     expect(login.body.errors.map((e: { path: string }) => e.path)).to.deep.equal(['body.password']);
     expect((await app.deps.db('stores').where({ family_id: fam.familyId })).length).to.equal(0);
+    // A path token is only ever hashed: one holding NUL is simply unknown.
+    const invite = await request(app, 'GET', '/api/auth/invite/abc%00def');
+    expect([invite.status, invite.body.code]).to.deep.equal([404, 'invitation_invalid']);
   });
 
   it('answers a body that does not decode with its Content-Encoding with 400 problem+json, never a 500', async () => {
