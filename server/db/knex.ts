@@ -12,6 +12,7 @@ export type Trx = Knex.Transaction;
 
 const INT8 = 20;
 const NUMERIC = 1700;
+const TIMESTAMPTZ = 1184;
 
 // pg already returns int8 and numeric as text; make that explicit so no later change flips it.
 pg.types.setTypeParser(INT8, (v: string) => v);
@@ -53,7 +54,12 @@ export function knexConfig(target: DbTarget): Knex.Config {
     fs.mkdirSync(target.dataDir, { recursive: true });
     lockDataDir(target.dataDir);
   }
-  const parsers = { [INT8]: (v: string) => v, [NUMERIC]: (v: string) => v };
+  // timestamptz through pg's own parser: PGlite's `new Date(text)` reads years 0-99 as 1900s/2000s.
+  const parsers = {
+    [INT8]: (v: string) => v,
+    [NUMERIC]: (v: string) => v,
+    [TIMESTAMPTZ]: pg.types.getTypeParser(TIMESTAMPTZ),
+  };
   const pglite = new PGlite({ dataDir: target.dataDir, parsers });
   return {
     client: ClientPgLite as unknown as typeof Knex.Client,

@@ -265,6 +265,19 @@ describe('sync push', () => {
     expect(ids).to.deep.equal([list.id]);
   });
 
+  it('keeps a pushed removal time exactly, early years included (the same on every database)', async () => {
+    const family = await makeFamily(app);
+    const t = family.admin.token;
+    const list = listDoc();
+    await push(app, t, 'lists', [{ newDocumentState: list }]);
+    const times = ['0001-01-01T00:00:00.000Z', '0049-06-30T12:34:56.789Z', '0099-12-31T23:59:59.999Z', '1970-01-01T00:00:00.000Z'];
+    const items = times.map((removedAt) => itemDoc(list.id, { removedAt }));
+    const res = await push(app, t, 'items', items.map((d) => ({ newDocumentState: d })));
+    expect(res.body).to.deep.equal({ conflicts: [], rejected: [] });
+    const pulled = (await pullAll(app, t, 'items')).docs;
+    expect(items.map((d) => pulled.get(d.id)?.removedAt)).to.deep.equal(times);
+  });
+
   it('rejects rows naming another family’s data (ids, list, store, unit, product) and changes nothing', async () => {
     const a = await makeFamily(app);
     const b = await makeFamily(app);
