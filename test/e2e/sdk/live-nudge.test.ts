@@ -1,0 +1,89 @@
+// Another member's REST write reaches the local database within moments, because the live
+// channel's `Changed` nudge makes the replication pull: RxDB has no polling interval, so without
+// the nudge nothing is pulled until the app asks.
+import { expect } from 'chai';
+import type { RunningServer } from '../../../server/server.js';
+import { makeFamily, makeMember } from '../../helpers/factories.js';
+import { request } from '../../helpers/app.js';
+import type { FamilyClient } from '../../../client-sdk/src/index.js';
+import { fetchAs, localDoc, recordEvents, signedInClient, startSdkApp, waitFor } from './helpers.js';
+
+describe('e2e SDK: live nudge', function () {
+  this.timeout(60_000);
+  let app: RunningServer;
+  let client: FamilyClient | undefined;
+
+  before(async () => {
+    app = await startSdkApp();
+  });
+  after(async () => {
+    await app.close();
+  });
+  afterEach(async () => {
+    await client?.destroy();
+    client = undefined;
+  });
+
+  async function familyWithList() {
+    const family = await makeFamily(app);
+    const member = await makeMember(app, family);
+    const list = (await request(app, 'POST', '/api/lists', { token: member.token, body: { name: 'Groceries' } })).body;
+    return { family, member, list };
+  }
+
+  it('a REST write by another member appears locally after a Changed nudge, with no pull before it', async () => {
+    const { family, member, list } = await familyWithList();
+    // Every pull request and every nudge, in the order they happen.
+    const timeline: string[] = [];
+    const base = fetchAs();
+    client = await signedInClient(app, family.admin, {
+      fetch: (input, init) => {
+        const m = /\/api\/sync\/(\w+)\/pull/.exec(input);
+        if (m) timeline.push(`pull ${m[1]}`);
+        return base(input, init);
+      },
+    });
+    const c = client;
+    c.on('changed', (e) => timeline.push(`changed ${e.version}`));
+    await c.start();
+    await waitFor(async () => (await localDoc(c, 'lists', list.id)) && c.state === 'idle', 'initial sync, online and idle');
+    await c.sync(); // the catch-up pull of the socket's connect is done too
+    timeline.length = 0;
+
+    const r = await request(app, 'POST', `/api/lists/${list.id}/items`, { token: member.token, body: { name: 'Apples', quantity: 6 } });
+    expect(r.status).to.equal(201);
+    const apples = await waitFor(() => localDoc(c, 'items', r.body.id), 'the item in the local database');
+    expect(apples).to.include({ name: 'Apples', quantity: 6, listId: list.id });
+    // The pull that brought it came after the nudge; nothing pulled on its own before.
+    expect(timeline[0]).to.match(/^changed \d+$/);
+    expect(timeline).to.include('pull items');
+
+    // A burst of writes: every one arrives.
+    const ids: string[] = [];
+    for (const name of ['Pears', 'Plums', 'Figs']) {
+      ids.push((await request(app, 'POST', `/api/lists/${list.id}/items`, { token: member.token, body: { name } })).body.id);
+    }
+    await request(app, 'PATCH', `/api/lists/${list.id}`, { token: member.token, body: { name: 'Fruit' } });
+    await waitFor(async () => (await Promise.all(ids.map((id) => localDoc(c, 'items', id)))).every(Boolean), 'the burst');
+    await waitFor(async () => (await localDoc(c, 'lists', list.id))?.name === 'Fruit', 'the renamed list');
+  });
+
+  it('without the live channel a REST write is not pulled until the app asks (sync())', async () => {
+    const { family, member, list } = await familyWithList();
+    client = await signedInClient(app, family.admin, { realtime: false });
+    const c = client;
+    const events = recordEvents(c);
+    await c.start();
+    await c.awaitInSync();
+    expect(await localDoc(c, 'lists', list.id)).to.include({ name: 'Groceries' });
+
+    const r = await request(app, 'POST', `/api/lists/${list.id}/items`, { token: member.token, body: { name: 'Bread' } });
+    expect(r.status).to.equal(201);
+    await c.awaitInSync();
+    expect(await localDoc(c, 'items', r.body.id)).to.equal(undefined);
+    expect(events.filter((e) => e.type === 'changed')).to.deep.equal([]);
+
+    await c.sync();
+    expect(await localDoc(c, 'items', r.body.id)).to.include({ name: 'Bread' });
+  });
+});
