@@ -12,6 +12,7 @@ import {
   type FamilyClient,
   type FamilyClientEvent,
   type FamilyClientOptions,
+  type Session,
   type FetchLike,
   type WebSocketConstructor,
 } from '../../../client-sdk/src/index.js';
@@ -91,4 +92,22 @@ export const has = (events: FamilyClientEvent[], type: FamilyClientEvent['type']
 export async function localDoc(client: FamilyClient, collection: keyof FamilyClient['db']['collections'], id: string): Promise<any> {
   const doc = (await (client.db as any)[collection].findByIds([id]).exec()).get(id);
   return doc ? doc.toJSON() : undefined;
+}
+
+/** A session from POST /api/auth/login (what an app would have persisted). */
+export async function loginSession(app: { url: string }, user: { email: string; password: string }): Promise<Session> {
+  const res = await fetchAs()(`${app.url}/api/auth/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ email: user.email, password: user.password }),
+  });
+  if (res.status !== 200) throw new Error(`login: ${res.status} ${await res.text()}`);
+  return (await res.json()) as Session;
+}
+
+/** The same JWT with a damaged signature: well-formed, unexpired, refused by the server. */
+export function tamperedToken(token: string): string {
+  const [h, p, sig] = token.split('.') as [string, string, string];
+  const i = Math.floor(sig.length / 2);
+  return `${h}.${p}.${sig.slice(0, i)}${sig[i] === 'A' ? 'B' : 'A'}${sig.slice(i + 1)}`;
 }

@@ -1,0 +1,65 @@
+// 410 checkpoint_expired: a device that was away longer than the server keeps tombstones
+// re-syncs from scratch. What it had of records deleted meanwhile is dropped; its unpushed
+// local changes stay and are pushed.
+import { expect } from 'chai';
+import type { RunningServer } from '../../../server/server.js';
+import { makeFamily, makeMember } from '../../helpers/factories.js';
+import { request } from '../../helpers/app.js';
+import { purgeTombstones } from '../../../server/sync/purge.js';
+import { newDoc, type FamilyClient } from '../../../client-sdk/src/index.js';
+import { localDoc, recordEvents, signedInClient, startSdkApp, waitFor } from './helpers.js';
+
+describe('e2e SDK: expired checkpoint (410)', function () {
+  this.timeout(60_000);
+  let app: RunningServer;
+  let client: FamilyClient | undefined;
+
+  before(async () => {
+    app = await startSdkApp();
+  });
+  after(async () => {
+    await app.close();
+  });
+  afterEach(async () => {
+    await client?.destroy();
+    client = undefined;
+  });
+
+  it('re-syncs from scratch: deleted records vanish locally, unpushed local edits and inserts reach the server', async () => {
+    const family = await makeFamily(app);
+    const member = await makeMember(app, family);
+    const rest = async (method: string, path: string, body?: unknown) => {
+      const r = await request(app, method, path, { token: member.token, body });
+      expect(r.status, r.text).to.be.below(300);
+      return r.body;
+    };
+    const old = await rest('POST', '/api/lists', { name: 'Old list' });
+    const oldItem = await rest('POST', `/api/lists/${old.id}/items`, { name: 'Old item' });
+    const kept = await rest('POST', '/api/lists', { name: 'Kept list' });
+
+    client = await signedInClient(app, family.admin);
+    const c = client;
+    const events = recordEvents(c);
+    await c.start();
+    await waitFor(() => localDoc(c, 'items', oldItem.id), 'the first sync');
+    await c.stop();
+
+    // Away: a local edit and a local insert; on the server a delete whose tombstone is purged.
+    await (await c.db.lists.findOne(kept.id).exec())!.incrementalPatch({ name: 'Kept list (edited offline)' });
+    const fresh = await c.db.lists.insert(newDoc('lists', { name: 'New offline list' }));
+    await rest('DELETE', `/api/lists/${old.id}`);
+    const purged = await purgeTombstones(app.deps, { retentionMs: 0, familyIds: [family.familyId] });
+    expect(purged.rows).to.be.greaterThan(0);
+
+    await c.start();
+    await waitFor(() => events.some((e) => e.type === 'checkpoint_expired' && e.collection === 'lists'), 'the 410');
+    await waitFor(async () => !(await localDoc(c, 'lists', old.id)) && !(await localDoc(c, 'items', oldItem.id)), 'the deleted list and its item gone locally');
+    await waitFor(async () => {
+      const lists = await rest('GET', '/api/lists');
+      const names = new Map(lists.map((l: any) => [l.id, l.name]));
+      return names.get(kept.id) === 'Kept list (edited offline)' && names.get(fresh.id) === 'New offline list';
+    }, 'the offline edit and insert on the server');
+    expect(await localDoc(c, 'lists', kept.id)).to.include({ name: 'Kept list (edited offline)' });
+    expect(await localDoc(c, 'lists', fresh.id)).to.include({ name: 'New offline list' });
+  });
+});

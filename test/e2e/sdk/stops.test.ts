@@ -1,0 +1,64 @@
+// The server ends replication: a member removed from the family gets `removed` (live close
+// 4403) and the client stops; a client speaking an outdated schema gets `schema_outdated` (426)
+// and stops, its local data kept.
+import { expect } from 'chai';
+import type { RunningServer } from '../../../server/server.js';
+import { makeFamily, makeMember } from '../../helpers/factories.js';
+import { request } from '../../helpers/app.js';
+import { newDoc, SCHEMA_VERSION, type FamilyClient } from '../../../client-sdk/src/index.js';
+import { localDoc, recordEvents, signedInClient, startSdkApp, waitFor } from './helpers.js';
+
+describe('e2e SDK: the server stops the replication', function () {
+  this.timeout(60_000);
+  let app: RunningServer;
+  let client: FamilyClient | undefined;
+
+  before(async () => {
+    app = await startSdkApp();
+  });
+  after(async () => {
+    await app.close();
+  });
+  afterEach(async () => {
+    await client?.destroy();
+    client = undefined;
+  });
+
+  it('a member removed from the family gets `removed`, stops replicating and loses the session', async () => {
+    const family = await makeFamily(app);
+    const member = await makeMember(app, family);
+    const sessions: unknown[] = [];
+    client = await signedInClient(app, member, { onSession: (s) => sessions.push(s) });
+    const c = client;
+    const events = recordEvents(c);
+    await c.start();
+    await waitFor(() => c.state === 'idle', 'online and idle');
+
+    const r = await request(app, 'DELETE', `/api/family/members/${member.userId}`, { token: family.admin.token });
+    expect(r.status).to.equal(204);
+    await waitFor(() => events.some((e) => e.type === 'removed'), 'the removed event');
+    await waitFor(() => c.state === 'stopped', 'stopped');
+    expect(c.online).to.equal(false);
+    expect(c.auth.session).to.equal(null);
+    expect(sessions.at(-1)).to.equal(null);
+    // start() now needs a new sign-in.
+    const err = await c.start().catch((e) => e);
+    expect(err).to.include({ status: 401, code: 'unauthenticated' });
+  });
+
+  it('a client with an outdated schema gets `schema_outdated`, stops, and keeps its local data', async () => {
+    const family = await makeFamily(app);
+    client = await signedInClient(app, family.admin, { schemaVersion: SCHEMA_VERSION - 1 });
+    const c = client;
+    const events = recordEvents(c);
+    const draft = await c.db.lists.insert(newDoc('lists', { name: 'Written before the upgrade' }));
+    await c.start();
+    await waitFor(() => events.some((e) => e.type === 'schema_outdated'), 'the schema_outdated event');
+    await waitFor(() => c.state === 'stopped', 'stopped');
+    expect(await localDoc(c, 'lists', draft.id)).to.include({ name: 'Written before the upgrade' });
+    expect(c.auth.session).to.not.equal(null); // still signed in: REST keeps working
+    expect(await c.rest('GET', '/api/me')).to.deep.include({ role: 'admin' });
+    const lists = await c.rest<any[]>('GET', '/api/lists');
+    expect(lists.map((l) => l.id)).to.not.include(draft.id);
+  });
+});
