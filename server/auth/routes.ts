@@ -3,7 +3,7 @@
 import type { ApiRouter } from '../http/route.js';
 import type { Deps } from '../context.js';
 import { registerFamilyRoutes } from '../family/routes.js';
-import { lookupInvite } from '../family/invites.js';
+import { invitationNotFound, lookupInvite } from '../family/invites.js';
 import { dummyPasswordHash } from './passwords.js';
 import { login, logout, me, refresh, register } from './service.js';
 import { forgotPassword, resetPassword } from './password-reset.js';
@@ -113,6 +113,7 @@ export function registerAuthRoutes(api: ApiRouter, deps: Deps): void {
       tag: 'auth',
       access: 'public',
       params: InviteTokenParams,
+      notFound: invitationNotFound,
       responses: { 200: { description: 'Invitation', schema: InviteLookup }, 404: problem('invitation_invalid') },
     },
     async (ctx, { params }) => {

@@ -22,6 +22,10 @@ import {
   type InviteRow,
 } from './queries.js';
 
+/** The public lookup's answer for any link that is not a pending invitation. */
+export const invitationNotFound = () =>
+  new AppError(404, 'invitation_invalid', 'The invitation is unknown, expired, already used or revoked');
+
 export const INVITE_TTL_MS = 7 * 24 * 3600_000;
 
 export function inviteRecord(row: InviteRow) {
@@ -110,6 +114,6 @@ export async function revokeInvite(deps: Deps, actor: Actor, id: string): Promis
 /** Public lookup by link token: the invited email, the family's name and the expiry. */
 export async function lookupInvite(deps: Deps, token: string) {
   const row = await findPendingInviteByToken(deps.db, sha256(token), deps.clock.now());
-  if (!row) throw new AppError(404, 'invitation_invalid', 'The invitation is unknown, expired, already used or revoked');
+  if (!row) throw invitationNotFound();
   return { email: row.email, familyName: row.family_name, expiresAt: row.expires_at.toISOString() };
 }

@@ -5,7 +5,7 @@ import type { Context } from 'koa';
 import { z } from 'zod';
 import type { Actor, Deps } from '../context.js';
 import { authenticate } from './auth.js';
-import { validationFailed, type FieldError } from './errors.js';
+import { notFound, validationFailed, type AppError, type FieldError } from './errors.js';
 
 export type Access = 'public' | 'member' | 'admin';
 export type Method = 'get' | 'post' | 'put' | 'patch' | 'delete';
@@ -33,6 +33,12 @@ export interface RouteSpec<P extends z.ZodType = z.ZodType, Q extends z.ZodType 
    * family's id must be rejected with 400).
    */
   bodyRefs?: string[];
+  /**
+   * A path value that fails its schema names no record: it gets this error (default
+   * `404 not_found`), as an unknown or another family's id does (contract: 404 for a record
+   * named in the path that does not exist; 400 is for bodies and queries).
+   */
+  notFound?: () => AppError;
 }
 
 export interface Input<P, Q, B> {
@@ -82,6 +88,12 @@ export function parseOrThrow<T extends z.ZodType>(schema: T, value: unknown, pre
   return r.data;
 }
 
+function parseParams(spec: RouteSpec, value: unknown): unknown {
+  const r = spec.params!.safeParse(value);
+  if (r.success) return r.data;
+  throw spec.notFound ? spec.notFound() : notFound();
+}
+
 export class ApiRouter {
   readonly router = new Router({ prefix: '/api' });
   readonly routes: RouteSpec[] = [];
@@ -99,8 +111,9 @@ export class ApiRouter {
     if (limiter) middlewares.push(limiter);
     middlewares.push(async (ctx) => {
       const actor = spec.access === 'public' ? (null as unknown as Actor) : await authenticate(deps, ctx, spec.access);
-      // Path values are ids (validated as UUIDs) or link tokens that are only ever hashed.
-      const params = spec.params ? parseOrThrow(spec.params, ctx.params, 'params', false) : ctx.params;
+      // Path values are ids (validated as UUIDs) or link tokens that are only ever hashed; one
+      // that is malformed names no record: 404, like an unknown id.
+      const params = spec.params ? parseParams(spec, ctx.params) : ctx.params;
       const query = spec.query ? parseOrThrow(spec.query, ctx.query, 'query') : ctx.query;
       const body = spec.body
         ? parseOrThrow(spec.body, (ctx.request as unknown as { body?: unknown }).body ?? {}, 'body')

@@ -203,7 +203,7 @@ export function buildOpenApiDocument(routes: readonly RouteSpec[]): OpenApiDocum
       const key = String(status);
       if (!responses[key]) responses[key] = problemResponse(description);
     };
-    if (spec.params || spec.query || spec.body) addProblem(400, 'The request is not valid (`validation_failed`, `errors[].path` names the field)');
+    if (spec.query || spec.body) addProblem(400, 'The request is not valid (`validation_failed`, `errors[].path` names the field)');
     if (spec.bodyRefs?.length) {
       const existing = responses['400']!;
       existing.description = `${existing.description}; a referenced record is not the family's (\`*_not_found\`)`;

@@ -7,7 +7,7 @@ const TABLES = ['users', 'families', 'family_memberships', 'family_counters', 'i
 const huge = (n: number) => 'x'.repeat(n);
 const hugeEmail = `${huge(250)}@example.test`;
 
-describe('auth and family: bad input gets 400 naming the field and changes nothing', () => {
+describe('auth and family: bad input gets 400 naming the field (a malformed path value 404) and changes nothing', () => {
   let a: AccountsApp;
   let admin: Awaited<ReturnType<typeof newFamily>>;
   let memberId: string;
@@ -81,10 +81,16 @@ describe('auth and family: bad input gets 400 naming the field and changes nothi
         token: auth ? admin.token : undefined,
         body: typeof body === 'function' ? (body as () => unknown)() : body,
       });
-      expect(res.status, JSON.stringify(res.body)).to.equal(400);
       expect(res.headers.get('content-type')).to.match(/^application\/problem\+json/);
-      expect(res.body.code).to.equal('validation_failed');
-      expect(res.body.errors.map((e: any) => e.path)).to.include(field);
+      if (field.startsWith('params.')) {
+        // A malformed path value names no record: 404, as an unknown one.
+        expect(res.status, JSON.stringify(res.body)).to.equal(404);
+        expect(res.body.code).to.equal(path().startsWith('/api/auth/invite/') ? 'invitation_invalid' : 'not_found');
+      } else {
+        expect(res.status, JSON.stringify(res.body)).to.equal(400);
+        expect(res.body.code).to.equal('validation_failed');
+        expect(res.body.errors.map((e: any) => e.path)).to.include(field);
+      }
       expect(await snapshot()).to.equal(before);
     });
   }
@@ -127,7 +133,7 @@ describe('auth and family: bad input gets 400 naming the field and changes nothi
     }
   });
 
-  it('answers 400 naming the field, changing nothing, for every field of every route: missing, wrong type, huge', async function () {
+  it('answers 400 naming the field (404 for a malformed path value), changing nothing, for every field of every route: missing, wrong type, huge', async function () {
     this.timeout(120_000);
     const failures: string[] = [];
     let checked = 0;
@@ -164,7 +170,10 @@ describe('auth and family: bad input gets 400 naming the field and changes nothi
         });
         checked++;
         const label = `${routeKey(route)} with ${v.label}`;
-        if (res.status !== 400 || res.body?.code !== 'validation_failed') {
+        if (v.field.startsWith('params.')) {
+          const code = route.notFound ? route.notFound().code : 'not_found';
+          if (res.status !== 404 || res.body?.code !== code) failures.push(`${label}: expected 404 ${code}, got ${res.status} ${res.text.slice(0, 200)}`);
+        } else if (res.status !== 400 || res.body?.code !== 'validation_failed') {
           failures.push(`${label}: ${res.status} ${res.text.slice(0, 200)}`);
         } else if (!res.headers.get('content-type')?.startsWith('application/problem+json')) {
           failures.push(`${label}: not problem+json`);

@@ -50,6 +50,8 @@ interface Attempt {
   params: Record<string, string>;
   query: Record<string, string>;
   body: unknown;
+  /** A malformed path value names no record: 404 with the route's not-found code. */
+  notFound?: string;
 }
 
 /**
@@ -88,7 +90,7 @@ describe('bad input to every endpoint (generated from the route table)', functio
     await app?.close();
   });
 
-  it('answers 400 validation_failed naming the field, and changes nothing', async () => {
+  it('answers 400 validation_failed naming the field (404 for a malformed path value, which names no record), and changes nothing', async () => {
     const failures: string[] = [];
     let checked = 0;
     for (const route of app.api.routes) {
@@ -102,7 +104,8 @@ describe('bad input to every endpoint (generated from the route table)', functio
       if (route.params) {
         for (const c of badCases(route.params, params, false)) {
           if (c.value === MISSING || !c.path) continue; // a path segment cannot be left out
-          attempts.push({ field: `params.${c.path}`, why: c.why, params: { ...params, [c.path]: String(c.value) }, query, body });
+          const notFound = route.notFound ? route.notFound().code : 'not_found';
+          attempts.push({ field: `params.${c.path}`, why: c.why, params: { ...params, [c.path]: String(c.value) }, query, body, notFound });
         }
       }
       if (route.query) {
@@ -140,7 +143,10 @@ describe('bad input to every endpoint (generated from the route table)', functio
         });
         checked++;
         const paths: string[] = Array.isArray(res.body?.errors) ? res.body.errors.map((e: { path: string }) => e.path) : [];
-        if (res.status !== 400 || res.body?.code !== 'validation_failed') failures.push(`${label}: expected 400 validation_failed, got ${describeResult(res)}`);
+        if (a.notFound) {
+          if (res.status !== 404 || res.body?.code !== a.notFound) failures.push(`${label}: expected 404 ${a.notFound}, got ${describeResult(res)}`);
+          else if (!/^application\/problem\+json/.test(res.headers.get('content-type') ?? '')) failures.push(`${label}: not problem+json`);
+        } else if (res.status !== 400 || res.body?.code !== 'validation_failed') failures.push(`${label}: expected 400 validation_failed, got ${describeResult(res)}`);
         else if (!/^application\/problem\+json/.test(res.headers.get('content-type') ?? '')) failures.push(`${label}: not problem+json`);
         else if (!paths.some((p) => p === a.field || p.startsWith(`${a.field}.`))) failures.push(`${label}: errors name ${paths.join(', ')}, not ${a.field}`);
         if ((await everything(app, fx)) !== before) failures.push(`${label}: changed data`);
