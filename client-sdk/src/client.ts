@@ -99,9 +99,13 @@ class Client implements FamilyClient {
   private readonly realtime: boolean;
   private lifecycle: Promise<unknown> = Promise.resolve();
   private replications: Replications | null = null;
+  /** The family being replicated while started. */
+  private familyId: string | null = null;
   private live: LiveChannel | null = null;
   private subs: Subscription[] = [];
   private running = false;
+  /** The server ended this run (removed, schema_outdated): report it once. */
+  private halted = false;
   private destroyed = false;
   private liveUp = false;
   private unreachable = false;
@@ -130,6 +134,8 @@ class Client implements FamilyClient {
         void this.stop();
       } else if (why === 'signed_out') {
         void this.stop();
+      } else if (why === 'signed_in' && session && this.running && session.family.id !== this.familyId) {
+        void this.stop(); // another family's account: this database is not its replica
       }
     });
   }
@@ -173,6 +179,8 @@ class Client implements FamilyClient {
         throw new FamilyClientError('no_websocket', 'no WebSocket: pass the `ws` package as the WebSocket option');
       }
       this.running = true;
+      this.halted = false;
+      this.familyId = session.family.id;
       this.unreachable = false;
       const backoff = this.options.backoff ?? {};
       const replications = new Replications({
@@ -281,7 +289,8 @@ class Client implements FamilyClient {
 
   /** Stops replicating because the server said so; reported first, then stopped. */
   private halt(event: FamilyClientEvent): void {
-    if (!this.running) return;
+    if (!this.running || this.halted) return;
+    this.halted = true;
     this.emit(event);
     void this.stop();
   }

@@ -3,6 +3,7 @@
 import { expect } from 'chai';
 import type { RunningServer } from '../../../server/server.js';
 import { makeFamily } from '../../helpers/factories.js';
+import { FamilyApiError } from '../../../client-sdk/src/index.js';
 import { request } from '../../helpers/app.js';
 import type { FamilyClient } from '../../../client-sdk/src/index.js';
 import { has, recordEvents, signedInClient, startSdkApp, waitFor } from './helpers.js';
@@ -66,5 +67,28 @@ describe('e2e SDK: sign in and initial sync', function () {
     expect(granola?.toJSON()).to.include({ name: 'Family granola', kind: 'family' });
     await waitFor(() => c.state === 'idle', 'idle state');
     expect(has(events, 'online')).to.equal(true);
+  });
+
+  it('REST errors are FamilyApiErrors from problem+json; a database holding one family refuses to replicate another', async () => {
+    const first = await makeFamily(app);
+    const second = await makeFamily(app);
+    client = await signedInClient(app, first.admin);
+    const c = client;
+    const err = await c.rest('POST', '/api/lists', { name: '' }).catch((e) => e);
+    expect(err).to.be.instanceOf(FamilyApiError);
+    expect(err).to.include({ status: 400, code: 'validation_failed' });
+    expect(err.title).to.be.a('string');
+    expect(err.errors.map((e: { path: string }) => e.path)).to.include('body.name');
+    const missing = await c.rest('GET', `/api/lists/${crypto.randomUUID()}`).catch((e) => e);
+    expect(missing).to.include({ status: 404, code: 'not_found' });
+
+    await c.start();
+    await c.awaitInSync();
+    await c.auth.logout();
+    await waitFor(() => c.state === 'stopped', 'stopped after logout');
+    await c.auth.login(second.admin.email, second.admin.password);
+    const refused = await c.start().catch((e) => e);
+    expect(refused).to.include({ name: 'FamilyClientError', code: 'database_of_another_family' });
+    expect(c.state).to.equal('stopped');
   });
 });

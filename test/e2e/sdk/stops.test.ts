@@ -55,6 +55,7 @@ describe('e2e SDK: the server stops the replication', function () {
     await c.start();
     await waitFor(() => events.some((e) => e.type === 'schema_outdated'), 'the schema_outdated event');
     await waitFor(() => c.state === 'stopped', 'stopped');
+    expect(events.filter((e) => e.type === 'schema_outdated')).to.have.length(1); // nine pulls, one report
     expect(await localDoc(c, 'lists', draft.id)).to.include({ name: 'Written before the upgrade' });
     expect(c.auth.session).to.not.equal(null); // still signed in: REST keeps working
     expect(await c.rest('GET', '/api/me')).to.deep.include({ role: 'admin' });
