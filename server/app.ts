@@ -9,7 +9,11 @@ import { registerFeatureRoutes } from './features.js';
 export const BODY_LIMIT = '1mb';
 
 export function buildApp(deps: Deps): { app: Koa; api: ApiRouter } {
-  const app = new Koa({ proxy: deps.config.TRUST_PROXY });
+  // maxIpsCount 1: behind the trusted proxy the client address is the right-most entry of
+  // X-Forwarded-For, the one that proxy appended. Earlier entries are whatever the client sent,
+  // so taking the left-most would let anyone pick a fresh address per request and walk past
+  // the rate limits.
+  const app = new Koa({ proxy: deps.config.TRUST_PROXY, maxIpsCount: 1 });
   app.silent = true; // errors are logged by our middleware, without stacks reaching clients
 
   app.use(requestContext(deps.log));

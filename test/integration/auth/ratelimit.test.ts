@@ -84,6 +84,20 @@ describe(`auth: rate limits (${usingRedis ? 'redis' : 'memory'} driver)`, () => 
     }
   });
 
+  it('with TRUST_PROXY=true counts the address the proxy appended, not what the client put before it', async () => {
+    const ip = randomIp();
+    const statuses: number[] = [];
+    for (let i = 0; i < 6; i++) {
+      // A client sends its own X-Forwarded-For; the proxy appends the real address.
+      const res = await a.req('POST', '/api/auth/forgot-password', {
+        body: { email: `x-${uniq()}@example.test` },
+        headers: { 'x-forwarded-for': `${randomIp()}, ${ip}` },
+      });
+      statuses.push(res.status);
+    }
+    expect(statuses).to.deep.equal([200, 200, 200, 200, 200, 429]);
+  });
+
   if (usingRedis) {
     it('shares counters across instances through Redis', async () => {
       const shared = await testApp();
