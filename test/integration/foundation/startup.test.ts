@@ -126,7 +126,8 @@ async function startMain(env: Record<string, string>) {
   });
   let output = '';
   child.stderr.on('data', (d) => (output += d));
-  const exited = new Promise<number | null>((resolve) => child.on('exit', (c) => resolve(c)));
+  // The exit code, or the signal's name when a signal ended the process.
+  const exited = new Promise<number | string | null>((resolve) => child.on('exit', (c, signal) => resolve(c ?? signal)));
   const url = await new Promise<string>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`no URL logged: ${output}`)), 30_000);
     child.stdout.on('data', (d) => {
@@ -184,7 +185,7 @@ describe('npm start', function () {
     const code = /invite code is ([A-Z0-9]+)/.exec(first.output())?.[1];
     expect(code, 'invite code logged on the first start').to.be.a('string');
     expect((await fetch(`${first.url}/readyz`)).status).to.equal(200);
-    expect(await first.stop('SIGTERM')).to.equal(0);
+    expect(await first.stop('SIGTERM'), first.output()).to.equal(0);
     expect(first.output()).to.match(/"signal":"SIGTERM".*shutting down/);
 
     const second = await startMain(env);
@@ -192,7 +193,7 @@ describe('npm start', function () {
     // The default family of the first start is still there: its code lets a new member join.
     const joined = await registerViaApi(second, { familyCode: code! });
     expect(joined.status).to.equal(201);
-    expect(await second.stop('SIGINT')).to.equal(0);
+    expect(await second.stop('SIGINT'), second.output()).to.equal(0);
     expect(second.output()).to.match(/"signal":"SIGINT".*shutting down/);
   });
 });
@@ -214,7 +215,7 @@ describe('one process per embedded data directory', function () {
     expect(second.output).to.match(/in use by process \d+/);
     // The first one is unharmed by the attempt.
     expect((await fetch(`${first.url}/readyz`)).status).to.equal(200);
-    expect(await first.stop('SIGTERM')).to.equal(0);
+    expect(await first.stop('SIGTERM'), first.output()).to.equal(0);
     expect(fs.existsSync(lock), 'lock released on stop').to.equal(false);
 
     // A lock left behind by a process that no longer runs (a crash) does not block a start.
@@ -224,7 +225,7 @@ describe('one process per embedded data directory', function () {
     fs.writeFileSync(lock, `${deadPid}\n`);
     const third = await startMain(env);
     expect(fs.readFileSync(lock, 'utf8').trim()).to.not.equal(String(deadPid));
-    expect(await third.stop('SIGINT')).to.equal(0);
+    expect(await third.stop('SIGINT'), third.output()).to.equal(0);
   });
 });
 
