@@ -16,7 +16,7 @@ import { Replications } from './replication.js';
 import { Rest, type HttpMethod } from './rest.js';
 import { refreshDelay, type Session } from './session.js';
 import { Transport, type FetchLike } from './transport.js';
-import { PULL_LIMIT_MAX, SCHEMA_VERSION } from './protocol/index.js';
+import { PULL_LIMIT_MAX, RefusedRows, SCHEMA_VERSION } from './protocol/index.js';
 import { notSignedIn } from './auth.js';
 
 export interface FamilyClientOptions {
@@ -84,8 +84,9 @@ export interface FamilyClient {
 
 export async function createFamilyClient(options: FamilyClientOptions): Promise<FamilyClient> {
   const fetchImpl = options.fetch ?? ((input, init) => globalThis.fetch(input, init));
-  const db = await openFamilyDatabase(options.databaseName ?? 'family-shopping', options.storage);
-  return new Client(options, fetchImpl, db);
+  const refused = new RefusedRows();
+  const db = await openFamilyDatabase(options.databaseName ?? 'family-shopping', options.storage, refused);
+  return new Client(options, fetchImpl, db, refused);
 }
 
 class Client implements FamilyClient {
@@ -120,6 +121,7 @@ class Client implements FamilyClient {
     private readonly options: FamilyClientOptions,
     fetchImpl: FetchLike,
     readonly db: FamilyDatabase,
+    private readonly refused: RefusedRows,
   ) {
     const transport = new Transport(options.baseUrl, fetchImpl);
     this.auth = new Auth(transport, options.session, options.onSession);
@@ -185,6 +187,7 @@ class Client implements FamilyClient {
       const backoff = this.options.backoff ?? {};
       const replications = new Replications({
         db: this.db,
+        refused: this.refused,
         rest: this.rest_,
         familyId: session.family.id,
         schemaVersion: this.options.schemaVersion ?? SCHEMA_VERSION,

@@ -11,7 +11,7 @@ import {
   type RxStorage,
 } from 'rxdb';
 import { RxDBLocalDocumentsPlugin } from 'rxdb/plugins/local-documents';
-import { COLLECTIONS, conflictHandlerFor, rxSchemas, type CollectionName, type DocData } from './protocol/index.js';
+import { COLLECTIONS, conflictHandlerFor, rxSchemas, type CollectionName, type DocData, type RefusedRows } from './protocol/index.js';
 
 export type FamilyCollections = { [C in CollectionName]: RxCollection<DocData<C>> };
 export type FamilyDatabase = RxDatabase<FamilyCollections>;
@@ -24,7 +24,12 @@ export interface DatabaseOwner {
   baseUrl: string;
 }
 
-export async function openFamilyDatabase(name: string, storage: RxStorage<any, any>): Promise<FamilyDatabase> {
+/** `refused` is shared with the replication: conflicts of rows the server refused revert. */
+export async function openFamilyDatabase(
+  name: string,
+  storage: RxStorage<any, any>,
+  refused: RefusedRows,
+): Promise<FamilyDatabase> {
   addRxPlugin(RxDBLocalDocumentsPlugin);
   const db = await createRxDatabase<FamilyCollections>({
     name,
@@ -41,7 +46,7 @@ export async function openFamilyDatabase(name: string, storage: RxStorage<any, a
           c,
           {
             schema: rxSchemas[c] as never,
-            conflictHandler: conflictHandlerFor(c) as unknown as RxConflictHandler<any>,
+            conflictHandler: conflictHandlerFor(c, refused) as unknown as RxConflictHandler<any>,
           },
         ]),
       ) as never,

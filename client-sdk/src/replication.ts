@@ -15,7 +15,8 @@
  *   `resyncFromScratch`).
  * - push `rejected` rows: `parent_missing` rows are re-sent alone after a backoff until their
  *   parent's own push has landed; other rows are reported, and the server's state returned
- *   with them in `conflicts` reverts the local copy through the conflict handler.
+ *   with them in `conflicts` replaces the local copy (the conflict handler takes it as is for
+ *   those rows instead of merging, which would keep the refused change and push it again).
  */
 import { combineLatest, map, type Observable } from 'rxjs';
 import { replicateRxCollection, type RxReplicationState } from 'rxdb/plugins/replication';
@@ -34,6 +35,7 @@ import {
   type CollectionName,
   type Doc,
   type RejectedRow,
+  type RefusedRows,
 } from './protocol/index.js';
 
 export interface ReplicationHooks {
@@ -51,6 +53,8 @@ export interface ReplicationHooks {
 
 export interface ReplicationConfig {
   db: FamilyDatabase;
+  /** Shared with the database's conflict handlers: refused rows revert to the server's state. */
+  refused: RefusedRows;
   rest: Rest;
   familyId: string;
   schemaVersion: number;
@@ -166,7 +170,12 @@ export class Replications {
       );
       conflicts.push(...body.conflicts);
       const refused = body.rejected.filter((r) => r.code !== 'parent_missing');
-      if (refused.length > 0) this.config.hooks.rejected(c, refused);
+      if (refused.length > 0) {
+        // Their server state comes back in `conflicts`: the conflict handler must take it as is.
+        const returned = new Set(body.conflicts.map((d) => d.id));
+        this.config.refused.note(c, refused.map((r) => r.id).filter((id) => returned.has(id)));
+        this.config.hooks.rejected(c, refused);
+      }
       // Rows naming a record whose own push has not landed yet: neither applied nor reverted.
       // Re-send just those after a while (the others are done; re-sending them is a no-op).
       const waiting = new Set(body.rejected.filter((r) => r.code === 'parent_missing').map((r) => r.id));

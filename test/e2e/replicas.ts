@@ -1,11 +1,11 @@
 // RxDB replicas of one family against the running server: memory storage, the protocol's RxDB
 // schemas, RxDB's own replication plugin speaking our pull/push endpoints, and the SDK's conflict
-// handler (`conflictHandlerFor`: docsEqual as isEqual, mergeDoc as resolve).
+// handler (`conflictHandlerFor`: docsEqual as isEqual, mergeDoc as resolve, refused rows reverted).
 import crypto from 'node:crypto';
 import { createRxDatabase, type RxCollection, type RxDatabase, type RxConflictHandler } from 'rxdb';
 import { getRxStorageMemory } from 'rxdb/plugins/storage-memory';
 import { replicateRxCollection, type RxReplicationState } from 'rxdb/plugins/replication';
-import { conflictHandlerFor, docsEqual, rxSchemas, type Checkpoint, type CollectionName } from '../../client-sdk/src/protocol/index.js';
+import { conflictHandlerFor, docsEqual, RefusedRows, rxSchemas, type Checkpoint, type CollectionName } from '../../client-sdk/src/protocol/index.js';
 import { pull, push, pullAll, type AnyDoc } from '../integration/sync/helpers.js';
 
 export type ReplicaCollections = CollectionName;
@@ -28,6 +28,8 @@ export interface Replica {
   sync(): Promise<void>;
   docs(collection: ReplicaCollections): Promise<Map<string, AnyDoc>>;
   errors: unknown[];
+  /** Every push this replica made (collection and pushed ids), in order. */
+  pushes: Array<{ collection: ReplicaCollections; ids: string[] }>;
   remove(): Promise<void>;
 }
 
@@ -37,6 +39,7 @@ export async function openReplica(
   name: string,
   COLLECTIONS: ReplicaCollections[] = DEFAULT_COLLECTIONS,
 ): Promise<Replica> {
+  const refused = new RefusedRows();
   const db = await createRxDatabase({
     name: `${name}-${crypto.randomUUID().slice(0, 8)}`,
     storage: getRxStorageMemory(),
@@ -46,11 +49,12 @@ export async function openReplica(
     Object.fromEntries(
       COLLECTIONS.map((c) => [
         c,
-        { schema: rxSchemas[c] as never, conflictHandler: conflictHandlerFor(c) as unknown as RxConflictHandler<any> },
+        { schema: rxSchemas[c] as never, conflictHandler: conflictHandlerFor(c, refused) as unknown as RxConflictHandler<any> },
       ]),
     ),
   );
   const errors: unknown[] = [];
+  const pushes: Replica['pushes'] = [];
   const replications = {} as Replica['replications'];
   for (const c of COLLECTIONS) {
     const state = replicateRxCollection<any, Checkpoint>({
@@ -84,6 +88,11 @@ export async function openReplica(
           if ((r.body.rejected as { code: string }[]).some((x) => x.code === 'parent_missing')) {
             throw new Error(`push ${c}: waiting for referenced records to be pushed`);
           }
+          // As the SDK does: a refused row's returned server state replaces the local change.
+          const returned = new Set((r.body.conflicts as AnyDoc[]).map((d) => d.id));
+          const refusedIds = (r.body.rejected as { id: string }[]).map((x) => x.id).filter((id) => returned.has(id));
+          refused.note(c, refusedIds);
+          pushes.push({ collection: c, ids: rows.map((row) => (row.newDocumentState as AnyDoc).id as string) });
           return r.body.conflicts as never[];
         },
       },
@@ -104,6 +113,7 @@ export async function openReplica(
     collections: added as unknown as Record<ReplicaCollections, RxCollection>,
     replications,
     errors,
+    pushes,
     async goOffline() {
       for (const c of COLLECTIONS) await replications[c].pause();
     },

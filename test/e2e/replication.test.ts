@@ -127,6 +127,41 @@ describe('e2e: RxDB replicas against the server', function () {
     expect((await b.docs('items')).has(bogus.id)).to.equal(false);
   });
 
+  it('a refused edit of an existing doc (a foreign store, a section of another store) reverts the replica and is not pushed again', async () => {
+    const { app, a, b, token } = await twoReplicas();
+    const rest = async (t: string, method: string, path: string, body?: unknown) => {
+      const r = await request(app, method, path, { token: t, body });
+      if (r.status >= 300) throw new Error(`${method} ${path}: ${r.status} ${r.text}`);
+      return r.body;
+    };
+    const store = await rest(token, 'POST', '/api/stores', { name: 'Corner shop' });
+    const other = await rest(token, 'POST', '/api/stores', { name: 'Big market' });
+    const stranger = await makeFamily(app);
+    const foreign = await rest(stranger.admin.token, 'POST', '/api/stores', { name: 'Not ours' });
+    const list = listDoc({ name: 'Errands', storeId: store.id });
+    await a.collections.lists.insert(strip(list));
+    const soap = itemDoc(list.id, { name: 'Soap', sectionId: store.sections[9].id });
+    await a.collections.items.insert(strip(soap));
+    await a.sync();
+    await converge(app, token, [a, b]);
+
+    // B (the member) edits both docs in ways the server refuses.
+    await (await docOf(b, 'lists', list.id)).incrementalPatch({ storeId: foreign.id, name: 'Errands!' });
+    await (await docOf(b, 'items', soap.id)).incrementalPatch({ sectionId: other.sections[0].id });
+    await b.sync();
+    await converge(app, token, [a, b]);
+    // Reverted to the server's state: the refused change is gone, not kept as a local edit.
+    expect((await b.docs('lists')).get(list.id)).to.include({ storeId: store.id, name: 'Errands' });
+    expect((await b.docs('items')).get(soap.id)).to.include({ sectionId: store.sections[9].id });
+    expect((await serverDocs(app, token, 'lists')).get(list.id)).to.include({ storeId: store.id, name: 'Errands' });
+
+    // And it stays settled: no further pushes of those docs (RxDB retries every 100 ms here).
+    const settled = b.pushes.length;
+    await new Promise((r) => setTimeout(r, 600));
+    await b.sync();
+    expect(b.pushes.slice(settled)).to.deep.equal([]);
+  });
+
   it('replicates all nine collections: a replica offline with a REST writer online converges in every one, section memory derived from its pushed item', async () => {
     const app = await testApp();
     const family = await makeFamily(app);

@@ -154,10 +154,34 @@ function pick(field: string, base: unknown, local: unknown, remote: unknown): un
 }
 
 /**
- * RxDB conflict handler for a collection (structurally an
- * `RxConflictHandler<DocData<C>>`; no rxdb import here).
+ * The pushed rows the server refused (`rejected` with any code but `parent_missing`: a rule, a
+ * role, validation). The push handler notes them; the conflict handler takes them.
+ *
+ * Such a row's entry in `conflicts` is the server's state and must replace the local change, not
+ * merge with it: when the server row did not move (remote equals base), the 3-way merge would
+ * keep the refused change as a "local-only change" and RxDB would push it again, forever.
  */
-export function conflictHandlerFor<C extends CollectionName>(collection: C) {
+export class RefusedRows {
+  private readonly keys = new Set<string>();
+
+  /** Notes refused rows of a push (call before handing its conflicts to RxDB). */
+  note(collection: CollectionName, ids: Iterable<string>): void {
+    for (const id of ids) this.keys.add(`${collection}/${id}`);
+  }
+
+  /** Was this doc's last push refused? Answers true once per noted refusal. */
+  take(collection: CollectionName, id: string): boolean {
+    return this.keys.delete(`${collection}/${id}`);
+  }
+}
+
+/**
+ * RxDB conflict handler for a collection (structurally an
+ * `RxConflictHandler<DocData<C>>`; no rxdb import here). With `refused`, a conflict for a row
+ * the server refused resolves to the server's state (the local change is reverted); every other
+ * conflict resolves with `mergeDoc`.
+ */
+export function conflictHandlerFor<C extends CollectionName>(collection: C, refused?: RefusedRows) {
   return {
     isEqual(a: Doc<C>, b: Doc<C>): boolean {
       return docsEqual(collection, a, b);
@@ -167,6 +191,7 @@ export function conflictHandlerFor<C extends CollectionName>(collection: C) {
       realMasterState: Doc<C>;
       newDocumentState: Doc<C>;
     }): Promise<Doc<C>> {
+      if (refused?.take(collection, (i.newDocumentState as { id: string }).id)) return { ...i.realMasterState };
       return mergeDoc(collection, {
         base: i.assumedMasterState,
         local: i.newDocumentState,

@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import {
   conflictHandlerFor,
+  RefusedRows,
   docsEqual,
   fieldEqual,
   mergeDoc,
@@ -247,6 +248,18 @@ describe('protocol/merge: docsEqual / fieldEqual', () => {
       realMasterState: item({ removedAt: T1, updatedAt: T1 }),
     });
     expect(out).to.include({ name: 'a', removedAt: T1 });
+  });
+
+  it('conflictHandlerFor takes the server state as is for a refused row, once', async () => {
+    const refused = new RefusedRows();
+    const h = conflictHandlerFor('items', refused);
+    const base = item();
+    const input = { assumedMasterState: base, newDocumentState: item({ name: 'refused' }), realMasterState: item({ updatedAt: T1 }) };
+    refused.note('items', [base.id]);
+    refused.note('lists', [base.id]); // another collection's refusal is not this one's
+    expect(await h.resolve(input)).to.deep.equal(input.realMasterState);
+    // A later conflict of the same doc merges again (the refusal was taken).
+    expect(await h.resolve(input)).to.include({ name: 'refused' });
   });
 });
 
