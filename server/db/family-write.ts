@@ -10,7 +10,8 @@
 //      `w.stamp()` / `w.insert()` / `w.update()`);
 //   3. collect domain events with `w.emit()`;
 //   4. commit, then publish the events plus `Changed { version }`. A rolled-back change emits
-//      nothing.
+//      nothing. A change that found nothing to do may say so (`w.unchanged()`): it is rolled
+//      back too, so it takes no version and nudges nobody, and its result is still returned.
 import type { Deps } from '../context.js';
 import type { FamilyEvent } from '../events/bus.js';
 import type { Trx } from './knex.js';
@@ -38,6 +39,16 @@ export interface FamilyWrite {
   beforeCommit(fn: (trx: Trx) => Promise<void>): void;
   /** Runs after commit, before events are published (e.g. closing sockets). */
   afterCommit(fn: () => void | Promise<void>): void;
+  /** This write changed nothing: roll it back (the version is not taken, no event goes out)
+   *  and return its result all the same. */
+  unchanged(): void;
+}
+
+/** Carries the result of a write that changed nothing out of its rolled-back transaction. */
+class Unchanged<T> extends Error {
+  constructor(readonly result: T) {
+    super('unchanged');
+  }
 }
 
 export interface FamilyWriteOptions {
@@ -54,51 +65,62 @@ export async function familyWrite<T>(
   const after: Array<() => void | Promise<void>> = [];
   const before: Array<(trx: Trx) => Promise<void>> = [];
   let version = '0';
+  let unchanged = false;
 
-  const result = await deps.db.transaction(async (trx) => {
-    const rows = await trx('family_counters')
-      .where({ family_id: familyId })
-      .increment('version', 1)
-      .returning('version');
-    const row = rows[0] as { version: string } | undefined;
-    if (!row) throw notFound('Family not found');
-    version = String(row.version);
-    const now = deps.clock.now();
-    const stamp = () => ({ family_id: familyId, version, updated_at: now });
-    const w: FamilyWrite = {
-      trx,
-      familyId,
-      version,
-      now,
-      actorUserId: options.actorUserId ?? null,
-      emit: (e) => events.push(e),
-      stamp,
-      insert: async (table, row) => {
-        const [inserted] = await trx(table)
-          .insert({ created_at: now, ...row, ...stamp() })
-          .returning('*');
-        return inserted as Record<string, unknown>;
-      },
-      update: async (table, where, patch) => {
-        return (await trx(table)
-          .where({ ...where, family_id: familyId })
-          .update({ ...patch, ...stamp() })
-          .returning('*')) as Record<string, unknown>[];
-      },
-      tombstone: async (table, where) => {
-        return (await trx(table)
-          .where({ ...where, family_id: familyId, deleted: false })
-          .update({ deleted: true, ...stamp() })
-          .returning('*')) as Record<string, unknown>[];
-      },
-      scratch: new Map(),
-      beforeCommit: (f) => before.push(f),
-      afterCommit: (f) => after.push(f),
-    };
-    const out = await fn(w);
-    for (const f of before) await f(trx);
-    return out;
-  });
+  let result: T;
+  try {
+    result = await deps.db.transaction(async (trx) => {
+      const rows = await trx('family_counters')
+        .where({ family_id: familyId })
+        .increment('version', 1)
+        .returning('version');
+      const row = rows[0] as { version: string } | undefined;
+      if (!row) throw notFound('Family not found');
+      version = String(row.version);
+      const now = deps.clock.now();
+      const stamp = () => ({ family_id: familyId, version, updated_at: now });
+      const w: FamilyWrite = {
+        trx,
+        familyId,
+        version,
+        now,
+        actorUserId: options.actorUserId ?? null,
+        emit: (e) => events.push(e),
+        stamp,
+        insert: async (table, row) => {
+          const [inserted] = await trx(table)
+            .insert({ created_at: now, ...row, ...stamp() })
+            .returning('*');
+          return inserted as Record<string, unknown>;
+        },
+        update: async (table, where, patch) => {
+          return (await trx(table)
+            .where({ ...where, family_id: familyId })
+            .update({ ...patch, ...stamp() })
+            .returning('*')) as Record<string, unknown>[];
+        },
+        tombstone: async (table, where) => {
+          return (await trx(table)
+            .where({ ...where, family_id: familyId, deleted: false })
+            .update({ deleted: true, ...stamp() })
+            .returning('*')) as Record<string, unknown>[];
+        },
+        scratch: new Map(),
+        beforeCommit: (f) => before.push(f),
+        afterCommit: (f) => after.push(f),
+        unchanged: () => {
+          unchanged = true;
+        },
+      };
+      const out = await fn(w);
+      if (unchanged) throw new Unchanged(out);
+      for (const f of before) await f(trx);
+      return out;
+    });
+  } catch (err) {
+    if (err instanceof Unchanged) return err.result as T;
+    throw err;
+  }
 
   for (const f of after) {
     try {

@@ -10,6 +10,8 @@
 //   5. otherwise the change is applied with a child FamilyWrite whose events are buffered: a row
 //      failing a rule (an AppError) rolls back alone, its events are dropped, it is listed in
 //      `rejected` with the error's code and its server state goes to conflicts.
+// A push that applies no row (a retry of rows already so, only conflicts or refusals) is rolled
+// back whole: it takes no version and publishes nothing, so re-sending changes nothing at all.
 // Rows are first applied together inside ONE savepoint (the common case: every row passes). Only
 // when a row fails a rule is that savepoint rolled back and the push applied again, each row in
 // its own savepoint, so the failing row rolls back alone. Both passes give the same result; the
@@ -116,6 +118,7 @@ function childWrite(w: FamilyWrite, trx: Trx, events: FamilyEvent[], after: Arra
     scratch: w.scratch,
     beforeCommit: (f) => w.beforeCommit(f),
     afterCommit: (f) => after.push(f),
+    unchanged: () => w.unchanged(),
   };
 }
 
@@ -147,7 +150,7 @@ export async function pushDocs(
     async (w) => {
       const prefetched = await prefetchDocs(w.trx, w.familyId, collection, rows.map((r) => r.newDocumentState.id));
       const run = async (write: FamilyWrite, rowSavepoints: boolean): Promise<Pass> => {
-        const pass: Pass = { result: { conflicts: [], rejected: [] }, events: [], after: [] };
+        const pass: Pass = { result: { conflicts: [], rejected: [] }, events: [], after: [], applied: 0 };
         const docs = new Map(prefetched);
         for (const row of rows) await pushRow(write, actor, collection, row, pass, docs, rowSavepoints);
         return pass;
@@ -165,6 +168,9 @@ export async function pushDocs(
         if (!(err instanceof RowFailed)) throw err;
         pass = await run(w, true);
       }
+      // Nothing applied (a retry of rows already so, conflicts, refusals): the push takes no
+      // version and nudges no device.
+      if (pass.applied === 0) w.unchanged();
       for (const e of collapseProgress(pass.events)) w.emit(e);
       for (const f of pass.after) w.afterCommit(f);
       return pass.result;
@@ -177,6 +183,8 @@ interface Pass {
   result: PushResult;
   events: FamilyEvent[];
   after: Array<() => void | Promise<void>>;
+  /** Rows applied (written) by this pass. */
+  applied: number;
 }
 
 /** Thrown out of the all-rows savepoint when a row fails a rule: the push is applied again with
@@ -243,6 +251,7 @@ async function pushRow(
       if (!appError || appError.status >= 500) throw err;
       throw new RowFailed(appError.code);
     }
+    pass.applied++;
     return;
   }
 
@@ -266,6 +275,7 @@ async function pushRow(
   }
   events.push(...rowEvents);
   after.push(...rowAfter);
+  pass.applied++;
 }
 
 /** Reference fields of each collection's docs and the table each points into. */

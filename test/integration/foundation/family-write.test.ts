@@ -125,6 +125,31 @@ describe('the family-write function', () => {
     }
   });
 
+  it('a write that found nothing to do (w.unchanged()) returns its result, takes no version and publishes nothing', async () => {
+    const app = await testApp();
+    const { familyId } = await makeFamily(app);
+    const before = await counter(app, familyId);
+    const received: FamilyEvent[] = [];
+    const unsubscribe = app.deps.bus.subscribe((f, events) => {
+      if (f === familyId) received.push(...events);
+    });
+    try {
+      const out = await familyWrite(app.deps, familyId, async (w) => {
+        w.emit({ type: 'Probe' });
+        w.unchanged();
+        return 'nothing to do';
+      });
+      expect(out).to.equal('nothing to do');
+      expect(received).to.deep.equal([]);
+      expect(await counter(app, familyId)).to.equal(before);
+      // The next write takes the next version as if nothing happened.
+      await familyWrite(app.deps, familyId, (w) => w.insert('stores', { id: newId(), name: 'Next' }));
+      expect(await counter(app, familyId)).to.equal(before + 1);
+    } finally {
+      unsubscribe();
+    }
+  });
+
   it('stamps family_id, version and updated_at on written rows', async () => {
     const app = await testApp();
     const { familyId } = await makeFamily(app);

@@ -110,9 +110,14 @@ describe('sync push', () => {
     expect(first.body).to.deep.equal({ conflicts: [], rejected: [] });
     const rowsBefore = await itemRows(app, family.familyId);
     const v1 = await familyVersion(app, family.familyId);
-    const second = await push(app, t, 'items', rows);
+    let second!: Awaited<ReturnType<typeof push>>;
+    const secondEvents = await eventsDuring(app, family.familyId, async () => {
+      second = await push(app, t, 'items', rows);
+    });
     expect(second.body).to.deep.equal({ conflicts: [], rejected: [] });
-    expect(await familyVersion(app, family.familyId)).to.be.at.most(v1 + 1);
+    // Nothing more: no version taken, no event (not even the Changed nudge) for the devices.
+    expect(await familyVersion(app, family.familyId)).to.equal(v1);
+    expect(secondEvents).to.deep.equal([]);
     expect(await itemRows(app, family.familyId)).to.deep.equal(rowsBefore);
 
     // An edit whose response was lost: the client retries with the same assumed state.
@@ -124,7 +129,17 @@ describe('sync push', () => {
     const retry = await push(app, t, 'items', edit);
     expect(retry.body).to.deep.equal({ conflicts: [], rejected: [] });
     expect(await itemRows(app, family.familyId)).to.deep.equal(afterEdit);
-    expect(await familyVersion(app, family.familyId)).to.be.at.most(v2 + 1);
+    expect(await familyVersion(app, family.familyId)).to.equal(v2);
+
+    // A push whose every row is a conflict or refused changes nothing either.
+    const stale = [{ assumedMasterState: base, newDocumentState: { ...base, name: 'A (stale)' } }];
+    const refusedRow = [{ newDocumentState: itemDoc(list.id, { name: 'Bad unit', unitOfMeasureId: uuid() }) }];
+    const quiet = await eventsDuring(app, family.familyId, async () => {
+      expect((await push(app, t, 'items', stale)).body.conflicts).to.have.length(1);
+      expect((await push(app, t, 'items', refusedRow)).body.rejected).to.have.length(1);
+    });
+    expect(quiet).to.deep.equal([]);
+    expect(await familyVersion(app, family.familyId)).to.equal(v2);
   });
 
   it('applies rows naming the same id in order: a later row sees what an earlier one did', async () => {
