@@ -146,7 +146,7 @@ export async function applyRow(w: FamilyWrite, actor: Actor, collection: Collect
 async function applyList(w: FamilyWrite, actor: Actor, s: D | null, n: D): Promise<void> {
   if (!s) {
     await createList(w, actor, { id: n.id, name: n.name, storeId: n.storeId }, O);
-    if (n.archivedAt != null) await archiveList(w, actor, n.id);
+    if (n.archivedAt != null) await archiveWithTime(w, actor, n.id, n.archivedAt);
     return;
   }
   if (n._deleted) return deleteList(w, actor, n.id);
@@ -154,7 +154,17 @@ async function applyList(w: FamilyWrite, actor: Actor, s: D | null, n: D): Promi
   if (Object.keys(patch).length) await updateList(w, actor, n.id, patch, O);
   if (!fieldEqual('archivedAt', s.archivedAt, n.archivedAt)) {
     if (n.archivedAt == null) await unarchiveList(w, actor, n.id);
-    else if (s.archivedAt == null) await archiveList(w, actor, n.id);
+    else await archiveWithTime(w, actor, n.id, n.archivedAt);
+  }
+}
+
+/** Archives a list at the pushed time (a client-controlled field, as `removedAt`): the server
+ *  keeps what the client has, so the two never stay apart (two devices archiving the same list
+ *  offline end with the later push's time on both). */
+async function archiveWithTime(w: FamilyWrite, actor: Actor, listId: string, archivedAt: string): Promise<void> {
+  const list = await archiveList(w, actor, listId);
+  if (!fieldEqual('archivedAt', list.archivedAt, archivedAt)) {
+    await w.update('shopping_lists', { id: listId, deleted: false }, { archived_at: new Date(archivedAt) });
   }
 }
 

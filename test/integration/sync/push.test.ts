@@ -293,6 +293,23 @@ describe('sync push', () => {
     expect(items.map((d) => pulled.get(d.id)?.removedAt)).to.deep.equal(times);
   });
 
+  it('keeps a pushed archive time: a list created archived, and re-archived at another time by a second device', async () => {
+    const family = await makeFamily(app);
+    const t = family.admin.token;
+    const T1 = '2026-03-01T09:00:00.000Z';
+    const T2 = '2026-03-02T18:30:00.000Z';
+    const list = listDoc({ archivedAt: T1 });
+    expect((await push(app, t, 'lists', [{ newDocumentState: list }])).body).to.deep.equal({ conflicts: [], rejected: [] });
+    const server = (await serverDoc(app, t, 'lists', list.id))!;
+    expect(server.archivedAt).to.equal(T1);
+    // Another device archived it offline too, at T2; after its conflict it pushes its time again.
+    const res = await push(app, t, 'lists', [{ assumedMasterState: server, newDocumentState: { ...server, archivedAt: T2 } }]);
+    expect(res.body).to.deep.equal({ conflicts: [], rejected: [] });
+    expect((await serverDoc(app, t, 'lists', list.id))!.archivedAt).to.equal(T2);
+    const summaries = (await request(app, 'GET', '/api/lists?archived=true', { token: t })).body as any[];
+    expect(summaries.find((l) => l.id === list.id)).to.include({ archivedAt: T2 });
+  });
+
   it('rejects rows naming another family’s data (ids, list, store, unit, product) and changes nothing', async () => {
     const a = await makeFamily(app);
     const b = await makeFamily(app);
