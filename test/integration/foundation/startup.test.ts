@@ -242,15 +242,28 @@ describe('migrations on their own', function () {
     const knex = (...args: string[]) => run(['node_modules/knex/bin/cli.js', '--knexfile', 'knexfile.ts', ...args], env);
     const migrate = await run(['server/db/migrate-cli.ts'], env);
     expect(migrate, migrate.output).to.include({ code: 0 });
-    expect(migrate.output).to.match(/Applied 1 migration\(s\): 20261122000001_create_schema\.ts/);
+    expect(migrate.output).to.match(/Applied 2 migration\(s\): 20261122000001_create_schema\.ts, 20261123000001_seed_reference_units\.ts/);
     expect((await run(['server/db/migrate-cli.ts'], env)).output).to.include('Already up to date');
+    // The reference units are there from the migrations alone, before any server start.
+    const units = await run(
+      [
+        '--input-type=module',
+        '-e',
+        `import { createDb, resolveTarget } from './server/db/knex.ts';
+         const db = createDb(resolveTarget(undefined, ${JSON.stringify(dir)}));
+         console.log('units:' + (await db('units_of_measure').pluck('code')).sort().join(','));
+         await db.destroy();`,
+      ],
+      env,
+    );
+    expect(units.output, units.output).to.match(/units:.*\beach\b/);
 
     const rollback = await knex('migrate:rollback');
-    expect(rollback.output).to.match(/rolled back: 1 migration/);
+    expect(rollback.output).to.match(/rolled back: 2 migrations/);
     const pending = await knex('migrate:list');
-    expect(pending.output).to.match(/Found 1 Pending Migration/);
+    expect(pending.output).to.match(/Found 2 Pending Migration/);
     const latest = await knex('migrate:latest');
-    expect(latest.output).to.match(/Batch 1 run: 1 migrations/);
+    expect(latest.output).to.match(/Batch 1 run: 2 migrations/);
     const status = await knex('migrate:list');
     expect(status, status.output).to.include({ code: 0 });
     expect(status.output).to.match(/No Pending Migration/);
