@@ -9,6 +9,7 @@ import { conflict, notFound } from '../http/errors.js';
 import { flagsToBits, type UnitCategoryName } from './flags.js';
 import * as q from './queries.js';
 import { toProduct, toUnit, type ProductRecord, type UnitRecord } from './records.js';
+import { toItem } from '../lists/records.js';
 
 export interface FamilyProductInput {
   id?: string;
@@ -123,14 +124,18 @@ export async function updateFamilyProduct(
 
 /**
  * Tombstones the family product; items and ingredients that link it keep their name and lose
- * the link; the stores forget their remembered section for it.
+ * the link (ItemUpdated for each active item); the stores forget their remembered section for it.
  */
 export async function deleteFamilyProduct(w: FamilyWrite, actor: Actor | null, id: string): Promise<void> {
   sameFamily(w, actor);
   const row = await q.liveFamilyProduct(w.trx, w.familyId, id);
   if (!row) throw productNotFound();
   await w.tombstone('family_products', { id: row.id });
-  await w.update('shopping_list_items', { family_product_id: row.id, deleted: false }, { family_product_id: null });
+  const items = await w.update('shopping_list_items', { family_product_id: row.id, deleted: false }, { family_product_id: null });
+  // Lists on screen show the unlinked items at once (active ones: removed items are not shown).
+  for (const item of items) {
+    if (item.removed_at == null) w.emit({ type: 'ItemUpdated', listId: String(item.list_id), item: toItem(item) });
+  }
   await w.update('recipe_ingredients', { family_product_id: row.id, deleted: false }, { family_product_id: null });
   await w.tombstone('product_store_sections', { family_product_id: row.id });
 }

@@ -124,7 +124,7 @@ describe('realtime: events of REST writes', function () {
     for (const s of [watching, overview, outsider]) expectContractFrames(s);
   });
 
-  it('the other events over real sockets: ItemUpdated, ListUpdated, ListDeleted; a refused request emits nothing', async () => {
+  it('the other events over real sockets: ItemUpdated (also when a deleted product unlinks an item), ListUpdated, ListDeleted; a refused request emits nothing', async () => {
     const family = await makeFamily(app);
     const member = await makeMember(app, family);
     const api = as(app, family.admin);
@@ -148,6 +148,14 @@ describe('realtime: events of REST writes', function () {
 
     const edited = await api('PATCH', `/lists/${list.id}/items/${item.id}`, { name: 'Green apples', quantity: 6 });
     expect(await s.next((f) => f.type === 'ItemUpdated')).to.deep.equal({ type: 'ItemUpdated', listId: list.id, item: edited });
+
+    // Deleting a family product unlinks the items of it: the list hears each change.
+    const product = await api('POST', '/products', { name: `Cider ${list.id.slice(0, 6)}` });
+    const cider = await api('POST', `/lists/${list.id}/items`, { name: 'Cider', familyProductId: product.id });
+    await s.next((f) => f.type === 'ItemAdded' && f.item.id === cider.id);
+    await api('DELETE', `/products/${product.id}`);
+    const unlinked = await s.next((f) => f.type === 'ItemUpdated' && f.item.id === cider.id);
+    expect(unlinked.item).to.include({ id: cider.id, name: 'Cider', familyProductId: null });
 
     const renamed = await api('PATCH', `/lists/${list.id}`, { name: 'Sunday' });
     expect((await s.next((f) => f.type === 'ListUpdated')).list).to.include({ id: list.id, name: 'Sunday', updatedAt: renamed.updatedAt });
