@@ -82,7 +82,9 @@ export function attachRealtime(server: http.Server, deps: Deps, options: Realtim
       closing = true;
       clearInterval(heartbeat);
       unsubscribe();
-      server.off('upgrade', onUpgrade);
+      // The upgrade listener stays: while the sockets close (and until the HTTP server stops
+      // listening) an upgrade is answered 503 shutting_down, so clients retry elsewhere. Without
+      // a listener Node would hand the upgrade to the Koa app, which answers 404.
       const sockets = [...connections].map((c) => c.ws);
       const gone = Promise.all(
         sockets.map((ws) => (ws.readyState === ws.CLOSED ? undefined : new Promise<void>((r) => ws.once('close', () => r())))),

@@ -7,6 +7,7 @@ import { makeFamily } from '../../helpers/factories.js';
 import { familyWrite } from '../../../server/db/family-write.js';
 import { newId } from '../../../server/db/ids.js';
 import type { RunningServer, StartOptions } from '../../../server/server.js';
+import { WebSocket } from 'ws';
 import { TestSocket, sleep } from './client.js';
 
 describe('realtime: connection hygiene', function () {
@@ -95,6 +96,29 @@ describe('realtime: connection hygiene', function () {
     await familyWrite(app.deps, f.familyId, async (w) => w.emit({ type: 'ItemChecked', listId, itemId: item.id, checked: true }));
     await healthy.next((e) => e.type === 'ItemChecked', 20_000);
     expect(healthy.ofType('ItemUpdated')).to.have.length(published);
+  });
+
+  it('while shutting down, a new upgrade is answered 503 shutting_down, so the client reconnects elsewhere', async () => {
+    const app = await instance({ closeGraceMs: 1_500 });
+    const f = await makeFamily(app);
+    const stuck = track(await TestSocket.connect(app, f.admin.token));
+    stuck.ws.pause(); // does not read the close frame: the shutdown waits for it (up to the grace)
+    const closing = app.close();
+    await sleep(100);
+    const refused = await new Promise<{ status?: number; type?: string; body: string }>((resolve) => {
+      const ws = new WebSocket(`${app.url.replace(/^http/, 'ws')}/api/realtime`);
+      ws.once('unexpected-response', (_req, res) => {
+        let body = '';
+        res.on('data', (d: Buffer) => (body += d));
+        res.on('end', () => resolve({ status: res.statusCode, type: res.headers['content-type'], body }));
+      });
+      ws.once('open', () => resolve({ body: 'opened' }));
+      ws.once('error', () => undefined);
+    });
+    await closing;
+    expect(refused.status, refused.body).to.equal(503);
+    expect(refused.type).to.equal('application/problem+json');
+    expect(JSON.parse(refused.body)).to.include({ status: 503, code: 'shutting_down' });
   });
 
   it('graceful shutdown closes every socket with 1001; a restart with 1012', async () => {
