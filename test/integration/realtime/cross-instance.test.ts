@@ -15,7 +15,7 @@ import { request, startTestApp, testApp } from '../../helpers/app.js';
 import { testEnv, usingPostgres } from '../../helpers/env.js';
 import { makeFamily, makeMember } from '../../helpers/factories.js';
 import type { RunningServer } from '../../../server/server.js';
-import { TestSocket } from './client.js';
+import { TestSocket, sleep } from './client.js';
 
 interface Instance {
   url: string;
@@ -108,11 +108,20 @@ describe('realtime: across server instances (Redis)', function () {
 
     // Exactly once on each side (the publisher skips its own echo), nothing for the stranger.
     await onTwo.next((f) => f.type === 'ListCreated' && f.list.id === back.body.id);
-    await onOne.sync();
-    await onTwo.sync();
+    // Barriers: one more write through each instance. Redis keeps each publisher's order, so
+    // once both sockets hold both barriers, a late duplicate of an earlier event would be there.
+    const barriers = [
+      (await request(one, 'POST', '/api/lists', { token: family.admin.token, body: { name: 'Barrier one' } })).body.id as string,
+      (await request({ url: two!.url }, 'POST', '/api/lists', { token: member.token, body: { name: 'Barrier two' } })).body.id as string,
+    ];
+    const holdsBarriers = (s: TestSocket) => barriers.every((id) => s.ofType('ListCreated').some((f) => f.list.id === id));
+    for (let i = 0; i < 400 && !(holdsBarriers(onOne) && holdsBarriers(onTwo)); i++) await sleep(25);
     await strangerOnTwo.sync();
     for (const s of [onOne, onTwo]) {
-      expect(s.ofType('ListCreated').map((f) => f.list.id)).to.deep.equal([listId, back.body.id]);
+      expect(holdsBarriers(s), 'both barriers arrived').to.equal(true);
+      const created = s.ofType('ListCreated').map((f) => f.list.id as string);
+      expect(created.filter((id) => !barriers.includes(id))).to.deep.equal([listId, back.body.id]);
+      expect(created.length, JSON.stringify(created)).to.equal(4);
       const versions = s.ofType('Changed').map((f) => f.version);
       expect(new Set(versions).size, JSON.stringify(versions)).to.equal(versions.length);
     }
