@@ -18,6 +18,10 @@ export interface RealtimeOptions {
   /** After the server closes a socket, how long the client gets to complete the close handshake
    *  before the TCP connection is dropped. */
   closeGraceMs?: number;
+  /** Every so often the memberships of all authenticated sockets are checked in one query, so a
+   *  removal whose MemberRemoved event never arrived (Redis pub/sub delivers at most once) still
+   *  closes the socket with 4403, and role changes are picked up. */
+  membershipCheckMs?: number;
 }
 
 export type ResolvedRealtimeOptions = Required<RealtimeOptions>;
@@ -31,5 +35,6 @@ export function resolveOptions(o: RealtimeOptions = {}): ResolvedRealtimeOptions
     maxListsPerSocket: o.maxListsPerSocket ?? 256,
     maxPendingFrames: o.maxPendingFrames ?? 64,
     closeGraceMs: o.closeGraceMs ?? 5_000,
+    membershipCheckMs: o.membershipCheckMs ?? 60_000,
   };
 }

@@ -1,6 +1,7 @@
 // SQL of the live channel. Both run on `deps.db` directly, never inside a family write's
 // transaction (PGlite has one connection; a query on db inside a trx would deadlock).
 import type { Db } from '../db/knex.js';
+import type { Role } from '../context.js';
 
 /** True when the list exists, is not deleted, and belongs to the family. */
 export async function listBelongsToFamily(db: Db, familyId: string, listId: string): Promise<boolean> {
@@ -11,4 +12,18 @@ export async function listBelongsToFamily(db: Db, familyId: string, listId: stri
 export async function isFamilyMember(db: Db, familyId: string, userId: string): Promise<boolean> {
   const row = await db('family_memberships').where({ family_id: familyId, user_id: userId }).first('user_id');
   return !!row;
+}
+
+/** The roles of these users in their families (`${familyId}/${userId}` → role); absent pairs are
+ *  no longer members. One query per 1,000 users. */
+export async function membershipRoles(db: Db, pairs: Array<{ familyId: string; userId: string }>): Promise<Map<string, Role>> {
+  const out = new Map<string, Role>();
+  const userIds = [...new Set(pairs.map((p) => p.userId))];
+  for (let i = 0; i < userIds.length; i += 1000) {
+    const rows = (await db('family_memberships')
+      .whereIn('user_id', userIds.slice(i, i + 1000))
+      .select('family_id', 'user_id', 'role')) as { family_id: string; user_id: string; role: Role }[];
+    for (const r of rows) out.set(`${r.family_id}/${r.user_id}`, r.role);
+  }
+  return out;
 }

@@ -12,6 +12,7 @@ import { problem } from '../http/middleware.js';
 import { TITLES } from '../http/errors.js';
 import { RealtimeConnection } from './connection.js';
 import { resolveOptions, type RealtimeOptions } from './options.js';
+import { membershipRoles } from './queries.js';
 
 export type { RealtimeOptions } from './options.js';
 
@@ -76,11 +77,35 @@ export function attachRealtime(server: http.Server, deps: Deps, options: Realtim
   }, opts.pingIntervalMs);
   heartbeat.unref();
 
+  // Memberships of every authenticated socket, checked in one query now and then: the events
+  // close a removed member's sockets at once, this catches a removal whose event was lost.
+  let sweeping = false;
+  const membershipSweep = setInterval(() => {
+    if (sweeping || closing) return;
+    const live = [...connections].filter((c) => c.isAuthenticated);
+    if (live.length === 0) return;
+    sweeping = true;
+    membershipRoles(deps.db, live)
+      .then((roles) => {
+        for (const c of live) {
+          const role = roles.get(`${c.familyId}/${c.userId}`);
+          if (!role) c.close(CLOSE_CODES.REMOVED_FROM_FAMILY, 'removed from the family');
+          else c.role = role;
+        }
+      })
+      .catch((err: Error) => deps.log.warn({ err: { message: err.message } }, 'realtime membership check failed'))
+      .finally(() => {
+        sweeping = false;
+      });
+  }, opts.membershipCheckMs);
+  membershipSweep.unref();
+
   let closed: Promise<void> | undefined;
   const close = (code: number = CLOSE_CODES.GOING_AWAY, reason = code === CLOSE_CODES.SERVICE_RESTART ? 'server restarting' : 'server shutting down') =>
     (closed ??= (async () => {
       closing = true;
       clearInterval(heartbeat);
+      clearInterval(membershipSweep);
       unsubscribe();
       // The upgrade listener stays: while the sockets close (and until the HTTP server stops
       // listening) an upgrade is answered 503 shutting_down, so clients retry elsewhere. Without

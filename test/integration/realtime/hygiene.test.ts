@@ -3,7 +3,7 @@
 // not hold up others) and graceful shutdown (1001 going away, 1012 restart).
 import { expect } from 'chai';
 import { startTestApp, testApp } from '../../helpers/app.js';
-import { makeFamily } from '../../helpers/factories.js';
+import { makeFamily, makeMember } from '../../helpers/factories.js';
 import { familyWrite } from '../../../server/db/family-write.js';
 import { newId } from '../../../server/db/ids.js';
 import type { RunningServer, StartOptions } from '../../../server/server.js';
@@ -36,15 +36,30 @@ describe('realtime: connection hygiene', function () {
   });
 
   it('terminates a socket that stops answering pings and keeps one that answers', async () => {
-    const app = await instance({ pingIntervalMs: 100 });
+    // 300 ms: long enough for the answering socket's pong to arrive on a loaded machine (the
+    // client runs in this same process), short enough for the test.
+    const app = await instance({ pingIntervalMs: 300 });
     const f = await makeFamily(app);
     const dead = track(await TestSocket.connect(app, f.admin.token, { autoPong: false }));
     const alive = track(await TestSocket.connect(app, f.admin.token));
     const { code } = await dead.closed;
     expect(code).to.equal(1006); // dropped without a close handshake
-    await sleep(400);
+    await sleep(900); // three more rounds
     expect(alive.ws.readyState).to.equal(alive.ws.OPEN);
     expect(app.deps.realtime!.hub.stats().sockets).to.equal(1);
+  });
+
+  it('closes a removed member with 4403 even when the removal event never arrived (periodic membership check)', async () => {
+    const app = await instance({ membershipCheckMs: 100 });
+    const f = await makeFamily(app);
+    const member = await makeMember(app, f);
+    const gone = track(await TestSocket.connect(app, member.token));
+    const stays = track(await TestSocket.connect(app, f.admin.token));
+    // The membership disappears behind the live channel's back: no MemberRemoved event.
+    await app.deps.db('family_memberships').where({ family_id: f.familyId, user_id: member.userId }).del();
+    expect((await gone.closed).code).to.equal(4403);
+    await sleep(300);
+    expect(stays.ws.readyState).to.equal(stays.ws.OPEN);
   });
 
   it('closes a client that stops reading with 4408 while the others keep receiving', async () => {
