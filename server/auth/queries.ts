@@ -26,8 +26,30 @@ export const findUserByEmail = (q: Q, email: string) =>
 
 export const findUserById = (q: Q, id: string) => q('users').where({ id }).first() as Promise<UserRow | undefined>;
 
-export async function userNameTaken(q: Q, userName: string): Promise<boolean> {
-  return !!(await q('users').whereRaw('lower(user_name) = lower(?)', [userName]).first('id'));
+/** Is the user name (any case) used by an account, other than `exceptUserId`'s? */
+export async function userNameTaken(q: Q, userName: string, exceptUserId?: string): Promise<boolean> {
+  const query = q('users').whereRaw('lower(user_name) = lower(?)', [userName]);
+  if (exceptUserId) query.whereNot({ id: exceptUserId });
+  return !!(await query.first('id'));
+}
+
+/** Re-admission of an account without a family: the invite proves the address, the person
+ *  chooses the user name and password anew (as after a password reset). */
+export async function readmitUser(
+  q: Q,
+  userId: string,
+  values: { user_name: string; password_hash: string; now: Date },
+): Promise<UserRow> {
+  const [row] = (await q('users')
+    .where({ id: userId })
+    .update({
+      user_name: values.user_name,
+      password_hash: values.password_hash,
+      email_confirmed_at: values.now,
+      updated_at: values.now,
+    })
+    .returning(['id', 'email', 'user_name', 'password_hash', 'email_confirmed_at', 'created_at'])) as UserRow[];
+  return row!;
 }
 
 export async function emailTaken(q: Q, email: string): Promise<boolean> {

@@ -19,6 +19,7 @@ import {
   insertUser,
   markRefreshTokenRotated,
   membershipOf,
+  readmitUser,
   revokeAllRefreshTokens,
   revokeRefreshToken,
   userNameTaken,
@@ -57,6 +58,30 @@ async function joinFamily(
 }
 
 /**
+ * An account that belongs to no family (its member was removed) comes back through an invite to
+ * its address: the link proves the address, so the person sets the user name and password anew
+ * (as a password reset would let them) and joins the inviting family. Null when the address has
+ * no account, or its account still belongs to a family (then registration answers
+ * duplicate_email, revealing nothing about the other family).
+ */
+async function readmission(
+  trx: Trx,
+  familyId: string,
+  userName: string,
+  email: string,
+  passwordHash: string,
+  now: Date,
+): Promise<{ user: UserRow; role: Role } | null> {
+  const existing = await findUserByEmail(trx, email);
+  if (!existing || (await membershipOf(trx, existing.id))) return null;
+  if (await userNameTaken(trx, userName, existing.id)) throw new AppError(409, 'duplicate_user_name', 'That user name is taken');
+  const user = await readmitUser(trx, existing.id, { user_name: userName, password_hash: passwordHash, now });
+  const role: Role = (await familyHasAdmin(trx, familyId)) ? 'member' : 'admin';
+  await insertMembership(trx, { id: newId(), family_id: familyId, user_id: user.id, role, created_at: now });
+  return { user, role };
+}
+
+/**
  * Registration. Order of checks (contract 3): body validation (route) → the invite token, family
  * code or new-family permission → duplicate user name → duplicate email.
  */
@@ -73,15 +98,19 @@ export async function register(deps: Deps, input: RegisterInput): Promise<Sessio
       const invite = await findPendingInviteByToken(w.trx, tokenHash, w.now, true);
       if (!invite) throw invitationInvalid();
       // The invite's email is bound to the account; a differing client email is ignored.
-      await assertAvailable(w.trx, input.userName, invite.email);
-      const { user, role } = await joinFamily(deps, w.trx, {
-        familyId: invite.family_id,
-        userName: input.userName,
-        email: invite.email,
-        passwordHash,
-        confirmed: true, // the invite link proves the address
-        now: w.now,
-      });
+      let joined = await readmission(w.trx, invite.family_id, input.userName, invite.email, passwordHash, w.now);
+      if (!joined) {
+        await assertAvailable(w.trx, input.userName, invite.email);
+        joined = await joinFamily(deps, w.trx, {
+          familyId: invite.family_id,
+          userName: input.userName,
+          email: invite.email,
+          passwordHash,
+          confirmed: true, // the invite link proves the address
+          now: w.now,
+        });
+      }
+      const { user, role } = joined;
       await consumeInvite(w.trx, invite.id, user.id, w.now);
       w.emit({ type: 'MemberJoined', userId: user.id, role });
       return issueSession(deps, w.trx, { user, family: { id: invite.family_id, name: invite.family_name }, role });
@@ -135,7 +164,7 @@ export async function login(deps: Deps, input: { email: string; password: string
   const ok = user ? await verifyPassword(user.password_hash, input.password) : await verifyAgainstDummy(input.password);
   if (!user || !ok) throw invalidCredentials();
   const membership = await membershipOf(deps.db, user.id);
-  if (!membership) throw forbidden('This account is no longer a member of a family');
+  if (!membership) throw forbidden('This account is no longer a member of a family; a family admin can invite it again');
   return deps.db.transaction((trx) =>
     issueSession(deps, trx, { user, family: { id: membership.family_id, name: membership.family_name }, role: membership.role }),
   );

@@ -156,6 +156,48 @@ describe('auth: registration', () => {
     expect((await a.req('GET', `/api/auth/invite/${token}`)).status).to.equal(200);
   });
 
+  it('re-admits a removed member through an invitation: same account, new user name and password, confirmed; a family code cannot', async () => {
+    const admin = await newFamily(a);
+    const code = (await a.req('GET', '/api/family', { token: admin.token })).body.inviteCode;
+    const m = await register(a, { familyCode: code });
+    expect(m.status).to.equal(201);
+    expect((await a.req('DELETE', `/api/family/members/${m.body.user.id}`, { token: admin.token })).status).to.equal(204);
+
+    // Without proof of the address the account cannot be taken back: the family code is refused.
+    const viaCode = await register(a, { familyCode: code }, { email: m.email });
+    expect([viaCode.status, viaCode.body.code]).to.deep.equal([409, 'duplicate_email']);
+
+    // Another family invites the address; the link proves it.
+    const other = await newFamily(a);
+    const { token } = await invite(other.token, m.email);
+    const userName = `back-${uniq()}`;
+    const back = await register(a, { inviteToken: token }, { userName, password: 'a brand new password' });
+    expect(back.status, JSON.stringify(back.body)).to.equal(201);
+    expect(back.body.user).to.include({ id: m.body.user.id, email: m.email, userName, emailConfirmed: true });
+    expect(back.body.family.id).to.equal(other.familyId);
+    expect(back.body.role).to.equal('member');
+    const members = (await a.req('GET', '/api/family/members', { token: other.token })).body as any[];
+    expect(members.map((x) => x.userId)).to.include(m.body.user.id);
+    // The new password works, the old one does not; the invite is consumed.
+    expect((await a.req('POST', '/api/auth/login', { body: { email: m.email, password: 'a brand new password' } })).status).to.equal(200);
+    expect((await a.req('POST', '/api/auth/login', { body: { email: m.email, password: m.password } })).status).to.equal(401);
+    expect((await a.req('GET', `/api/auth/invite/${token}`)).status).to.equal(404);
+  });
+
+  it('re-admission still checks the user name against other accounts', async () => {
+    const admin = await newFamily(a);
+    const code = (await a.req('GET', '/api/family', { token: admin.token })).body.inviteCode;
+    const m = await register(a, { familyCode: code });
+    expect((await a.req('DELETE', `/api/family/members/${m.body.user.id}`, { token: admin.token })).status).to.equal(204);
+    const { token } = await invite(admin.token, m.email);
+    const taken = await register(a, { inviteToken: token }, { userName: admin.userName.toUpperCase() });
+    expect([taken.status, taken.body.code]).to.deep.equal([409, 'duplicate_user_name']);
+    // Its own former user name is fine.
+    const same = await register(a, { inviteToken: token }, { userName: m.userName });
+    expect(same.status, JSON.stringify(same.body)).to.equal(201);
+    expect(same.body.user.id).to.equal(m.body.user.id);
+  });
+
   it('requires an email in every case, and exactly one of inviteToken, familyCode, newFamilyName', async () => {
     const admin = await newFamily(a);
     const { token } = await invite(admin.token, `noemail-${uniq()}@example.test`);
