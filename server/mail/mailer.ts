@@ -56,6 +56,11 @@ export function createMailer(
   const outbox: OutboxEntry[] = [];
   let transport: Transporter | undefined;
   if (config.SMTP_URL) transport = nodemailer.createTransport(config.SMTP_URL);
+  if (!transport && config.NODE_ENV === 'production') {
+    log.warn(
+      'SMTP_URL is not set: emails are not sent; each one, with its invitation or reset link, is written to the log and the dev outbox. Set SMTP_URL in production.',
+    );
+  }
   const outboxDir = transport
     ? undefined
     : (options.outboxDir ?? (config.NODE_ENV !== 'test' && config.DATA_DIR ? path.resolve(config.DATA_DIR, 'outbox') : undefined));

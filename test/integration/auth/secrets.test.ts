@@ -117,6 +117,15 @@ describe('mail: the dev outbox when SMTP_URL is not set', () => {
       await mailer.close();
       await rm(dataDir, { recursive: true, force: true });
     }
+    expect(lines.join('')).not.to.include('SMTP_URL is not set');
+    // In production the missing SMTP_URL is called out once, at start.
+    const prodLines: string[] = [];
+    const prodLog = pino({ level: 'info' }, new Writable({ write: (c, _e, cb) => (prodLines.push(String(c)), cb()) }));
+    await createMailer({ SMTP_URL: undefined, MAIL_FROM: 'x <x@y>', NODE_ENV: 'production' }, prodLog).close();
+    expect(prodLines).to.have.length(1);
+    const warning = JSON.parse(prodLines[0]!);
+    expect(warning.level).to.equal(40); // warn
+    expect(warning.msg).to.match(/SMTP_URL is not set/);
     // NODE_ENV=test keeps the outbox in memory only
     expect(createMailer({ SMTP_URL: undefined, MAIL_FROM: 'x <x@y>', DATA_DIR: dataDir, NODE_ENV: 'test' }, log).outboxDir).to.equal(undefined);
   });
