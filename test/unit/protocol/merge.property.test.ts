@@ -6,6 +6,7 @@ import {
   docsEqual,
   fieldEqual,
   mergeDoc,
+  RefusedRows,
   type CollectionName,
   type ItemDoc,
 } from '../../../client-sdk/src/protocol/index.js';
@@ -163,6 +164,9 @@ type Event =
   | { kind: 'pull'; replica: number };
 
 const REPLICAS = 3;
+/** A section the simulated server refuses to move an item into (as the real one refuses a
+ *  section of another store): the push is `rejected` and the server's doc returned. */
+const REFUSED_SECTION = UUIDS[3];
 const USERS = ['a0000000-0000-4000-8000-000000000001', 'a0000000-0000-4000-8000-000000000002', 'a0000000-0000-4000-8000-000000000003'];
 
 const arbOp: fc.Arbitrary<Op> = fc.oneof(
@@ -172,7 +176,7 @@ const arbOp: fc.Arbitrary<Op> = fc.oneof(
   fc.constant({ kind: 'remove' as const }),
   fc.constant({ kind: 'remove' as const }),
   fc.constant({ kind: 'restore' as const }),
-  fc.record({ kind: fc.constant('section' as const), value: fc.constantFrom(null, UUIDS[0], UUIDS[1]) }),
+  fc.record({ kind: fc.constant('section' as const), value: fc.constantFrom(null, UUIDS[0], UUIDS[1], REFUSED_SECTION) }),
 );
 
 function arbEvents(docCount: number): fc.Arbitrary<Event[]> {
@@ -189,6 +193,7 @@ function arbEvents(docCount: number): fc.Arbitrary<Event[]> {
 
 interface Replica {
   user: string;
+  refused: RefusedRows;
   /** Per doc: RxDB's fork state (current) and assumed master state. */
   docs: Map<string, { current: ItemDoc; assumed: ItemDoc }>;
 }
@@ -202,11 +207,13 @@ class Simulation {
   removeOps = 0;
   restoreOps = 0;
   conflicts = 0;
+  refusals = 0;
 
   constructor(initial: ItemDoc[]) {
     for (const d of initial) this.server.set(d.id, { ...d });
     this.replicas = USERS.map((user) => ({
       user,
+      refused: new RefusedRows(),
       docs: new Map(initial.map((d) => [d.id, { current: { ...d }, assumed: { ...d } }])),
     }));
   }
@@ -246,9 +253,14 @@ class Simulation {
     slot.current = d;
   }
 
-  /** The server's push handler: apply when assumedMasterState matches, else conflict. */
-  serverPush(user: string, rows: { assumedMasterState: ItemDoc; newDocumentState: ItemDoc }[]): ItemDoc[] {
+  /** The server's push handler: apply when assumedMasterState matches, else conflict; a move
+   *  into REFUSED_SECTION is refused (listed in `rejected`, the server doc among conflicts). */
+  serverPush(
+    user: string,
+    rows: { assumedMasterState: ItemDoc; newDocumentState: ItemDoc }[],
+  ): { conflicts: ItemDoc[]; rejected: string[] } {
     const conflicts: ItemDoc[] = [];
+    const rejected: string[] = [];
     for (const row of rows) {
       const prev = this.server.get(row.newDocumentState.id)!;
       if (!docsEqual('items', row.assumedMasterState, prev)) {
@@ -257,6 +269,12 @@ class Simulation {
         continue;
       }
       const next = row.newDocumentState;
+      if (next.sectionId === REFUSED_SECTION && prev.sectionId !== REFUSED_SECTION) {
+        rejected.push(next.id);
+        conflicts.push({ ...prev });
+        this.refusals++;
+        continue;
+      }
       const now = this.now();
       const removedChanged = !fieldEqual('removedAt', prev.removedAt, next.removedAt);
       if (prev.removedAt !== null && removedChanged) {
@@ -275,7 +293,7 @@ class Simulation {
         removedByUserId: !removedChanged ? prev.removedByUserId : next.removedAt === null ? null : user,
       });
     }
-    return conflicts;
+    return { conflicts, rejected };
   }
 
   push(r: Replica): void {
@@ -283,17 +301,23 @@ class Simulation {
       .filter((s) => !docsEqual('items', s.current, s.assumed))
       .map((s) => ({ assumedMasterState: s.assumed, newDocumentState: s.current }));
     if (rows.length === 0) return;
-    const conflicts = this.serverPush(r.user, rows);
+    const { conflicts, rejected } = this.serverPush(r.user, rows);
+    // The SDK's push handler notes the refused rows; its conflict handler takes them as is.
+    r.refused.note('items', rejected);
     const conflicted = new Set(conflicts.map((d) => d.id));
     for (const row of rows) {
       if (!conflicted.has(row.newDocumentState.id)) r.docs.get(row.newDocumentState.id)!.assumed = row.newDocumentState;
     }
     for (const real of conflicts) {
       const slot = r.docs.get(real.id)!;
-      // RxDB: isEqual → no conflict to resolve; else resolve with the merge.
+      // RxDB: isEqual → no conflict to resolve; else resolve (conflictHandlerFor: a refused row
+      // reverts to the server's doc, any other goes through the merge).
+      const refused = r.refused.take('items', real.id);
       slot.current = docsEqual('items', real, slot.current)
         ? slot.current
-        : mergeDoc('items', { base: slot.assumed, local: slot.current, remote: real });
+        : refused
+          ? { ...real }
+          : mergeDoc('items', { base: slot.assumed, local: slot.current, remote: real });
       slot.assumed = real;
     }
   }
@@ -335,9 +359,10 @@ describe('protocol/merge: convergence of 3 offline replicas', () => {
       })),
     );
 
-  it('all replicas end equal to the server and unrestored removals stay in effect', () => {
+  it('all replicas end equal to the server, unrestored removals stay in effect, refused changes revert', () => {
     let conflicts = 0;
     let clearedRemovals = 0;
+    let refusals = 0;
     fc.assert(
       fc.property(
         arbInitial.chain((initial) => fc.tuple(fc.constant(initial), arbEvents(initial.length))),
@@ -359,6 +384,7 @@ describe('protocol/merge: convergence of 3 offline replicas', () => {
           }
           sim.settle();
           conflicts += sim.conflicts;
+          refusals += sim.refusals;
 
           for (const r of sim.replicas) {
             for (const [id, real] of sim.server) {
@@ -374,6 +400,9 @@ describe('protocol/merge: convergence of 3 offline replicas', () => {
               expect(real.removedAt, `doc ${id} lost a removal`).to.not.equal(null);
             }
             expect(real.removedByUserId === null).to.equal(real.removedAt === null);
+            // A refused move never landed (and settle() proved nobody kept pushing it).
+            const first = initial.find((d) => d.id === id)!;
+            if (first.sectionId !== REFUSED_SECTION) expect(real.sectionId).to.not.equal(REFUSED_SECTION);
             if (real.removedAt === null && (removedBy.has(id) || removedBefore.has(id))) clearedRemovals++;
           }
         },
@@ -383,6 +412,7 @@ describe('protocol/merge: convergence of 3 offline replicas', () => {
     // The runs do exercise the conflict path and honoured restores.
     expect(conflicts).to.be.greaterThan(50);
     expect(clearedRemovals).to.be.greaterThan(10);
+    expect(refusals).to.be.greaterThan(10);
   });
 
   it('scenario: A removes, B edits and C checks concurrently, then everyone syncs', () => {
