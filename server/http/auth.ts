@@ -1,6 +1,7 @@
 // Authentication of REST requests: a Bearer access token whose signature and expiry hold and
 // whose user is still a member of the family stamped in the token (spec 5.2). The role is read
-// from the membership, so a demotion takes effect at once.
+// from the membership, so a demotion takes effect at once. Tokens older than the membership
+// (issued to an earlier membership that was removed) are refused.
 import type { Context } from 'koa';
 import type { Actor, Deps, Role } from '../context.js';
 import { verifyAccessToken } from '../auth/tokens.js';
@@ -11,8 +12,11 @@ export async function resolveActor(deps: Pick<Deps, 'db' | 'jwtSecret' | 'clock'
   if (!claims) return null;
   const membership = (await deps.db('family_memberships')
     .where({ user_id: claims.sub, family_id: claims.family_id })
-    .first('role')) as { role: Role } | undefined;
+    .first('role', 'created_at')) as { role: Role; created_at: Date } | undefined;
   if (!membership) return null;
+  // A token issued before this membership began belongs to an earlier one that was removed: a
+  // person removed and invited back does not revive the tokens of before the removal.
+  if (claims.iat < Math.floor(new Date(membership.created_at).getTime() / 1000)) return null;
   return { userId: claims.sub, familyId: claims.family_id, role: membership.role };
 }
 

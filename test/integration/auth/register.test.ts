@@ -184,18 +184,22 @@ describe('auth: registration', () => {
     expect((await a.req('GET', `/api/auth/invite/${token}`)).status).to.equal(404);
   });
 
-  it('re-admission still checks the user name against other accounts', async () => {
+  it('re-admission still checks the user name against other accounts; tokens of before the removal stay dead', async () => {
     const admin = await newFamily(a);
     const code = (await a.req('GET', '/api/family', { token: admin.token })).body.inviteCode;
     const m = await register(a, { familyCode: code });
     expect((await a.req('DELETE', `/api/family/members/${m.body.user.id}`, { token: admin.token })).status).to.equal(204);
     const { token } = await invite(admin.token, m.email);
+    // Back in the same family later: the tokens of before the removal stay dead.
+    a.clock.advance(2_000);
     const taken = await register(a, { inviteToken: token }, { userName: admin.userName.toUpperCase() });
     expect([taken.status, taken.body.code]).to.deep.equal([409, 'duplicate_user_name']);
     // Its own former user name is fine.
     const same = await register(a, { inviteToken: token }, { userName: m.userName });
     expect(same.status, JSON.stringify(same.body)).to.equal(201);
     expect(same.body.user.id).to.equal(m.body.user.id);
+    expect((await a.req('GET', '/api/me', { token: same.body.accessToken })).status).to.equal(200);
+    expect((await a.req('GET', '/api/me', { token: m.body.accessToken })).status).to.equal(401);
   });
 
   it('requires an email in every case, and exactly one of inviteToken, familyCode, newFamilyName', async () => {
