@@ -1,4 +1,4 @@
-import { pino, type Logger } from 'pino';
+import { pino, type DestinationStream, type Logger } from 'pino';
 
 // Field paths that may carry secrets; pino replaces them before a line is written.
 const REDACT = [
@@ -20,8 +20,27 @@ const REDACT = [
   'headers.authorization',
 ];
 
-export function createLogger(level: string): Logger {
-  return pino({ level, redact: { paths: REDACT, censor: '[redacted]' }, base: undefined });
+/** The service's logger (stdout, or `destination` where given, e.g. a test's capture). */
+export function createLogger(level: string, destination?: DestinationStream): Logger {
+  const options = { level, redact: { paths: REDACT, censor: '[redacted]' }, base: undefined, serializers: { err: errorFields } };
+  return destination ? pino(options, destination) : pino(options);
+}
+
+/**
+ * What of an error may go into a log line: its name, its message, and a database error's SQLSTATE,
+ * constraint and table. Never the stack (house rule) and never SQL text (createDb strips the
+ * statement knex puts in front of a database error's message). It is the logger's serializer
+ * for `err`, so `log.error({ err }, …)` is safe whatever `err` is; applying it twice changes
+ * nothing.
+ */
+export function errorFields(err: unknown): Record<string, string> {
+  if (!err || typeof err !== 'object') return { message: String(err) };
+  const e = err as Record<string, unknown>;
+  const out: Record<string, string> = {};
+  for (const key of ['name', 'message', 'code', 'constraint', 'table'] as const) {
+    if (typeof e[key] === 'string') out[key] = e[key] as string;
+  }
+  return out;
 }
 
 export type { Logger };

@@ -1,6 +1,6 @@
 // `npm start`
 import { ConfigError, loadConfig } from './config.js';
-import { createLogger } from './log.js';
+import { createLogger, errorFields } from './log.js';
 import { startServer } from './server.js';
 
 let config;
@@ -41,6 +41,6 @@ try {
   const running = await starting;
   if (!stopping) log.info({ url: running.url }, `Family Shopping listening on ${running.url}`);
 } catch (err) {
-  log.fatal({ err: { message: (err as Error).message } }, 'failed to start');
+  log.fatal({ err: errorFields(err) }, 'failed to start');
   process.exit(1);
 }

@@ -3,7 +3,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { loadConfig, type Config } from './config.js';
-import { createLogger, type Logger } from './log.js';
+import { createLogger, errorFields, type Logger } from './log.js';
 import { closeDb, createDb, resolveTarget, type Db } from './db/knex.js';
 import { migrateLatest } from './db/migrate.js';
 import { runStartupJobs } from './startup/jobs.js';
@@ -61,7 +61,7 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
   const bus: EventBus = config.REDIS_URL ? await RedisBus.connect({ url: config.REDIS_URL, log }) : new InProcessBus();
   const deps: Deps = { config, db, bus, log, clock: options.clock ?? systemClock, jwtSecret };
   const redis = config.REDIS_URL ? new Redis(config.REDIS_URL, { lazyConnect: false }) : undefined;
-  redis?.on('error', (err: Error) => log.error({ err: { message: err.message } }, 'redis error'));
+  redis?.on('error', (err: Error) => log.error({ err: errorFields(err) }, 'redis error'));
   if (redis) deps.redis = redis;
   deps.mailer = createMailer(config, log);
   deps.rateLimiters = createRateLimiters({

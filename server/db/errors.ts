@@ -49,6 +49,9 @@ export function mapPgError(err: unknown): AppError | undefined {
     case '40P01':
       return new AppError(503, 'busy', 'The service is busy, please retry');
     default:
+      // Any other data exception (class 22: a date or time out of range, a bad time zone
+      // displacement, …) is a value the database cannot hold: the request's fault, not ours.
+      if (err.code?.startsWith('22')) return new AppError(400, 'validation_failed', 'A value is out of range or malformed');
       return undefined;
   }
 }

@@ -16,6 +16,7 @@ import type { Deps } from '../context.js';
 import type { FamilyEvent } from '../events/bus.js';
 import type { Trx } from './knex.js';
 import { notFound } from '../http/errors.js';
+import { errorFields } from '../log.js';
 
 export interface FamilyWrite {
   trx: Trx;
@@ -126,14 +127,14 @@ export async function familyWrite<T>(
     try {
       await f();
     } catch (err) {
-      deps.log.error({ err: { message: (err as Error).message } }, 'after-commit hook failed');
+      deps.log.error({ err: errorFields(err) }, 'after-commit hook failed');
     }
   }
   events.push({ type: 'Changed', version: Number(version) });
   try {
     await deps.bus.publish(familyId, events);
   } catch (err) {
-    deps.log.error({ err: { message: (err as Error).message }, familyId }, 'event publish failed');
+    deps.log.error({ err: errorFields(err), familyId }, 'event publish failed');
   }
   return result;
 }

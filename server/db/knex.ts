@@ -48,6 +48,8 @@ export function knexConfig(target: DbTarget): Knex.Config {
       connection: target.url,
       pool: { min: 0, max: 20 },
       acquireConnectionTimeout: 30_000,
+      // Never inline the bindings (user data, hashes) into an error message; see createDb.
+      compileSqlOnError: false,
     };
   }
   if (target.dataDir) {
@@ -66,11 +68,25 @@ export function knexConfig(target: DbTarget): Knex.Config {
     dialect: 'postgres',
     connection: () => ({ pglite }) as object,
     useNullAsDefault: true,
+    compileSqlOnError: false,
   } as Knex.Config;
 }
 
 export function createDb(target: DbTarget): Db {
-  return knexFactory(knexConfig(target));
+  const db = knexFactory(knexConfig(target));
+  db.on('query-error', stripSqlFromError);
+  return db;
+}
+
+/**
+ * knex puts the statement in front of a failed query's message (`<sql> - <database message>`).
+ * SQL text must not reach a log line, so the message goes back to the database's own words
+ * (e.g. `relation "x" does not exist`); the code, constraint and table stay on the error.
+ */
+export function stripSqlFromError(err: unknown, query: { sql?: unknown }): void {
+  if (!(err instanceof Error) || typeof query?.sql !== 'string') return;
+  const prefix = `${query.sql} - `;
+  if (err.message.startsWith(prefix)) err.message = err.message.slice(prefix.length);
 }
 
 /** Destroys a database made by createDb and releases its data directory's lock. */

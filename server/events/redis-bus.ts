@@ -18,7 +18,7 @@
 import { Redis, type RedisOptions } from 'ioredis';
 import crypto from 'node:crypto';
 import type { EventBus, FamilyEvent, FamilyEventHandler } from './bus.js';
-import type { Logger } from '../log.js';
+import { errorFields, type Logger } from '../log.js';
 
 export const EVENTS_CHANNEL = 'fs:events';
 
@@ -55,7 +55,7 @@ export class RedisBus implements EventBus {
     this.pub = new Redis(options.url, { ...base, commandTimeout: 2_000, connectionName: 'fs-events-pub' });
     this.sub = new Redis(options.url, { ...base, connectionName: 'fs-events-sub' });
     for (const [name, conn] of [['pub', this.pub], ['sub', this.sub]] as const) {
-      conn.on('error', (err: Error) => this.log.error({ err: { message: err.message }, conn: name }, 'redis event bus error'));
+      conn.on('error', (err: Error) => this.log.error({ err: errorFields(err), conn: name }, 'redis event bus error'));
     }
     this.sub.on('message', (channel: string, message: string) => {
       if (channel === this.channel) this.onMessage(message);
@@ -130,7 +130,7 @@ export class RedisBus implements EventBus {
       try {
         h(familyId, events);
       } catch (err) {
-        this.log.error({ err: { message: (err as Error).message } }, 'event subscriber failed');
+        this.log.error({ err: errorFields(err) }, 'event subscriber failed');
       }
     }
   }

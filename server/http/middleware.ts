@@ -1,7 +1,7 @@
 import crypto from 'node:crypto';
 import type { Duplex } from 'node:stream';
 import type { Context, Next } from 'koa';
-import type { Logger } from '../log.js';
+import { errorFields, type Logger } from '../log.js';
 import { AppError, TITLES } from './errors.js';
 import { mapPgError } from '../db/errors.js';
 
@@ -99,7 +99,7 @@ export function errorHandler() {
         return;
       }
       const log = (ctx.state.log as Logger | undefined) ?? undefined;
-      log?.error({ err: { name: e.name, message: e.message, stack: e.stack } }, 'unhandled error');
+      log?.error({ err: errorFields(e) }, 'unhandled error');
       sendProblem(ctx, problem(500, 'internal_error', 'Something went wrong on our side'));
     }
   };

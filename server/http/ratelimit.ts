@@ -5,7 +5,7 @@
 // `RateLimit-Limit / -Remaining / -Reset / -Policy` headers (Reset as seconds from now).
 import { createRequire } from 'node:module';
 import type { Context, Middleware, Next } from 'koa';
-import type { Logger } from '../log.js';
+import { errorFields, type Logger } from '../log.js';
 import { AppError } from './errors.js';
 
 // koa-ratelimit ships no type declarations; this is the part of its options we use.
@@ -78,7 +78,7 @@ export function createRateLimiters(options: RateLimiterOptions): RateLimiters {
         if (passed) throw err;
         // The counter store failed (Redis down): let the request through rather than lock every
         // user out, and say so loudly.
-        options.log.error({ bucket, err: { message: (err as Error).message } }, 'rate limiter unavailable');
+        options.log.error({ bucket, err: errorFields(err) }, 'rate limiter unavailable');
         await next();
         return;
       }

@@ -10,7 +10,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import nodemailer, { type Transporter } from 'nodemailer';
 import type { Config } from '../config.js';
-import type { Logger } from '../log.js';
+import { errorFields, type Logger } from '../log.js';
 
 export interface MailMessage {
   to: string;
@@ -97,7 +97,7 @@ export function createMailer(
     send,
     sendInBackground(message) {
       const p = send(message).catch((err: Error) => {
-        log.error({ to: message.to, subject: message.subject, err: { message: err.message } }, 'mail could not be sent');
+        log.error({ to: message.to, subject: message.subject, err: errorFields(err) }, 'mail could not be sent');
       });
       pending.add(p);
       void p.finally(() => pending.delete(p));

@@ -18,6 +18,7 @@ import {
 import type { HubMember, RealtimeHub } from './hub.js';
 import type { ResolvedRealtimeOptions } from './options.js';
 import { isFamilyMember, listBelongsToFamily } from './queries.js';
+import { errorFields } from '../log.js';
 
 /** setTimeout's longest delay; longer expiries are re-armed in steps. */
 const MAX_TIMER_MS = 2_147_483_647;
@@ -55,7 +56,7 @@ export class RealtimeConnection implements HubMember {
     ws.on('close', () => this.cleanup());
     ws.on('error', (err) => {
       // ws closes the socket itself after an error (1009 too big, 1007 bad UTF-8, ...).
-      this.deps.log.debug({ err: { message: err.message } }, 'realtime socket error');
+      this.deps.log.debug({ err: errorFields(err) }, 'realtime socket error');
     });
   }
 
@@ -125,7 +126,7 @@ export class RealtimeConnection implements HubMember {
     this.queue = this.queue
       .then(() => (this.closed ? undefined : this.handle(data, isBinary)))
       .catch((err: Error) => {
-        this.deps.log.error({ err: { message: err.message } }, 'realtime frame handling failed');
+        this.deps.log.error({ err: errorFields(err) }, 'realtime frame handling failed');
         // Before authentication there is nothing to answer to: 1011 (server error), reconnect.
         if (!this.authenticated) this.close(1011, 'internal error');
         else this.sendError('internal_error', 'The frame could not be handled; try again');

@@ -13,6 +13,7 @@ import { TITLES } from '../http/errors.js';
 import { RealtimeConnection } from './connection.js';
 import { resolveOptions, type RealtimeOptions } from './options.js';
 import { membershipRoles } from './queries.js';
+import { errorFields } from '../log.js';
 
 export type { RealtimeOptions } from './options.js';
 
@@ -93,7 +94,7 @@ export function attachRealtime(server: http.Server, deps: Deps, options: Realtim
           else c.role = role;
         }
       })
-      .catch((err: Error) => deps.log.warn({ err: { message: err.message } }, 'realtime membership check failed'))
+      .catch((err: Error) => deps.log.warn({ err: errorFields(err) }, 'realtime membership check failed'))
       .finally(() => {
         sweeping = false;
       });

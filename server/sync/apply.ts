@@ -162,10 +162,25 @@ async function applyList(w: FamilyWrite, actor: Actor, s: D | null, n: D): Promi
  *  keeps what the client has, so the two never stay apart (two devices archiving the same list
  *  offline end with the later push's time on both). */
 async function archiveWithTime(w: FamilyWrite, actor: Actor, listId: string, archivedAt: string): Promise<void> {
+  const at = pushedInstant('archivedAt', archivedAt);
   const list = await archiveList(w, actor, listId);
   if (!fieldEqual('archivedAt', list.archivedAt, archivedAt)) {
-    await w.update('shopping_lists', { id: listId, deleted: false }, { archived_at: new Date(archivedAt) });
+    await w.update('shopping_lists', { id: listId, deleted: false }, { archived_at: at });
   }
+}
+
+/**
+ * A time pushed by a client, to be stored as is. ISO 8601 admits years the database cannot hold
+ * alike on every backend (year 0 is 1 BC on PostgreSQL and an error on the embedded one), so
+ * only the years 1 to 9999 (UTC) are taken; anything else is validation_failed.
+ */
+function pushedInstant(field: string, value: string): Date {
+  const at = new Date(value);
+  const year = at.getUTCFullYear();
+  if (Number.isNaN(at.getTime()) || year < 1 || year > 9999) {
+    throw validationFailed([{ path: `newDocumentState.${field}`, message: 'Must be a time between the years 1 and 9999 (UTC)' }]);
+  }
+  return at;
 }
 
 async function applyItem(w: FamilyWrite, actor: Actor, s: D | null, n: D): Promise<void> {
@@ -215,9 +230,10 @@ async function applyItem(w: FamilyWrite, actor: Actor, s: D | null, n: D): Promi
 /** Removal through push keeps the client's removal time, so a later restore from that client
  *  (based on the doc it pushed) is "a restore by a client that saw the removal". */
 async function removeWithTime(w: FamilyWrite, actor: Actor, listId: string, itemId: string, removedAt: string): Promise<void> {
+  const at = pushedInstant('removedAt', removedAt);
   const item = await removeItem(w, actor, listId, itemId);
   if (!fieldEqual('removedAt', item.removedAt, removedAt)) {
-    await w.update('shopping_list_items', { id: itemId, deleted: false }, { removed_at: new Date(removedAt) });
+    await w.update('shopping_list_items', { id: itemId, deleted: false }, { removed_at: at });
   }
 }
 

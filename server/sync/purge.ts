@@ -5,6 +5,7 @@
 // horizon then answers 410 `checkpoint_expired` (the client re-syncs from scratch).
 import type { Deps } from '../context.js';
 import { PURGE_ORDER, familiesWithOldTombstones, purgeTable, raiseHorizon } from './queries.js';
+import { errorFields } from '../log.js';
 
 export const TOMBSTONE_RETENTION_MS = 30 * 24 * 60 * 60 * 1000;
 /** How often the server runs the purge (server.ts schedules it). */
@@ -54,7 +55,7 @@ export function schedulePurge(deps: Pick<Deps, 'db' | 'clock' | 'log'>, interval
       .then((r) => {
         if (r.rows > 0) deps.log.info({ families: r.families, rows: r.rows }, 'purged old tombstones');
       })
-      .catch((err: Error) => deps.log.error({ err: { message: err.message } }, 'tombstone purge failed'))
+      .catch((err: Error) => deps.log.error({ err: errorFields(err) }, 'tombstone purge failed'))
       .finally(() => {
         running = false;
       });

@@ -6,7 +6,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Writable } from 'node:stream';
 import Koa from 'koa';
-import { pino } from 'pino';
+import { createLogger } from '../../../server/log.js';
 import { testApp, request } from '../../helpers/app.js';
 import { makeFamily } from '../../helpers/factories.js';
 import { errorHandler, requestContext } from '../../../server/http/middleware.js';
@@ -16,7 +16,7 @@ import { newId } from '../../../server/db/ids.js';
 async function throwing(make: () => Promise<unknown>, lines: string[] = []) {
   const app = new Koa();
   app.silent = true;
-  app.use(requestContext(pino({ level: 'info' }, new Writable({ write: (c, _e, cb) => (lines.push(String(c)), cb()) }))));
+  app.use(requestContext(createLogger('info', new Writable({ write: (c, _e, cb) => (lines.push(String(c)), cb()) }))));
   app.use(errorHandler());
   app.use(async () => {
     throw await make();
@@ -84,7 +84,7 @@ describe('errors: problem+json and the Postgres error mapping', () => {
     }
   });
 
-  it('turns anything unknown into a generic 500, with the detail only in the log', async () => {
+  it('turns anything unknown into a generic 500; the log gets the database message and code, never SQL or a stack', async () => {
     const app = await testApp();
     const err = await dbError(() => app.deps.db.raw('select * from no_such_table'));
     const lines: string[] = [];
@@ -97,7 +97,16 @@ describe('errors: problem+json and the Postgres error mapping', () => {
       expect(res.text).not.to.match(/no_such_table/);
       expect(res.text).not.to.match(LEAKS);
       const logged = lines.map((l) => JSON.parse(l) as { reqId?: string; msg: string; err?: { message: string } });
-      expect(logged.find((l) => l.msg === 'unhandled error' && l.reqId === 'boom-1')?.err?.message).to.match(/no_such_table/);
+      const line = logged.find((l) => l.msg === 'unhandled error' && l.reqId === 'boom-1') as
+        | { err?: { message: string; code?: string; stack?: string } }
+        | undefined;
+      // The database's own words and code, never the SQL statement or a stack.
+      expect(line?.err?.message).to.match(/no_such_table/);
+      expect(line?.err?.code).to.equal('42P01');
+      expect(line?.err).to.not.have.property('stack');
+      const raw = lines.join('');
+      expect(raw).not.to.match(/select \* from/i);
+      expect(raw).not.to.match(/\bat .*\.(ts|js):\d+/);
     } finally {
       await s.close();
     }

@@ -310,6 +310,23 @@ describe('sync push', () => {
     expect(summaries.find((l) => l.id === list.id)).to.include({ archivedAt: T2 });
   });
 
+  it('rejects a time the database cannot hold (year 0, a far offset) as validation_failed; the others commit', async () => {
+    const family = await makeFamily(app);
+    const t = family.admin.token;
+    const good = listDoc({ name: 'Fine' });
+    const year0 = listDoc({ name: 'Year zero', archivedAt: '0000-01-01T00:00:00Z' });
+    const res = await push(app, t, 'lists', [{ newDocumentState: year0 }, { newDocumentState: good }]);
+    expect(res.status, res.text).to.equal(200);
+    expect(res.body.rejected.map((r: any) => [r.id, r.code])).to.deep.equal([[year0.id, 'validation_failed']]);
+    expect(res.body.conflicts.map((d: any) => [d.id, d._deleted])).to.deep.equal([[year0.id, true]]);
+    expect((await serverDoc(app, t, 'lists', good.id))?.name).to.equal('Fine');
+    expect(await serverDoc(app, t, 'lists', year0.id)).to.equal(undefined);
+    const item = itemDoc(good.id, { name: 'Late', removedAt: '9999-12-31T23:59:59-14:00' });
+    const r2 = await push(app, t, 'items', [{ newDocumentState: item }]);
+    expect(r2.status, r2.text).to.equal(200);
+    expect(r2.body.rejected.map((r: any) => r.code)).to.deep.equal(['validation_failed']);
+  });
+
   it('rejects rows naming another family’s data (ids, list, store, unit, product) and changes nothing', async () => {
     const a = await makeFamily(app);
     const b = await makeFamily(app);
