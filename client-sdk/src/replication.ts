@@ -14,7 +14,8 @@
  * - 410 `checkpoint_expired`: that collection is pulled again from scratch (see
  *   `resyncFromScratch`).
  * - push `rejected` rows: `parent_missing` rows are re-sent alone after a backoff until their
- *   parent's own push has landed; other rows are reported, and the server's state returned
+ *   parent's own push has landed (or reverted at once when the parent is not in the local
+ *   database either: it will never land); other rows are reported, and the server's state returned
  *   with them in `conflicts` replaces the local copy (the conflict handler takes it as is for
  *   those rows instead of merging, which would keep the refused change and push it again).
  */
@@ -78,6 +79,24 @@ interface PushRow {
   assumedMasterState: unknown;
   newDocumentState: Doc<CollectionName>;
 }
+
+/** The fields of a doc that name a record of another (family) collection: what a
+ *  `parent_missing` row may be waiting for. */
+const REFERENCES: Partial<Record<CollectionName, Array<[string, CollectionName]>>> = {
+  lists: [['storeId', 'stores']],
+  sections: [['storeId', 'stores']],
+  items: [
+    ['listId', 'lists'],
+    ['sectionId', 'sections'],
+    ['familyUnitOfMeasureId', 'units'],
+    ['familyProductId', 'products'],
+  ],
+  ingredients: [
+    ['recipeId', 'recipes'],
+    ['familyUnitOfMeasureId', 'units'],
+    ['familyProductId', 'products'],
+  ],
+};
 
 /** Thrown into RxDB once the replication is stopping or must stop (426). */
 class ReplicationHalted extends Error {
@@ -177,13 +196,48 @@ export class Replications {
         this.config.hooks.rejected(c, refused);
       }
       // Rows naming a record whose own push has not landed yet: neither applied nor reverted.
-      // Re-send just those after a while (the others are done; re-sending them is a no-op).
+      // Re-send just those after a while (the others are done; re-sending them is a no-op)...
       const waiting = new Set(body.rejected.filter((r) => r.code === 'parent_missing').map((r) => r.id));
       if (waiting.size === 0) return conflicts;
       pending = pending.filter((r) => waiting.has(r.newDocumentState.id));
+      // ...unless what they name is not in the local database either (its insert was refused
+      // and reverted, or it was deleted): then it will never land, and waiting would hold this
+      // collection's replication (RxDB does not pull while a push runs). Such a row is an
+      // orphan: it is reverted (a local tombstone), as a refused row is, and reported.
+      const orphans = await this.orphans(c, pending.map((r) => r.newDocumentState));
+      if (orphans.length > 0) {
+        const ids = new Set(orphans.map((d) => d.id));
+        conflicts.push(...orphans.map((d) => ({ ...d, _deleted: true }) as Doc<CollectionName>));
+        this.config.refused.note(c, ids);
+        this.config.hooks.rejected(
+          c,
+          orphans.map((d) => ({ id: d.id, code: 'parent_missing', message: 'It names a record that exists neither here nor on the server' })),
+        );
+        pending = pending.filter((r) => !ids.has(r.newDocumentState.id));
+        if (pending.length === 0) return conflicts;
+      }
       await this.config.wakeup.wait(backoffDelay(attempt, { baseMs: 100, maxMs: this.config.backoff.maxMs }));
       if (this.stopped) throw new ReplicationHalted('replication stopped');
     }
+  }
+
+  /** The docs (of rows the server reported `parent_missing`) that name a record absent from the
+   *  local database too: a parent that will never be pushed. */
+  private async orphans(c: CollectionName, docs: Doc<CollectionName>[]): Promise<Doc<CollectionName>[]> {
+    const refs = REFERENCES[c] ?? [];
+    const out: Doc<CollectionName>[] = [];
+    for (const doc of docs) {
+      for (const [field, parent] of refs) {
+        const id = (doc as Record<string, unknown>)[field];
+        if (typeof id !== 'string') continue;
+        const found = (await (this.config.db[parent] as RxCollection<any>).findByIds([id]).exec()).get(id);
+        if (!found) {
+          out.push(doc);
+          break;
+        }
+      }
+    }
+    return out;
   }
 
   /**

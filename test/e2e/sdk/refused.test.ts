@@ -4,7 +4,7 @@ import { expect } from 'chai';
 import type { RunningServer } from '../../../server/server.js';
 import { makeFamily, makeMember } from '../../helpers/factories.js';
 import { request } from '../../helpers/app.js';
-import type { FamilyClient } from '../../../client-sdk/src/index.js';
+import { newDoc, type FamilyClient } from '../../../client-sdk/src/index.js';
 import { localDoc, recordEvents, signedInClient, startSdkApp, waitFor } from './helpers.js';
 
 describe('e2e SDK: refused changes', function () {
@@ -55,5 +55,47 @@ describe('e2e SDK: refused changes', function () {
     expect(events.filter((e) => e.type === 'rejected')).to.have.length(1);
     const server = (await request(app, 'GET', `/api/stores/${store.id}/sections`, { token: member.token })).body;
     expect(server.find((s: any) => s.id === section.id).name).to.equal(section.name);
+  });
+
+  it('an item on a list whose insert was refused is reverted too, and the items keep syncing', async () => {
+    const family = await makeFamily(app);
+    const member = await makeMember(app, family);
+    const rest = async (token: string, method: string, path: string, body?: unknown) => {
+      const r = await request(app, method, path, { token, body });
+      expect(r.status, r.text).to.be.below(300);
+      return r.body;
+    };
+    const groceries = await rest(member.token, 'POST', '/api/lists', { name: 'Groceries' });
+    const milk = await rest(member.token, 'POST', `/api/lists/${groceries.id}/items`, { name: 'Milk' });
+    const store = await rest(family.admin.token, 'POST', '/api/stores', { name: 'Corner shop' });
+    client = await signedInClient(app, member, { retryTime: 50, backoff: { baseMs: 20, maxMs: 200 } });
+    const c = client;
+    const events = recordEvents(c);
+    await c.start();
+    await waitFor(() => localDoc(c, 'stores', store.id), 'the store locally');
+    await c.stop();
+
+    // Offline: a list for the corner shop and an item on it; meanwhile the admin deletes the shop.
+    await rest(family.admin.token, 'DELETE', `/api/stores/${store.id}`);
+    const list = await c.db.lists.insert(newDoc('lists', { name: 'For the corner shop', storeId: store.id }));
+    const bread = await c.db.items.insert(newDoc('items', { listId: list.id, name: 'Bread' }));
+    await c.start();
+
+    // The list is refused (its store is gone) and reverted; the item, whose list now exists
+    // nowhere, is reverted too instead of waiting for ever.
+    await waitFor(async () => !(await localDoc(c, 'lists', list.id)) && !(await localDoc(c, 'items', bread.id)), 'both reverted');
+    const rejected = events.filter((e) => e.type === 'rejected') as any[];
+    expect(rejected.map((e) => [e.collection, e.rows.map((r: any) => [r.id, r.code])])).to.deep.equal([
+      ['lists', [[list.id, 'store_not_found']]],
+      ['items', [[bread.id, 'parent_missing']]],
+    ]);
+
+    // The items collection still replicates both ways.
+    await (await c.db.items.findOne(milk.id).exec())!.incrementalPatch({ name: 'Oat milk' });
+    const eggs = await rest(family.admin.token, 'POST', `/api/lists/${groceries.id}/items`, { name: 'Eggs' });
+    await waitFor(() => localDoc(c, 'items', eggs.id), "another member's new item");
+    await c.sync();
+    const detail = await rest(member.token, 'GET', `/api/lists/${groceries.id}`);
+    expect(detail.groups.flatMap((g: any) => g.items.map((i: any) => i.name)).sort()).to.deep.equal(['Eggs', 'Oat milk']);
   });
 });
