@@ -65,7 +65,7 @@ export async function problemFrom(res: Response): Promise<FamilyApiError> {
 export class FamilyClientError extends Error {
   override readonly name = 'FamilyClientError';
   constructor(
-    readonly code: 'database_of_another_family' | 'destroyed' | 'no_websocket',
+    readonly code: 'database_of_another_family' | 'destroyed' | 'no_websocket' | 'stopped',
     message: string,
   ) {
     super(message);

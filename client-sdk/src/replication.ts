@@ -22,7 +22,7 @@
 import { combineLatest, map, type Observable } from 'rxjs';
 import { replicateRxCollection, type RxReplicationState } from 'rxdb/plugins/replication';
 import type { RxCollection } from 'rxdb';
-import { FamilyApiError, problemFrom } from './errors.js';
+import { FamilyApiError, FamilyClientError, problemFrom } from './errors.js';
 import { backoffDelay, Wakeup, type BackoffOptions } from './backoff.js';
 import type { FamilyDatabase } from './database.js';
 import type { Rest } from './rest.js';
@@ -129,11 +129,20 @@ export class Replications {
     }
   }
 
+  /** Resolves once every collection is in sync; rejects (`stopped`) when the replication is
+   *  cancelled first (RxDB's own wait would never settle then). */
   async awaitInSync(): Promise<void> {
-    await Promise.all(COLLECTIONS.map((c) => this.states[c].awaitInSync()));
+    await Promise.race([Promise.all(COLLECTIONS.map((c) => this.states[c].awaitInSync())), this.cancelled]);
   }
 
+  private signalCancelled!: () => void;
+  private readonly cancelled = new Promise<never>((_, reject) => {
+    this.signalCancelled = () => reject(new FamilyClientError('stopped', 'the client stopped before it was in sync'));
+  });
+
   async cancel(): Promise<void> {
+    this.cancelled.catch(() => undefined); // nobody waiting is fine
+    this.signalCancelled();
     this.stopped = true;
     this.config.wakeup.wake();
     await Promise.all(COLLECTIONS.map((c) => this.states[c].cancel()));

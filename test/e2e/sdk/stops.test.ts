@@ -5,8 +5,8 @@ import { expect } from 'chai';
 import type { RunningServer } from '../../../server/server.js';
 import { makeFamily, makeMember } from '../../helpers/factories.js';
 import { request } from '../../helpers/app.js';
-import { newDoc, SCHEMA_VERSION, type FamilyClient } from '../../../client-sdk/src/index.js';
-import { localDoc, recordEvents, signedInClient, startSdkApp, waitFor } from './helpers.js';
+import { FamilyClientError, newDoc, SCHEMA_VERSION, type FamilyClient } from '../../../client-sdk/src/index.js';
+import { fetchAs, localDoc, recordEvents, signedInClient, startSdkApp, waitFor } from './helpers.js';
 
 describe('e2e SDK: the server stops the replication', function () {
   this.timeout(60_000);
@@ -61,5 +61,34 @@ describe('e2e SDK: the server stops the replication', function () {
     expect(await c.rest('GET', '/api/me')).to.deep.include({ role: 'admin' });
     const lists = await c.rest<any[]>('GET', '/api/lists');
     expect(lists.map((l) => l.id)).to.not.include(draft.id);
+  });
+
+  it('a sync() waiting while offline settles when the client stops: it rejects with `stopped`', async () => {
+    const family = await makeFamily(app);
+    let online = true; // to sign in
+    const base = fetchAs();
+    client = await signedInClient(app, family.admin, {
+      realtime: false,
+      backoff: { baseMs: 20, maxMs: 100 },
+      // In the supermarket: no request gets through.
+      fetch: (input, init) => (online ? base(input, init) : Promise.reject(new TypeError('fetch failed'))),
+    });
+    const c = client;
+    online = false;
+    await c.start();
+    const outcome = c.sync().then(
+      () => 'resolved',
+      (e: unknown) => e,
+    );
+    await new Promise((r) => setTimeout(r, 200));
+    await c.stop();
+    const err = await outcome;
+    expect(err).to.be.instanceOf(FamilyClientError);
+    expect(err).to.include({ code: 'stopped' });
+    // Started again with a network, it syncs as usual.
+    online = true;
+    await c.start();
+    await c.sync();
+    expect(c.state).to.equal('idle');
   });
 });
