@@ -80,6 +80,10 @@ export interface FamilyClient {
   awaitInSync(): Promise<void>;
   /** Stops and deletes the local database (unpushed writes are lost). */
   destroy(): Promise<void>;
+  /** Receive the list's live events (`ItemAdded`, `ItemChecked`, …) as `frame` events, e.g.
+   *  while its screen is open; kept across reconnects until `leaveList`. */
+  joinList(listId: string): void;
+  leaveList(listId: string): void;
 }
 
 export async function createFamilyClient(options: FamilyClientOptions): Promise<FamilyClient> {
@@ -103,6 +107,7 @@ class Client implements FamilyClient {
   /** The family being replicated while started. */
   private familyId: string | null = null;
   private live: LiveChannel | null = null;
+  private readonly joinedLists = new Set<string>();
   private subs: Subscription[] = [];
   private running = false;
   /** The server ended this run (removed, schema_outdated): report it once. */
@@ -222,6 +227,7 @@ class Client implements FamilyClient {
           backoff,
           currentToken: () => this.auth.session?.accessToken ?? null,
           freshToken: async (refused) => (await this.auth.refresh(refused))?.accessToken ?? null,
+          joinedLists: () => this.joinedLists,
           handlers: {
             connected: () => {
               this.liveUp = true;
@@ -238,7 +244,13 @@ class Client implements FamilyClient {
               this.emit({ type: 'changed', version });
               this.scheduleNudge(version);
             },
-            frame: (frame) => this.emit({ type: 'frame', frame }),
+            frame: (frame) => {
+              // A list that is not (or no longer) the family's: stop asking for it.
+              if (frame.type === 'Error' && typeof frame.requestId === 'string' && frame.requestId.startsWith('join:')) {
+                this.joinedLists.delete(frame.requestId.slice('join:'.length));
+              }
+              this.emit({ type: 'frame', frame });
+            },
             removed: () => {
               this.halt({ type: 'removed' });
               this.auth.clear('signed_out');
@@ -270,6 +282,19 @@ class Client implements FamilyClient {
       this.updateState();
       await replications?.cancel();
     });
+  }
+
+  joinList(listId: string): void {
+    const id = listId.toLowerCase();
+    if (this.joinedLists.has(id)) return;
+    this.joinedLists.add(id);
+    this.live?.join(id);
+  }
+
+  leaveList(listId: string): void {
+    const id = listId.toLowerCase();
+    if (!this.joinedLists.delete(id)) return;
+    this.live?.leave(id);
   }
 
   async sync(): Promise<void> {

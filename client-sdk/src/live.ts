@@ -46,6 +46,8 @@ export interface LiveOptions {
   freshToken(refused: string): Promise<string | null>;
   backoff: BackoffOptions;
   handlers: LiveHandlers;
+  /** The lists whose group this client is in: joined again on every (re)connect. */
+  joinedLists(): Iterable<string>;
 }
 
 export class LiveChannel {
@@ -92,6 +94,21 @@ export class LiveChannel {
     }
   }
 
+  /** Joins a list's group now when authenticated (otherwise on the next connect). */
+  join(listId: string): void {
+    this.sendAuthenticated({ type: 'JoinList', listId, requestId: `join:${listId}` });
+  }
+
+  leave(listId: string): void {
+    this.sendAuthenticated({ type: 'LeaveList', listId });
+  }
+
+  private sendAuthenticated(frame: Parameters<typeof encodeFrame>[0]): void {
+    const ws = this.ws;
+    if (!ws || !this.authenticated || ws.readyState !== OPEN) return;
+    ws.send(encodeFrame(frame));
+  }
+
   /** Sends a refreshed token on the open socket (no reconnect needed). */
   reauthenticate(token: string): void {
     const ws = this.ws;
@@ -135,6 +152,7 @@ export class LiveChannel {
       if (!this.authenticated) {
         this.authenticated = true;
         this.attempt = 0;
+        for (const listId of this.options.joinedLists()) this.join(listId);
         this.options.handlers.connected();
       }
     } else if (frame.type === 'Changed') {

@@ -7,11 +7,13 @@ import { makeFamily, makeMember } from '../../helpers/factories.js';
 import { request } from '../../helpers/app.js';
 import type { FamilyClient } from '../../../client-sdk/src/index.js';
 import { fetchAs, localDoc, recordEvents, signedInClient, startSdkApp, waitFor } from './helpers.js';
+import { startProxy, type CuttableProxy } from './proxy.js';
 
 describe('e2e SDK: live nudge', function () {
   this.timeout(60_000);
   let app: RunningServer;
   let client: FamilyClient | undefined;
+  let proxy: CuttableProxy | undefined;
 
   before(async () => {
     app = await startSdkApp();
@@ -21,7 +23,9 @@ describe('e2e SDK: live nudge', function () {
   });
   afterEach(async () => {
     await client?.destroy();
+    await proxy?.close();
     client = undefined;
+    proxy = undefined;
   });
 
   async function familyWithList() {
@@ -66,6 +70,48 @@ describe('e2e SDK: live nudge', function () {
     await request(app, 'PATCH', `/api/lists/${list.id}`, { token: member.token, body: { name: 'Fruit' } });
     await waitFor(async () => (await Promise.all(ids.map((id) => localDoc(c, 'items', id)))).every(Boolean), 'the burst');
     await waitFor(async () => (await localDoc(c, 'lists', list.id))?.name === 'Fruit', 'the renamed list');
+  });
+
+  it('joinList brings the list events as frame events, again after a reconnect; leaveList stops them', async () => {
+    const { family, member, list } = await familyWithList();
+    proxy = await startProxy(app);
+    client = await signedInClient({ url: proxy.url }, family.admin, { backoff: { baseMs: 20, maxMs: 200 } });
+    const c = client;
+    const events = recordEvents(c);
+    await c.start();
+    await waitFor(() => c.online, 'online');
+    c.joinList(list.id);
+    const joins = () => events.filter((e) => e.type === 'frame' && e.frame.type === 'JoinedList' && e.frame.requestId === `join:${list.id}`).length;
+    await waitFor(() => joins() === 1, 'JoinedList');
+    const add = async (name: string) =>
+      (await request(app, 'POST', `/api/lists/${list.id}/items`, { token: member.token, body: { name } })).body.id as string;
+    const added = (id: string) => events.some((e) => e.type === 'frame' && e.frame.type === 'ItemAdded' && (e.frame as any).item.id === id);
+
+    const pears = await add('Pears');
+    await waitFor(() => added(pears), 'ItemAdded for Pears');
+
+    // The network drops and comes back: the client joins the list again by itself.
+    await proxy.cut();
+    await waitFor(() => !c.online, 'offline');
+    await proxy.restore();
+    await waitFor(() => c.online, 'online again');
+    await waitFor(() => joins() === 2, 'joined again');
+    const plums = await add('Plums');
+    await waitFor(() => added(plums), 'ItemAdded for Plums after the reconnect');
+
+    c.leaveList(list.id);
+    // A list that is not the family's is refused (and forgotten). Frames are handled in order,
+    // so once its answer is here the LeaveList before it is done too.
+    const stranger = await makeFamily(app);
+    const theirs = (await request(app, 'POST', '/api/lists', { token: stranger.admin.token, body: { name: 'Theirs' } })).body;
+    c.joinList(theirs.id);
+    await waitFor(
+      () => events.some((e) => e.type === 'frame' && e.frame.type === 'Error' && e.frame.requestId === `join:${theirs.id}`),
+      'not_found for a foreign list',
+    );
+    const figs = await add('Figs');
+    await waitFor(() => localDoc(c, 'items', figs), 'Figs replicated (the overview nudge still works)');
+    expect(added(figs)).to.equal(false);
   });
 
   it('without the live channel a REST write is not pulled until the app asks (sync())', async () => {
