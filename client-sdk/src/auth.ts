@@ -4,7 +4,7 @@
  * request at a time, every caller waiting for it shares its result.
  */
 import { FamilyApiError, problemFrom } from './errors.js';
-import { isExpired, type Session } from './session.js';
+import { isExpired, tokenTimes, type Session } from './session.js';
 import { readJson, type Transport } from './transport.js';
 
 export interface RegisterInput {
@@ -24,6 +24,10 @@ export type SessionChange = 'signed_in' | 'refreshed' | 'signed_out' | 'expired'
 export class Auth {
   private current: Session | null;
   private refreshing: Promise<Session | null> | null = null;
+  /** This device's clock minus the server's, measured on the last token received fresh (its
+   *  `iat` is the server's "now"); 0 until then. A device clock that is off by minutes would
+   *  otherwise find every new token already due, or refresh far too late. */
+  private clockOffsetMs = 0;
   private readonly listeners = new Set<(session: Session | null, why: SessionChange) => void>();
 
   constructor(
@@ -32,6 +36,11 @@ export class Auth {
     private readonly onSession?: (session: Session | null) => void,
   ) {
     this.current = initial ?? null;
+  }
+
+  /** The server's clock as this device estimates it (ms). */
+  serverNow(): number {
+    return Date.now() - this.clockOffsetMs;
   }
 
   /** The current session, or null when signed out. */
@@ -86,7 +95,7 @@ export class Auth {
   async accessToken(): Promise<string | null> {
     const s = this.current;
     if (!s) return null;
-    if (isExpired(s.accessToken)) return (await this.refresh(s.accessToken))?.accessToken ?? null;
+    if (isExpired(s.accessToken, this.serverNow())) return (await this.refresh(s.accessToken))?.accessToken ?? null;
     return s.accessToken;
   }
 
@@ -100,6 +109,7 @@ export class Auth {
     const res = await this.transport.send('POST', path, body);
     if (!res.ok) throw await problemFrom(res);
     const session = await readJson<Session>(res);
+    this.measureClock(session);
     this.set(session, 'signed_in');
     return session;
   }
@@ -111,6 +121,7 @@ export class Auth {
     if (res.ok) {
       const next = await readJson<Session>(res);
       if (this.current !== s) return this.current;
+      this.measureClock(next);
       this.set(next, 'refreshed');
       return next;
     }
@@ -120,6 +131,12 @@ export class Auth {
     // 400: this session is over.
     this.set(null, 'expired');
     return null;
+  }
+
+  /** A token just issued: its `iat` is the server's time now (to the second). */
+  private measureClock(session: Session): void {
+    const t = tokenTimes(session.accessToken);
+    if (t) this.clockOffsetMs = Date.now() - t.issuedAt;
   }
 
   private set(session: Session | null, why: SessionChange): void {

@@ -338,8 +338,10 @@ class Client implements FamilyClient {
     clearTimeout(this.refreshTimer);
     const session = this.auth.session;
     if (!this.running || !session) return;
-    const delay = refreshDelay(session.accessToken);
-    if (delay === null) return;
+    const due = refreshDelay(session.accessToken, this.auth.serverNow());
+    if (due === null) return;
+    // Never in a tight loop, whatever the clocks say: at least a second between refreshes.
+    const delay = Math.max(due, 1_000);
     this.refreshTimer = setTimeout(() => {
       this.auth.refresh(session.accessToken).then(
         () => {
