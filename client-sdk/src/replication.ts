@@ -108,6 +108,8 @@ export class Replications {
   /** True while any collection pulls or pushes. */
   readonly active$: Observable<boolean>;
   private stopped = false;
+  /** Checkpoints a 410 expired, and what replaces each until RxDB stores a new one. */
+  private readonly replaced = new Map<CollectionName, { expired: string; by: Checkpoint | null }>();
   /** Highest family version each collection has pulled up to (its checkpoint's `version`). */
   private readonly pulledVersion = new Map<CollectionName, number>();
 
@@ -163,11 +165,17 @@ export class Replications {
         batchSize: Math.min(config.pullBatchSize, PULL_LIMIT_MAX),
         handler: (checkpoint, batchSize) =>
           this.retrying(async () => {
-            const res = await config.rest.send('GET', this.pullPath(c, checkpoint ?? null, batchSize));
+            const from = this.checkpointFor(c, checkpoint ?? null);
+            const res = await config.rest.send('GET', this.pullPath(c, from, batchSize));
             if (res.status === 410) {
               await res.body?.cancel().catch(() => undefined);
               config.hooks.checkpointExpired(c);
-              return this.resyncFromScratch(c);
+              const result = await this.resyncFromScratch(c);
+              // RxDB keeps its stored checkpoint when a pull brings no document (a collection
+              // empty on both sides): pull from the new one instead of the expired one until
+              // RxDB stores another, or every pull would answer 410 again.
+              this.replaced.set(c, { expired: JSON.stringify(checkpoint ?? null), by: result.checkpoint ?? null });
+              return result;
             }
             const body = await this.answer<PullBody>(res);
             this.notePulled(c, body.checkpoint);
@@ -230,6 +238,15 @@ export class Replications {
     }
   }
 
+  /** The checkpoint to pull from: RxDB's, unless it is one a 410 replaced. */
+  private checkpointFor(c: CollectionName, checkpoint: Checkpoint | null): Checkpoint | null {
+    const replaced = this.replaced.get(c);
+    if (!replaced) return checkpoint;
+    if (JSON.stringify(checkpoint) === replaced.expired) return replaced.by;
+    this.replaced.delete(c); // RxDB has stored a newer one
+    return checkpoint;
+  }
+
   /** The docs (of rows the server reported `parent_missing`) that name a record absent from the
    *  local database too: a parent that will never be pushed. */
   private async orphans(c: CollectionName, docs: Doc<CollectionName>[]): Promise<Doc<CollectionName>[]> {
@@ -269,7 +286,9 @@ export class Replications {
       checkpoint = body.checkpoint ?? checkpoint;
       if (body.documents.length < PULL_LIMIT_MAX) break;
     }
-    this.notePulled(c, checkpoint);
+    // From scratch: what the collection holds now is what this pull saw (after a restore the
+    // server's versions may be lower than the ones pulled before).
+    this.pulledVersion.set(c, checkpoint?.version ?? -1);
     const onServer = new Set(docs.map((d) => d.id));
     const local = await (this.config.db[c] as RxCollection<any>).find().exec();
     const gone = local

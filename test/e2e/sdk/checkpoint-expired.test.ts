@@ -7,7 +7,7 @@ import { makeFamily, makeMember } from '../../helpers/factories.js';
 import { request } from '../../helpers/app.js';
 import { purgeTombstones } from '../../../server/sync/purge.js';
 import { newDoc, type FamilyClient } from '../../../client-sdk/src/index.js';
-import { localDoc, recordEvents, signedInClient, startSdkApp, waitFor } from './helpers.js';
+import { fetchAs, localDoc, recordEvents, signedInClient, startSdkApp, waitFor } from './helpers.js';
 
 describe('e2e SDK: expired checkpoint (410)', function () {
   this.timeout(60_000);
@@ -61,5 +61,51 @@ describe('e2e SDK: expired checkpoint (410)', function () {
     }, 'the offline edit and insert on the server');
     expect(await localDoc(c, 'lists', kept.id)).to.include({ name: 'Kept list (edited offline)' });
     expect(await localDoc(c, 'lists', fresh.id)).to.include({ name: 'New offline list' });
+  });
+
+  it('a collection empty on both sides answers 410 once, not on every pull after it', async () => {
+    const family = await makeFamily(app);
+    const member = await makeMember(app, family);
+    const rest = async (method: string, path: string, body?: unknown) => {
+      const r = await request(app, method, path, { token: member.token, body });
+      expect(r.status, r.text).to.be.below(300);
+      return r.body;
+    };
+    const list = await rest('POST', '/api/lists', { name: 'Groceries' });
+    const soup = await rest('POST', '/api/recipes', { name: 'Soup' });
+    const gone: string[] = [];
+    const base = fetchAs();
+    client = await signedInClient(app, family.admin, {
+      fetch: async (input, init) => {
+        const res = await base(input, init);
+        const m = /\/api\/sync\/(\w+)\/pull/.exec(input);
+        if (m && res.status === 410) gone.push(m[1]!);
+        return res;
+      },
+    });
+    const c = client;
+    await c.start();
+    await waitFor(() => localDoc(c, 'recipes', soup.id), 'the recipe');
+    await rest('DELETE', `/api/recipes/${soup.id}`);
+    await waitFor(async () => !(await localDoc(c, 'recipes', soup.id)), 'the recipe gone');
+    await c.sync();
+    // A later delete elsewhere: its tombstone, purged too, lifts the horizon past the recipes'
+    // checkpoint (that collection has had nothing newer to pull).
+    const temp = await rest('POST', '/api/lists', { name: 'Temp' });
+    await rest('DELETE', `/api/lists/${temp.id}`);
+    await c.sync();
+    await c.stop();
+    await purgeTombstones(app.deps, { retentionMs: 0, familyIds: [family.familyId] });
+
+    await c.start();
+    await waitFor(() => gone.includes('recipes'), 'the 410 for recipes');
+    await c.sync();
+    // Writes elsewhere nudge the client; the recipes pulls no longer hit the expired checkpoint.
+    for (const name of ['Tea', 'Coffee']) {
+      const item = await rest('POST', `/api/lists/${list.id}/items`, { name });
+      await waitFor(() => localDoc(c, 'items', item.id), name);
+    }
+    await c.sync();
+    expect(gone.filter((x) => x === 'recipes')).to.deep.equal(['recipes']);
   });
 });
