@@ -16,7 +16,7 @@ import { Replications } from './replication.js';
 import { Rest, type HttpMethod } from './rest.js';
 import { refreshDelay, type Session } from './session.js';
 import { Transport, type FetchLike } from './transport.js';
-import { PULL_LIMIT_MAX, RefusedRows, SCHEMA_VERSION } from './protocol/index.js';
+import { PULL_LIMIT_MAX, RefusedRows, SCHEMA_VERSION, type CollectionName } from './protocol/index.js';
 import { notSignedIn } from './auth.js';
 
 export interface FamilyClientOptions {
@@ -120,6 +120,7 @@ class Client implements FamilyClient {
   private refreshTimer: ReturnType<typeof setTimeout> | undefined;
   private nudgeTimer: ReturnType<typeof setTimeout> | undefined;
   private nudgeVersion = -1;
+  private nudgeCollections: Set<CollectionName> | null = new Set();
   private refreshFailures = 0;
 
   constructor(
@@ -240,9 +241,9 @@ class Client implements FamilyClient {
               this.liveUp = false;
               this.updateState();
             },
-            changed: (version) => {
+            changed: (version, collections) => {
               this.emit({ type: 'changed', version });
-              this.scheduleNudge(version);
+              this.scheduleNudge(version, collections);
             },
             frame: (frame) => {
               // A list that is not (or no longer) the family's: stop asking for it.
@@ -323,12 +324,17 @@ class Client implements FamilyClient {
     void this.stop();
   }
 
-  private scheduleNudge(version: number): void {
+  private scheduleNudge(version: number, collections: readonly CollectionName[] | undefined): void {
     this.nudgeVersion = Math.max(this.nudgeVersion, version);
+    // The union of what the nudges in the window name; null once one says "any".
+    if (!collections) this.nudgeCollections = null;
+    else if (this.nudgeCollections) for (const c of collections) this.nudgeCollections.add(c);
     if (this.nudgeTimer) return;
     this.nudgeTimer = setTimeout(() => {
       this.nudgeTimer = undefined;
-      this.replications?.nudge(this.nudgeVersion);
+      const which = this.nudgeCollections;
+      this.nudgeCollections = new Set();
+      this.replications?.nudge(this.nudgeVersion, which ?? undefined);
     }, this.options.nudgeDelayMs ?? 50);
   }
 

@@ -9,7 +9,7 @@
  *   reconnect with capped exponential backoff and full jitter.
  */
 import { backoffDelay, type BackoffOptions } from './backoff.js';
-import { decodeServerFrame, encodeFrame, CLOSE_CODES, REALTIME_PATH, type ServerFrame } from './protocol/index.js';
+import { decodeServerFrame, encodeFrame, CLOSE_CODES, REALTIME_PATH, type CollectionName, type ServerFrame } from './protocol/index.js';
 
 /** The parts of the WHATWG WebSocket the SDK uses; the browser's and the `ws` package's both fit. */
 export interface WebSocketLike {
@@ -30,7 +30,8 @@ export interface LiveHandlers {
   connected(): void;
   /** The socket is gone (a reconnect may follow). */
   disconnected(): void;
-  changed(version: number): void;
+  /** `Changed`: `collections` names what the commit wrote (undefined: any). */
+  changed(version: number, collections: readonly CollectionName[] | undefined): void;
   frame(frame: ServerFrame): void;
   /** 4403: removed from the family. */
   removed(): void;
@@ -156,7 +157,7 @@ export class LiveChannel {
         this.options.handlers.connected();
       }
     } else if (frame.type === 'Changed') {
-      this.options.handlers.changed(frame.version);
+      this.options.handlers.changed(frame.version, frame.collections);
     }
     this.options.handlers.frame(frame);
   }

@@ -123,10 +123,13 @@ export class Replications {
     for (const c of COLLECTIONS) this.states[c].reSync();
   }
 
-  /** `Changed { version }`: pull the collections whose last pull did not include `version`
-   * (every pull's checkpoint reaches the family version of its snapshot). */
-  nudge(version: number): void {
+  /** `Changed { version, collections? }`: pull the collections the change wrote (all when the
+   *  server did not say) whose last pull did not include `version` (every pull's checkpoint
+   *  reaches the family version of its snapshot). */
+  nudge(version: number, collections?: Iterable<CollectionName>): void {
+    const wanted = collections ? new Set(collections) : null;
     for (const c of COLLECTIONS) {
+      if (wanted && !wanted.has(c)) continue;
       if ((this.pulledVersion.get(c) ?? -1) < version) this.states[c].reSync();
     }
   }

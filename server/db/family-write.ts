@@ -16,6 +16,21 @@ import type { Deps } from '../context.js';
 import type { FamilyEvent } from '../events/bus.js';
 import type { Trx } from './knex.js';
 import { notFound } from '../http/errors.js';
+import type { CollectionName } from '../../client-sdk/src/protocol/index.js';
+
+/** The replication collection each replicated table feeds (`Changed.collections`). */
+const TABLE_COLLECTION: Record<string, CollectionName> = {
+  shopping_lists: 'lists',
+  shopping_list_items: 'items',
+  stores: 'stores',
+  store_sections: 'sections',
+  recipes: 'recipes',
+  recipe_ingredients: 'ingredients',
+  product_store_sections: 'sectionMemory',
+  family_products: 'products',
+  family_product_overrides: 'products',
+  family_units_of_measure: 'units',
+};
 import { errorFields } from '../log.js';
 
 export interface FamilyWrite {
@@ -26,8 +41,9 @@ export interface FamilyWrite {
   now: Date;
   actorUserId: string | null;
   emit(event: FamilyEvent): void;
-  /** Columns every written row of a replicated table must carry. */
-  stamp(): { family_id: string; version: string; updated_at: Date };
+  /** Columns every written row of a replicated table must carry. Name the table written, so the
+   *  `Changed` nudge can say which collections changed (without it, it says "any"). */
+  stamp(table?: string): { family_id: string; version: string; updated_at: Date };
   /** Insert into a replicated table with family_id, version, created_at and updated_at stamped. */
   insert<R extends Record<string, unknown>>(table: string, row: R): Promise<Record<string, unknown>>;
   /** Update rows of this family in a replicated table, stamping version and updated_at. */
@@ -67,6 +83,9 @@ export async function familyWrite<T>(
   const before: Array<(trx: Trx) => Promise<void>> = [];
   let version = '0';
   let unchanged = false;
+  // Tables written (through insert/update/tombstone or a named stamp); null once something was
+  // stamped without naming its table.
+  let tables: Set<string> | null = new Set<string>();
 
   let result: T;
   try {
@@ -79,7 +98,11 @@ export async function familyWrite<T>(
       if (!row) throw notFound('Family not found');
       version = String(row.version);
       const now = deps.clock.now();
-      const stamp = () => ({ family_id: familyId, version, updated_at: now });
+      const stamp = (table?: string) => {
+        if (table === undefined) tables = null;
+        else tables?.add(table);
+        return { family_id: familyId, version, updated_at: now };
+      };
       const w: FamilyWrite = {
         trx,
         familyId,
@@ -90,20 +113,20 @@ export async function familyWrite<T>(
         stamp,
         insert: async (table, row) => {
           const [inserted] = await trx(table)
-            .insert({ created_at: now, ...row, ...stamp() })
+            .insert({ created_at: now, ...row, ...stamp(table) })
             .returning('*');
           return inserted as Record<string, unknown>;
         },
         update: async (table, where, patch) => {
           return (await trx(table)
             .where({ ...where, family_id: familyId })
-            .update({ ...patch, ...stamp() })
+            .update({ ...patch, ...stamp(table) })
             .returning('*')) as Record<string, unknown>[];
         },
         tombstone: async (table, where) => {
           return (await trx(table)
             .where({ ...where, family_id: familyId, deleted: false })
-            .update({ deleted: true, ...stamp() })
+            .update({ deleted: true, ...stamp(table) })
             .returning('*')) as Record<string, unknown>[];
         },
         scratch: new Map(),
@@ -130,7 +153,7 @@ export async function familyWrite<T>(
       deps.log.error({ err: errorFields(err) }, 'after-commit hook failed');
     }
   }
-  events.push({ type: 'Changed', version: Number(version) });
+  events.push({ type: 'Changed', version: Number(version), ...changedCollections(tables) });
   try {
     await deps.bus.publish(familyId, events);
   } catch (err) {
@@ -148,4 +171,17 @@ export async function catalogWrite<T>(
     const rows = await trx('catalog_counter').where({ id: 1 }).increment('version', 1).returning('version');
     return fn(trx, String((rows[0] as { version: string }).version));
   });
+}
+
+/** `collections` of the Changed nudge: the collections the written tables feed, in protocol
+ *  order; nothing (meaning "any") when a write did not name its table. */
+function changedCollections(tables: Set<string> | null): { collections?: CollectionName[] } {
+  if (!tables) return {};
+  const names = new Set<CollectionName>();
+  for (const t of tables) {
+    const c = TABLE_COLLECTION[t];
+    if (!c) return {}; // a table this map does not know: say "any" rather than miss it
+    names.add(c);
+  }
+  return { collections: [...names].sort() };
 }

@@ -47,7 +47,7 @@ export async function shiftSectionsFrom(w: FamilyWrite, storeId: string, positio
     .trx('store_sections')
     .where({ family_id: w.familyId, store_id: storeId, deleted: false })
     .andWhere('position', '>=', position)
-    .update({ position: w.trx.raw('position + 1'), ...w.stamp() });
+    .update({ position: w.trx.raw('position + 1'), ...w.stamp('store_sections') });
 }
 
 /** Clears the section of every item (removed ones too) in the given sections; returns the items before. */
@@ -63,7 +63,7 @@ export async function clearItemSections(w: FamilyWrite, sectionIds: string[]): P
     .trx('shopping_list_items')
     .where({ family_id: w.familyId, deleted: false })
     .whereIn('section_id', sectionIds)
-    .update({ section_id: null, ...w.stamp() });
+    .update({ section_id: null, ...w.stamp('shopping_list_items') });
   return before;
 }
 
@@ -74,7 +74,7 @@ export async function forgetSections(w: FamilyWrite, sectionIds: string[]): Prom
     .trx('product_store_sections')
     .where({ family_id: w.familyId, deleted: false })
     .whereIn('section_id', sectionIds)
-    .update({ deleted: true, ...w.stamp() });
+    .update({ deleted: true, ...w.stamp('product_store_sections') });
 }
 
 // --- section memory ------------------------------------------------------------------------

@@ -90,7 +90,7 @@ async function prefetchDocs(trx: Trx, familyId: string, collection: CollectionNa
 /** A FamilyWrite on a savepoint whose events and after-commit hooks are kept apart, so a row
  *  that rolls back leaves nothing behind. Same stamping as familyWrite. */
 function childWrite(w: FamilyWrite, trx: Trx, events: FamilyEvent[], after: Array<() => void | Promise<void>>): FamilyWrite {
-  const stamp = () => w.stamp();
+  const stamp = (table?: string) => w.stamp(table);
   return {
     trx,
     familyId: w.familyId,
@@ -101,19 +101,19 @@ function childWrite(w: FamilyWrite, trx: Trx, events: FamilyEvent[], after: Arra
     stamp,
     insert: async (table, row) => {
       const [inserted] = await trx(table)
-        .insert({ created_at: w.now, ...row, ...stamp() })
+        .insert({ created_at: w.now, ...row, ...stamp(table) })
         .returning('*');
       return inserted as Record<string, unknown>;
     },
     update: async (table, where, patch) =>
       (await trx(table)
         .where({ ...where, family_id: w.familyId })
-        .update({ ...patch, ...stamp() })
+        .update({ ...patch, ...stamp(table) })
         .returning('*')) as Record<string, unknown>[],
     tombstone: async (table, where) =>
       (await trx(table)
         .where({ ...where, family_id: w.familyId, deleted: false })
-        .update({ deleted: true, ...stamp() })
+        .update({ deleted: true, ...stamp(table) })
         .returning('*')) as Record<string, unknown>[],
     scratch: w.scratch,
     beforeCommit: (f) => w.beforeCommit(f),

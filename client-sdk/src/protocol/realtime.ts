@@ -13,7 +13,7 @@
  * should ignore the frame).
  */
 import { z } from 'zod';
-import { recordSchemas, uuidSchema } from './docs.js';
+import { COLLECTIONS, recordSchemas, uuidSchema } from './docs.js';
 
 export const REALTIME_PATH = '/api/realtime';
 
@@ -164,10 +164,12 @@ export const listProgressFrameSchema = z.object({
   checkedCount: z.int().min(0),
 });
 /** After every committed family change: the replication nudge (pull now). `version` is
- * the family counter value of the commit. */
+ * the family counter value of the commit; `collections`, when present, names the replication
+ * collections the commit wrote (a client pulls just those); absent means "any". */
 export const changedFrameSchema = z.object({
   type: z.literal('Changed'),
   version: z.int().min(0),
+  collections: z.array(z.enum(COLLECTIONS)).optional(),
 });
 
 export const listEventFrameSchema = z.discriminatedUnion('type', [

@@ -114,6 +114,35 @@ describe('e2e SDK: live nudge', function () {
     expect(added(figs)).to.equal(false);
   });
 
+  it('a nudge pulls the collections the write touched, not all nine', async () => {
+    const { family, member, list } = await familyWithList();
+    const pulls: string[] = [];
+    const base = fetchAs();
+    client = await signedInClient(app, family.admin, {
+      fetch: (input, init) => {
+        const m = /\/api\/sync\/(\w+)\/pull/.exec(input);
+        if (m) pulls.push(m[1]!);
+        return base(input, init);
+      },
+    });
+    const c = client;
+    await c.start();
+    await waitFor(async () => (await localDoc(c, 'lists', list.id)) && c.state === 'idle', 'initial sync');
+    await c.sync();
+    await waitFor(() => c.state === 'idle', 'idle');
+    pulls.length = 0;
+    const r = await request(app, 'POST', `/api/lists/${list.id}/items`, { token: member.token, body: { name: 'Cocoa' } });
+    await waitFor(() => localDoc(c, 'items', r.body.id), 'Cocoa');
+    await waitFor(() => c.state === 'idle', 'idle again');
+    expect([...new Set(pulls)]).to.deep.equal(['items']);
+
+    pulls.length = 0;
+    await request(app, 'PATCH', `/api/lists/${list.id}`, { token: member.token, body: { name: 'Pantry' } });
+    await waitFor(async () => (await localDoc(c, 'lists', list.id))?.name === 'Pantry', 'the renamed list');
+    await waitFor(() => c.state === 'idle', 'idle once more');
+    expect([...new Set(pulls)]).to.deep.equal(['lists']);
+  });
+
   it('without the live channel a REST write is not pulled until the app asks (sync())', async () => {
     const { family, member, list } = await familyWithList();
     client = await signedInClient(app, family.admin, { realtime: false });

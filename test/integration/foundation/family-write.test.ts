@@ -90,7 +90,31 @@ describe('the family-write function', () => {
       });
       expect(received).to.have.length(1);
       const version = await counter(app, familyId);
-      expect(received[0]!.events).to.deep.equal([{ type: 'Probe', storeId }, { type: 'Changed', version }]);
+      // Changed names the collections the write touched (stores), so clients pull just those.
+      expect(received[0]!.events).to.deep.equal([{ type: 'Probe', storeId }, { type: 'Changed', version, collections: ['stores'] }]);
+    } finally {
+      unsubscribe();
+    }
+  });
+
+  it("Changed names the collections written; a row stamped without its table makes it say 'any'", async () => {
+    const app = await testApp();
+    const { familyId } = await makeFamily(app);
+    const changed: FamilyEvent[] = [];
+    const unsubscribe = app.deps.bus.subscribe((f, events) => {
+      if (f === familyId) changed.push(...events.filter((e) => e.type === 'Changed'));
+    });
+    try {
+      const listId = newId();
+      await familyWrite(app.deps, familyId, async (w) => {
+        await w.insert('shopping_lists', { id: listId, name: 'Weekly' });
+        await w.insert('shopping_list_items', { id: newId(), list_id: listId, name: 'Milk' });
+      });
+      await familyWrite(app.deps, familyId, async (w) => {
+        await w.trx('shopping_lists').where({ id: listId }).update({ name: 'Weekly shop', ...w.stamp() });
+      });
+      await familyWrite(app.deps, familyId, async () => undefined); // wrote no replicated row
+      expect(changed.map((e) => e.collections)).to.deep.equal([['items', 'lists'], undefined, []]);
     } finally {
       unsubscribe();
     }
