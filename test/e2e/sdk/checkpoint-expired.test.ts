@@ -4,10 +4,9 @@
 import { expect } from 'chai';
 import type { RunningServer } from '../../../server/server.js';
 import { makeFamily, makeMember } from '../../helpers/factories.js';
-import { request } from '../../helpers/app.js';
 import { purgeTombstones } from '../../../server/sync/purge.js';
 import { newDoc, type FamilyClient } from '../../../client-sdk/src/index.js';
-import { fetchAs, localDoc, recordEvents, signedInClient, startSdkApp, waitFor } from './helpers.js';
+import { fetchAs, localDoc, recordEvents, restAs, signedInClient, startSdkApp, waitFor } from './helpers.js';
 
 describe('e2e SDK: expired checkpoint (410)', function () {
   this.timeout(60_000);
@@ -28,11 +27,7 @@ describe('e2e SDK: expired checkpoint (410)', function () {
   it('re-syncs from scratch: deleted records vanish locally, unpushed local edits and inserts reach the server', async () => {
     const family = await makeFamily(app);
     const member = await makeMember(app, family);
-    const rest = async (method: string, path: string, body?: unknown) => {
-      const r = await request(app, method, path, { token: member.token, body });
-      expect(r.status, r.text).to.be.below(300);
-      return r.body;
-    };
+    const rest = restAs(app, member.token);
     const old = await rest('POST', '/api/lists', { name: 'Old list' });
     const oldItem = await rest('POST', `/api/lists/${old.id}/items`, { name: 'Old item' });
     const kept = await rest('POST', '/api/lists', { name: 'Kept list' });
@@ -66,11 +61,7 @@ describe('e2e SDK: expired checkpoint (410)', function () {
   it('a collection empty on both sides answers 410 once, not on every pull after it', async () => {
     const family = await makeFamily(app);
     const member = await makeMember(app, family);
-    const rest = async (method: string, path: string, body?: unknown) => {
-      const r = await request(app, method, path, { token: member.token, body });
-      expect(r.status, r.text).to.be.below(300);
-      return r.body;
-    };
+    const rest = restAs(app, member.token);
     const list = await rest('POST', '/api/lists', { name: 'Groceries' });
     const soup = await rest('POST', '/api/recipes', { name: 'Soup' });
     const gone: string[] = [];

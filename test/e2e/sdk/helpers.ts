@@ -4,7 +4,7 @@
 import crypto from 'node:crypto';
 import WebSocket from 'ws';
 import { getRxStorageMemory } from 'rxdb/plugins/storage-memory';
-import { startTestApp } from '../../helpers/app.js';
+import { request, startTestApp } from '../../helpers/app.js';
 import type { RunningServer } from '../../../server/server.js';
 import type { TestUser } from '../../helpers/factories.js';
 import {
@@ -110,4 +110,13 @@ export function tamperedToken(token: string): string {
   const [h, p, sig] = token.split('.') as [string, string, string];
   const i = Math.floor(sig.length / 2);
   return `${h}.${p}.${sig.slice(0, i)}${sig[i] === 'A' ? 'B' : 'A'}${sig.slice(i + 1)}`;
+}
+
+/** REST calls as a user (`token`) that must succeed: resolve to the JSON body, fail the test otherwise. */
+export function restAs(app: { url: string }, token: string) {
+  return async (method: string, path: string, body?: unknown): Promise<any> => {
+    const r = await request(app, method, path, { token, body });
+    if (r.status >= 300) throw new Error(`${method} ${path}: ${r.status} ${r.text}`);
+    return r.body;
+  };
 }
