@@ -28,6 +28,7 @@ import type { FamilyDatabase } from './database.js';
 import type { Rest } from './rest.js';
 import {
   COLLECTIONS,
+  DOC_REFERENCES,
   PULL_LIMIT_MAX,
   PUSH_MAX_ROWS,
   encodeCheckpoint,
@@ -79,24 +80,6 @@ interface PushRow {
   assumedMasterState: unknown;
   newDocumentState: Doc<CollectionName>;
 }
-
-/** The fields of a doc that name a record of another (family) collection: what a
- *  `parent_missing` row may be waiting for. */
-const REFERENCES: Partial<Record<CollectionName, Array<[string, CollectionName]>>> = {
-  lists: [['storeId', 'stores']],
-  sections: [['storeId', 'stores']],
-  items: [
-    ['listId', 'lists'],
-    ['sectionId', 'sections'],
-    ['familyUnitOfMeasureId', 'units'],
-    ['familyProductId', 'products'],
-  ],
-  ingredients: [
-    ['recipeId', 'recipes'],
-    ['familyUnitOfMeasureId', 'units'],
-    ['familyProductId', 'products'],
-  ],
-};
 
 /** Thrown into RxDB once the replication is stopping or must stop (426). */
 class ReplicationHalted extends Error {
@@ -253,7 +236,7 @@ export class Replications {
   /** The docs (of rows the server reported `parent_missing`) that name a record absent from the
    *  local database too: a parent that will never be pushed. */
   private async orphans(c: CollectionName, docs: Doc<CollectionName>[]): Promise<Doc<CollectionName>[]> {
-    const refs = REFERENCES[c] ?? [];
+    const refs = DOC_REFERENCES[c] ?? [];
     const out: Doc<CollectionName>[] = [];
     for (const doc of docs) {
       for (const [field, parent] of refs) {

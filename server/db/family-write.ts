@@ -17,20 +17,7 @@ import type { FamilyEvent } from '../events/bus.js';
 import type { Trx } from './knex.js';
 import { notFound } from '../http/errors.js';
 import type { CollectionName } from '../../client-sdk/src/protocol/index.js';
-
-/** The replication collection each replicated table feeds (`Changed.collections`). */
-const TABLE_COLLECTION: Record<string, CollectionName> = {
-  shopping_lists: 'lists',
-  shopping_list_items: 'items',
-  stores: 'stores',
-  store_sections: 'sections',
-  recipes: 'recipes',
-  recipe_ingredients: 'ingredients',
-  product_store_sections: 'sectionMemory',
-  family_products: 'products',
-  family_product_overrides: 'products',
-  family_units_of_measure: 'units',
-};
+import { TABLE_COLLECTION } from './replicated-tables.js';
 import { errorFields } from '../log.js';
 
 export interface FamilyWrite {
@@ -173,8 +160,8 @@ export async function catalogWrite<T>(
   });
 }
 
-/** `collections` of the Changed nudge: the collections the written tables feed, in protocol
- *  order; nothing (meaning "any") when a write did not name its table. */
+/** `collections` of the Changed nudge: the collections the written tables feed, sorted by name;
+ *  nothing (meaning "any") when a write did not name its table. */
 function changedCollections(tables: Set<string> | null): { collections?: CollectionName[] } {
   if (!tables) return {};
   const names = new Set<CollectionName>();

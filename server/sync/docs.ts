@@ -11,16 +11,9 @@ import { toProduct, toUnit, type EffectiveProductRow, type EffectiveUnitRow } fr
 export type Row = Record<string, unknown>;
 export type WireDoc = Record<string, unknown> & { id: string; _deleted: boolean };
 
-/** The seven collections backed by one family table each. */
-export const FAMILY_TABLE = {
-  lists: 'shopping_lists',
-  items: 'shopping_list_items',
-  stores: 'stores',
-  sections: 'store_sections',
-  recipes: 'recipes',
-  ingredients: 'recipe_ingredients',
-  sectionMemory: 'product_store_sections',
-} as const satisfies Partial<Record<CollectionName, string>>;
+import { FAMILY_TABLE } from '../db/replicated-tables.js';
+
+export { FAMILY_TABLE };
 
 export type FamilyCollection = keyof typeof FAMILY_TABLE;
 

@@ -24,6 +24,7 @@ import type { FamilyEvent } from '../events/bus.js';
 import { AppError, validationFailed } from '../http/errors.js';
 import { nulErrors, zodErrors } from '../http/route.js';
 import {
+  DOC_REFERENCES,
   docSchemas,
   docsEqual,
   pushEnvelopeSchema,
@@ -31,6 +32,7 @@ import {
   type RejectedRow,
 } from '../../client-sdk/src/protocol/index.js';
 import { applyRow } from './apply.js';
+import { REFERENCED_TABLE } from '../db/replicated-tables.js';
 import { FAMILY_TABLE, familyDoc, isFamilyCollection, productDoc, unitDoc, type WireDoc } from './docs.js';
 import { familyProductById, familyUnitById, globalProductRows, globalUnitById, rowById, rowsByIds } from './queries.js';
 
@@ -278,31 +280,14 @@ async function pushRow(
   pass.applied++;
 }
 
-/** Reference fields of each collection's docs and the table each points into. */
-const REFERENCES: Partial<Record<CollectionName, [string, string][]>> = {
-  lists: [['storeId', 'stores']],
-  sections: [['storeId', 'stores']],
-  items: [
-    ['listId', 'shopping_lists'],
-    ['sectionId', 'store_sections'],
-    ['familyUnitOfMeasureId', 'family_units_of_measure'],
-    ['familyProductId', 'family_products'],
-  ],
-  ingredients: [
-    ['recipeId', 'recipes'],
-    ['familyUnitOfMeasureId', 'family_units_of_measure'],
-    ['familyProductId', 'family_products'],
-  ],
-};
-
 /** True when a reference of the doc names an id that exists nowhere on the server (in no family,
  *  not even as a tombstone): its record has not been pushed yet. Another family's record or a
  *  deleted one exists, so such rows are still rejected and reverted. */
 async function referencesNotYetPushed(trx: Trx, collection: CollectionName, doc: WireDoc): Promise<boolean> {
-  for (const [field, table] of REFERENCES[collection] ?? []) {
+  for (const [field, parent] of DOC_REFERENCES[collection] ?? []) {
     const value = (doc as Record<string, unknown>)[field];
     if (typeof value !== 'string') continue;
-    const row = await trx(table).where({ id: value }).first('id');
+    const row = await trx(REFERENCED_TABLE[parent]).where({ id: value }).first('id');
     if (!row) return true;
   }
   return false;

@@ -13,6 +13,26 @@ export const PULL_LIMIT_DEFAULT = 100;
 export const PULL_LIMIT_MAX = 1000;
 export const PUSH_MAX_ROWS = 500;
 
+/** The doc fields that name a record of another family collection (a family's own unit or
+ *  product for `units`/`products`). A pushed row naming one the server has never seen is
+ *  `parent_missing`; a client may wait for that record's own push, or revert the row when the
+ *  record is not in its local database either. */
+export const DOC_REFERENCES: Partial<Record<CollectionName, ReadonlyArray<readonly [string, CollectionName]>>> = {
+  lists: [['storeId', 'stores']],
+  sections: [['storeId', 'stores']],
+  items: [
+    ['listId', 'lists'],
+    ['sectionId', 'sections'],
+    ['familyUnitOfMeasureId', 'units'],
+    ['familyProductId', 'products'],
+  ],
+  ingredients: [
+    ['recipeId', 'recipes'],
+    ['familyUnitOfMeasureId', 'units'],
+    ['familyProductId', 'products'],
+  ],
+};
+
 // ---------------------------------------------------------------------------
 // Checkpoint
 
