@@ -16,7 +16,7 @@ import { startServer } from '../server/server.js';
 import { createFamilyRow } from '../server/family/create.js';
 import { newId } from '../server/db/ids.js';
 import { signAccessToken } from '../server/auth/tokens.js';
-import { SCHEMA_VERSION, encodeCheckpoint, type Checkpoint } from '../client-sdk/src/protocol/index.js';
+import { SCHEMA_VERSION, encodeCheckpoint, type Checkpoint } from '@family-shopping/client/protocol';
 
 const N = Number(process.env.BENCH_ITEMS ?? 10_000);
 const PUSH_BATCH = 500;

@@ -2,7 +2,7 @@
 //   npx tsx examples/node-client.ts http://127.0.0.1:3000 ann@example.com 'correct horse battery'
 import WebSocket from 'ws';
 import { getRxStorageMemory } from 'rxdb/plugins/storage-memory';
-import { createFamilyClient, type WebSocketConstructor } from '../client-sdk/src/index.js';
+import { createFamilyClient, type WebSocketConstructor } from '@family-shopping/client';
 
 const [baseUrl = 'http://127.0.0.1:3000', email, password] = process.argv.slice(2);
 if (!email || !password) {

@@ -16,7 +16,7 @@ import type { Deps } from '../context.js';
 import type { FamilyEvent } from '../events/bus.js';
 import type { Trx } from './knex.js';
 import { notFound } from '../http/errors.js';
-import type { CollectionName } from '../../client-sdk/src/protocol/index.js';
+import type { CollectionName } from '@family-shopping/client/protocol';
 import { TABLE_COLLECTION } from './replicated-tables.js';
 import { errorFields } from '../log.js';
 

@@ -1,7 +1,7 @@
 // Which table holds each replication collection's rows (api-contract §6). The family write uses
 // it to name the collections a commit wrote (`Changed.collections`), replication to read and
 // write them.
-import type { CollectionName } from '../../client-sdk/src/protocol/index.js';
+import type { CollectionName } from '@family-shopping/client/protocol';
 
 /** The seven collections backed by one family table each. */
 export const FAMILY_TABLE = {

@@ -14,7 +14,7 @@ import {
   type JoinListFrame,
   type RequestId,
   type ServerFrame,
-} from '../../client-sdk/src/protocol/realtime.js';
+} from '@family-shopping/client/protocol';
 import type { HubMember, RealtimeHub } from './hub.js';
 import type { ResolvedRealtimeOptions } from './options.js';
 import { isFamilyMember, listBelongsToFamily } from './queries.js';

@@ -5,7 +5,7 @@
 import type { FamilyEvent } from '../events/bus.js';
 import type { Logger } from '../log.js';
 import type { Role } from '../context.js';
-import { CLOSE_CODES, serverFrameSchema } from '../../client-sdk/src/protocol/realtime.js';
+import { CLOSE_CODES, serverFrameSchema } from '@family-shopping/client/protocol';
 import { routeEvent } from './routing.js';
 
 /** What the hub needs from a connection (implemented by RealtimeConnection). */

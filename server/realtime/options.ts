@@ -1,5 +1,5 @@
 // Tunables of the live channel. Defaults are the production values; tests shorten them.
-import { AUTH_TIMEOUT_MS, MAX_CLIENT_FRAME_BYTES } from '../../client-sdk/src/protocol/realtime.js';
+import { AUTH_TIMEOUT_MS, MAX_CLIENT_FRAME_BYTES } from '@family-shopping/client/protocol';
 
 export interface RealtimeOptions {
   /** First frame must be Authenticate within this time, else close 4401. */

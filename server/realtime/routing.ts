@@ -4,7 +4,7 @@
 //   - MemberRemoved / MemberRoleChanged are internal (they change sockets, they are not sent);
 //   - anything else is not forwarded (new internal events must not leak by default).
 import type { FamilyEvent } from '../events/bus.js';
-import { LIST_EVENT_TYPES, OVERVIEW_EVENT_TYPES } from '../../client-sdk/src/protocol/realtime.js';
+import { LIST_EVENT_TYPES, OVERVIEW_EVENT_TYPES } from '@family-shopping/client/protocol';
 
 export type Route =
   | { kind: 'list'; listId: string }

@@ -6,7 +6,7 @@ import type http from 'node:http';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer } from 'ws';
 import type { Deps } from '../context.js';
-import { CLOSE_CODES, REALTIME_PATH } from '../../client-sdk/src/protocol/realtime.js';
+import { CLOSE_CODES, REALTIME_PATH } from '@family-shopping/client/protocol';
 import { RealtimeHub } from './hub.js';
 import { problem } from '../http/middleware.js';
 import { TITLES } from '../http/errors.js';

@@ -5,7 +5,7 @@
 import type { Actor } from '../context.js';
 import type { FamilyWrite } from '../db/family-write.js';
 import { AppError, badRequest, forbidden, validationFailed } from '../http/errors.js';
-import { fieldEqual, type CollectionName } from '../../client-sdk/src/protocol/index.js';
+import { fieldEqual, type CollectionName } from '@family-shopping/client/protocol';
 import { archiveList, createList, deleteList, unarchiveList, updateList } from '../lists/service.js';
 import { createItem, emitListProgress, removeItem, restoreItem, updateItem, type ItemPatch } from '../lists/items.js';
 import { listRow } from '../lists/queries.js';

@@ -2,7 +2,7 @@
 // `familyId`, plus `_deleted` (true for a tombstone row). The feature mappers (records.ts of
 // each feature) build the record; this module only picks the doc's fields and adds `_deleted`,
 // so a doc can never carry more than the wire schema names.
-import type { CollectionName } from '../../client-sdk/src/protocol/index.js';
+import type { CollectionName } from '@family-shopping/client/protocol';
 import { toItem, toList } from '../lists/records.js';
 import { toSection, toSectionMemory, toStore } from '../stores/records.js';
 import { toIngredient, toRecipe } from '../recipes/records.js';

@@ -14,7 +14,7 @@
 import type { Deps } from '../context.js';
 import type { Trx } from '../db/knex.js';
 import { AppError, validationFailed } from '../http/errors.js';
-import type { Checkpoint, CollectionName } from '../../client-sdk/src/protocol/index.js';
+import type { Checkpoint, CollectionName } from '@family-shopping/client/protocol';
 import { FAMILY_TABLE, familyDoc, isFamilyCollection, productDoc, unitDoc, type WireDoc } from './docs.js';
 import {
   MAX_ID,

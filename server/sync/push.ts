@@ -30,7 +30,7 @@ import {
   pushEnvelopeSchema,
   type CollectionName,
   type RejectedRow,
-} from '../../client-sdk/src/protocol/index.js';
+} from '@family-shopping/client/protocol';
 import { applyRow } from './apply.js';
 import { REFERENCED_TABLE } from '../db/replicated-tables.js';
 import { FAMILY_TABLE, familyDoc, isFamilyCollection, productDoc, unitDoc, type WireDoc } from './docs.js';

@@ -17,7 +17,7 @@ import {
   isCollectionName,
   rejectedRowSchema,
   type CollectionName,
-} from '../../client-sdk/src/protocol/index.js';
+} from '@family-shopping/client/protocol';
 import { pullDocs } from './pull.js';
 import { pushDocs } from './push.js';
 

@@ -5,7 +5,7 @@ import crypto from 'node:crypto';
 import { createRxDatabase, type RxCollection, type RxDatabase, type RxConflictHandler } from 'rxdb';
 import { getRxStorageMemory } from 'rxdb/plugins/storage-memory';
 import { replicateRxCollection, type RxReplicationState } from 'rxdb/plugins/replication';
-import { conflictHandlerFor, docsEqual, RefusedRows, rxSchemas, type Checkpoint, type CollectionName } from '../../client-sdk/src/protocol/index.js';
+import { conflictHandlerFor, docsEqual, RefusedRows, rxSchemas, type Checkpoint, type CollectionName } from '@family-shopping/client/protocol';
 import { pull, push, pullAll, type AnyDoc } from '../integration/sync/helpers.js';
 
 export type ReplicaCollections = CollectionName;

@@ -7,7 +7,7 @@ import { makeFamily, makeMember } from '../helpers/factories.js';
 import { request } from '../helpers/app.js';
 import { itemDoc, listDoc, nowIso, uuid } from '../integration/sync/helpers.js';
 import { converge, openReplica, serverDocs, type Replica, type ReplicaCollections } from './replicas.js';
-import { COLLECTIONS } from '../../client-sdk/src/protocol/index.js';
+import { COLLECTIONS } from '@family-shopping/client/protocol';
 
 /** The replica's document, read by primary key. (A cached findOne() query can return a stale
  *  null while replication writes pulled batches concurrently, so it is not used here.) */

@@ -5,7 +5,7 @@ import { expect } from 'chai';
 import type { RunningServer } from '../../../server/server.js';
 import { makeFamily, makeMember } from '../../helpers/factories.js';
 import { purgeTombstones } from '../../../server/sync/purge.js';
-import { newDoc, type FamilyClient } from '../../../client-sdk/src/index.js';
+import { newDoc, type FamilyClient } from '@family-shopping/client';
 import { fetchAs, localDoc, recordEvents, restAs, signedInClient, startSdkApp, waitFor } from './helpers.js';
 
 describe('e2e SDK: expired checkpoint (410)', function () {

@@ -2,7 +2,7 @@
 // allows 13 open collections per process, so two nine-collection clients cannot share one.
 // The parent drives it over IPC (`openDevice` in device-handle.ts): one request, one answer.
 import { localDoc, recordEvents, signedInClient, type ClientOptions } from './helpers.js';
-import { newDoc, type FamilyClient, type FamilyClientEvent } from '../../../client-sdk/src/index.js';
+import { newDoc, type FamilyClient, type FamilyClientEvent } from '@family-shopping/client';
 
 let client: FamilyClient | undefined;
 let events: FamilyClientEvent[] = [];

@@ -15,7 +15,7 @@ import {
   type Session,
   type FetchLike,
   type WebSocketConstructor,
-} from '../../../client-sdk/src/index.js';
+} from '@family-shopping/client';
 
 /** An app for one test file. `TRUST_PROXY`: each client sends its own X-Forwarded-For, so
  *  logins of many clients do not share one address's rate limit. */

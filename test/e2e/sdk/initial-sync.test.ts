@@ -3,9 +3,9 @@
 import { expect } from 'chai';
 import type { RunningServer } from '../../../server/server.js';
 import { makeFamily } from '../../helpers/factories.js';
-import { FamilyApiError } from '../../../client-sdk/src/index.js';
+import { FamilyApiError } from '@family-shopping/client';
 import { request } from '../../helpers/app.js';
-import type { FamilyClient } from '../../../client-sdk/src/index.js';
+import type { FamilyClient } from '@family-shopping/client';
 import { has, recordEvents, signedInClient, startSdkApp, waitFor } from './helpers.js';
 
 describe('e2e SDK: sign in and initial sync', function () {

@@ -5,7 +5,7 @@ import { expect } from 'chai';
 import type { RunningServer } from '../../../server/server.js';
 import { makeFamily, makeMember } from '../../helpers/factories.js';
 import { request } from '../../helpers/app.js';
-import type { FamilyClient } from '../../../client-sdk/src/index.js';
+import type { FamilyClient } from '@family-shopping/client';
 import { fetchAs, localDoc, recordEvents, signedInClient, startSdkApp, waitFor } from './helpers.js';
 import { startProxy, type CuttableProxy } from './proxy.js';
 

@@ -6,7 +6,7 @@ import { expect } from 'chai';
 import type { RunningServer } from '../../../server/server.js';
 import { makeFamily, makeMember } from '../../helpers/factories.js';
 import { request } from '../../helpers/app.js';
-import { newDoc, type FamilyClient } from '../../../client-sdk/src/index.js';
+import { newDoc, type FamilyClient } from '@family-shopping/client';
 import { localDoc, recordEvents, signedInClient, startSdkApp, waitFor } from './helpers.js';
 import { openDevice, type Device } from './device-handle.js';
 import { startProxy, type CuttableProxy } from './proxy.js';

@@ -4,7 +4,7 @@ import { expect } from 'chai';
 import type { RunningServer } from '../../../server/server.js';
 import { makeFamily, makeMember } from '../../helpers/factories.js';
 import { request } from '../../helpers/app.js';
-import { newDoc, type FamilyClient } from '../../../client-sdk/src/index.js';
+import { newDoc, type FamilyClient } from '@family-shopping/client';
 import { localDoc, recordEvents, restAs, signedInClient, startSdkApp, waitFor } from './helpers.js';
 
 describe('e2e SDK: refused changes', function () {

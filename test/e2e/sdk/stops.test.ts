@@ -5,7 +5,7 @@ import { expect } from 'chai';
 import type { RunningServer } from '../../../server/server.js';
 import { makeFamily, makeMember } from '../../helpers/factories.js';
 import { request } from '../../helpers/app.js';
-import { FamilyClientError, newDoc, SCHEMA_VERSION, type FamilyClient } from '../../../client-sdk/src/index.js';
+import { FamilyClientError, newDoc, SCHEMA_VERSION, type FamilyClient } from '@family-shopping/client';
 import { fetchAs, localDoc, recordEvents, signedInClient, startSdkApp, waitFor } from './helpers.js';
 
 describe('e2e SDK: the server stops the replication', function () {

@@ -6,7 +6,7 @@ import { expect } from 'chai';
 import type { RunningServer } from '../../../server/server.js';
 import { makeFamily, makeMember } from '../../helpers/factories.js';
 import { request } from '../../helpers/app.js';
-import { newDoc, type FamilyClient, type Session } from '../../../client-sdk/src/index.js';
+import { newDoc, type FamilyClient, type Session } from '@family-shopping/client';
 import { fetchAs, localDoc, loginSession, newClient, recordEvents, signedInClient, startSdkApp, tamperedToken, waitFor } from './helpers.js';
 
 describe('e2e SDK: access-token expiry and refresh', function () {

@@ -3,7 +3,7 @@
 // matrix and the version test read the running app's route table and look routes up here; a
 // route missing from these tables fails those tests, so every new route gets an entry.
 import type { RouteSpec } from '../../../server/http/route.js';
-import { COLLECTIONS, SCHEMA_VERSION } from '../../../client-sdk/src/protocol/index.js';
+import { COLLECTIONS, SCHEMA_VERSION } from '@family-shopping/client/protocol';
 import { newId } from '../../../server/db/ids.js';
 import type { Fixture } from './fixture.js';
 import { tag } from './fixture.js';

@@ -9,7 +9,7 @@ import type { RouteSpec } from '../../../server/http/route.js';
 import { pathParamNames } from '../../../server/openapi/document.js';
 import { familyVersion, makeFixture, snapshot, type Fixture } from './fixture.js';
 import { foreignRef, NESTED_REFS, NON_ID_PARAM_VALUES, NON_ID_PARAMS, paramValue, READ_QUERIES, routeKey, setPath, VALID_CALLS } from './calls.js';
-import { SCHEMA_VERSION } from '../../../client-sdk/src/protocol/index.js';
+import { SCHEMA_VERSION } from '@family-shopping/client/protocol';
 import { uuidFields } from './schema-cases.js';
 
 const familyRoutes = (app: RunningServer) => app.api.routes.filter((r) => r.access !== 'public');

@@ -1,7 +1,7 @@
 // A WebSocket client for the live-channel tests: records every frame, lets a test wait for a
 // frame matching a predicate, and exposes the close code.
 import { WebSocket, type ClientOptions } from 'ws';
-import type { ServerFrame } from '../../../client-sdk/src/protocol/realtime.js';
+import type { ServerFrame } from '@family-shopping/client/protocol';
 
 export type Frame = ServerFrame & Record<string, any>;
 

@@ -6,7 +6,7 @@ import { expect } from 'chai';
 import { testApp, request } from '../../helpers/app.js';
 import { makeFamily, makeMember, type TestUser } from '../../helpers/factories.js';
 import type { RunningServer } from '../../../server/server.js';
-import { serverFrameSchema } from '../../../client-sdk/src/protocol/realtime.js';
+import { serverFrameSchema } from '@family-shopping/client/protocol';
 import { TestSocket, type Frame } from './client.js';
 import { familyVersion, itemDoc, listDoc, push } from '../sync/helpers.js';
 

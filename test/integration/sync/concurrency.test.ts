@@ -7,7 +7,7 @@ import { testApp, request } from '../../helpers/app.js';
 import { makeFamily, makeMember } from '../../helpers/factories.js';
 import { usingPostgres } from '../../helpers/env.js';
 import { itemDoc, pull, pullAll, push, type AnyDoc } from './helpers.js';
-import type { Checkpoint } from '../../../client-sdk/src/protocol/index.js';
+import type { Checkpoint } from '@family-shopping/client/protocol';
 import { familyWrite } from '../../../server/db/family-write.js';
 import { newId } from '../../../server/db/ids.js';
 

@@ -1,7 +1,7 @@
 // Replication clients for the tests: pull/push over HTTP exactly as the SDK speaks them.
 import crypto from 'node:crypto';
 import { request, type HttpResult } from '../../helpers/app.js';
-import { SCHEMA_VERSION, encodeCheckpoint, type Checkpoint, type CollectionName } from '../../../client-sdk/src/protocol/index.js';
+import { SCHEMA_VERSION, encodeCheckpoint, type Checkpoint, type CollectionName } from '@family-shopping/client/protocol';
 
 export type AnyDoc = Record<string, any> & { id: string; _deleted: boolean };
 export interface PullBody {

@@ -5,7 +5,7 @@ import { testApp, request } from '../../helpers/app.js';
 import { makeFamily } from '../../helpers/factories.js';
 import { catalogWrite } from '../../../server/db/family-write.js';
 import { newId } from '../../../server/db/ids.js';
-import { COLLECTIONS, pullResponseSchemas, type CollectionName } from '../../../client-sdk/src/protocol/index.js';
+import { COLLECTIONS, pullResponseSchemas, type CollectionName } from '@family-shopping/client/protocol';
 import { familyVersion, pull, pullAll, uuid } from './helpers.js';
 
 async function seedFamily(app: Awaited<ReturnType<typeof testApp>>) {

@@ -4,7 +4,7 @@ import { expect } from 'chai';
 import { testApp, request } from '../../helpers/app.js';
 import { makeFamily, makeMember } from '../../helpers/factories.js';
 import type { FamilyEvent } from '../../../server/events/bus.js';
-import { pushResponseSchemas } from '../../../client-sdk/src/protocol/index.js';
+import { pushResponseSchemas } from '@family-shopping/client/protocol';
 import { familyVersion, itemDoc, listDoc, pull, pullAll, push, sectionDoc, storeDoc, uuid, type AnyDoc } from './helpers.js';
 
 type App = Awaited<ReturnType<typeof testApp>>;

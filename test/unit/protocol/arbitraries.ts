@@ -9,7 +9,7 @@ import {
   type CollectionName,
   type Doc,
   type JsonSchemaProperty,
-} from '../../../client-sdk/src/protocol/index.js';
+} from '@family-shopping/client/protocol';
 
 export const UUIDS = [
   '00000000-0000-4000-8000-000000000001',

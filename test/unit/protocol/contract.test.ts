@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { expect } from 'chai';
-import { COLLECTIONS, SCHEMA_VERSION, clientFields, rxSchemas } from '../../../client-sdk/src/protocol/index.js';
+import { COLLECTIONS, SCHEMA_VERSION, clientFields, rxSchemas } from '@family-shopping/client/protocol';
 
 /**
  * Pinned wire contract. The hash covers SCHEMA_VERSION, the collection list, every

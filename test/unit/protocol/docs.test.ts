@@ -17,7 +17,7 @@ import {
   rxSchemas,
   type CollectionName,
   type DocData,
-} from '../../../client-sdk/src/protocol/index.js';
+} from '@family-shopping/client/protocol';
 import { arbDoc } from './arbitraries.js';
 
 // Type-level: every rxSchema is an RxJsonSchema of its document type.

@@ -9,7 +9,7 @@ import {
   RefusedRows,
   type CollectionName,
   type ItemDoc,
-} from '../../../client-sdk/src/protocol/index.js';
+} from '@family-shopping/client/protocol';
 import { arbDoc, arbMergeInput, UUIDS } from './arbitraries.js';
 
 const RUNS = { numRuns: 300 };

@@ -8,7 +8,7 @@ import {
   parseDoc,
   type Doc,
   type ItemDoc,
-} from '../../../client-sdk/src/protocol/index.js';
+} from '@family-shopping/client/protocol';
 
 const U1 = '11111111-1111-4111-8111-111111111111';
 const U2 = '22222222-2222-4222-8222-222222222222';

@@ -11,7 +11,7 @@ import {
   encodeFrame,
   serverFrameSchema,
   type ServerFrame,
-} from '../../../client-sdk/src/protocol/index.js';
+} from '@family-shopping/client/protocol';
 import { arbDoc } from './arbitraries.js';
 
 const L = '00000000-0000-4000-8000-0000000000aa';

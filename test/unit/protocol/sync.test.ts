@@ -16,7 +16,7 @@ import {
   pushRowSchemas,
   syncPath,
   type Checkpoint,
-} from '../../../client-sdk/src/protocol/index.js';
+} from '@family-shopping/client/protocol';
 import { arbDoc } from './arbitraries.js';
 
 const arbCheckpoint: fc.Arbitrary<Checkpoint> = fc.record(

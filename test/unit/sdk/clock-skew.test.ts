@@ -4,7 +4,7 @@
 // a fake fetch here, so the two clocks can disagree.
 import { expect } from 'chai';
 import { getRxStorageMemory } from 'rxdb/plugins/storage-memory';
-import { createFamilyClient, type FamilyClient } from '../../../client-sdk/src/index.js';
+import { createFamilyClient, type FamilyClient } from '@family-shopping/client';
 
 const b64 = (o: object) => Buffer.from(JSON.stringify(o)).toString('base64url');
 
