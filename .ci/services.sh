@@ -50,13 +50,15 @@ ci_ensure_system_packages() {
   local missing=()
   if [ -z "$(ci_pg_bindir)" ]; then missing+=(postgresql); fi
   if ! command -v redis-server >/dev/null 2>&1; then missing+=(redis-server); fi
+  if [ ! -x /usr/bin/chromium ]; then missing+=(chromium); fi
   if [ "${#missing[@]}" -eq 0 ]; then
-    ci_log "postgresql server ($(ci_pg_bindir)) and redis-server already installed"
+    ci_log "postgresql server ($(ci_pg_bindir)), redis-server and chromium already installed"
     return 0
   fi
   ci_apt_install "${missing[@]}"
   [ -n "$(ci_pg_bindir)" ] || { ci_log "PostgreSQL server binaries still missing"; return 1; }
   command -v redis-server >/dev/null 2>&1 || { ci_log "redis-server still missing"; return 1; }
+  [ -x /usr/bin/chromium ] || { ci_log "chromium still missing"; return 1; }
 }
 
 # --- helpers -----------------------------------------------------------------
