@@ -21,7 +21,7 @@ if (unknown.length > 0) {
 let failed = 0;
 for (const name of wanted.length > 0 ? wanted : ALL) {
   console.log(`\n## bench/${name}.ts\n`);
-  const r = spawnSync(process.execPath, ['--import', 'tsx', path.join(here, `${name}.ts`)], {
+  const r = spawnSync(process.execPath, ['--conditions=@family-shopping/source', '--import', 'tsx', path.join(here, `${name}.ts`)], {
     stdio: 'inherit',
     env: process.env,
   });
