@@ -16,15 +16,16 @@ import { Replications } from './replication.js';
 import { Rest, type HttpMethod } from './rest.js';
 import { refreshDelay, type Session } from './session.js';
 import { Transport, type FetchLike } from './transport.js';
+import { defaultStorage } from './storage.js';
 import { PULL_LIMIT_MAX, RefusedRows, SCHEMA_VERSION, type CollectionName } from './protocol/index.js';
 import { notSignedIn } from './auth.js';
 
 export interface FamilyClientOptions {
   /** Server origin, e.g. `https://shopping.example.com` (paths start with `/api`). */
   baseUrl: string;
-  /** Where the local database lives: `getRxStorageMemory()` (tests, Node), or a browser
-   * storage such as `getRxStorageLocalstorage()` / `getRxStorageDexie()` (IndexedDB). */
-  storage: RxStorage<any, any>;
+  /** Where the local database lives. Default: IndexedDB (RxDB's Dexie storage) where the
+   * runtime has it (browsers), memory otherwise (Node: the data lives as long as the process). */
+  storage?: RxStorage<any, any>;
   /** Local database name (default `family-shopping`); one open client per name. */
   databaseName?: string;
   /** A session the app persisted earlier (tokens), to start signed in. */
@@ -80,6 +81,9 @@ export interface FamilyClient {
   awaitInSync(): Promise<void>;
   /** Stops and deletes the local database (unpushed writes are lost). */
   destroy(): Promise<void>;
+  /** Stops and closes the local database, keeping its data and queued writes (a later client
+   *  of the same database resumes them). The client cannot be used afterwards. */
+  close(): Promise<void>;
   /** Receive the list's live events (`ItemAdded`, `ItemChecked`, …) as `frame` events, e.g.
    *  while its screen is open; kept across reconnects until `leaveList`. */
   joinList(listId: string): void;
@@ -89,7 +93,8 @@ export interface FamilyClient {
 export async function createFamilyClient(options: FamilyClientOptions): Promise<FamilyClient> {
   const fetchImpl = options.fetch ?? ((input, init) => globalThis.fetch(input, init));
   const refused = new RefusedRows();
-  const db = await openFamilyDatabase(options.databaseName ?? 'family-shopping', options.storage, refused);
+  const storage = options.storage ?? (await defaultStorage());
+  const db = await openFamilyDatabase(options.databaseName ?? 'family-shopping', storage, refused, false);
   return new Client(options, fetchImpl, db, refused);
 }
 
@@ -169,7 +174,7 @@ class Client implements FamilyClient {
 
   start(): Promise<void> {
     return this.serial(async () => {
-      if (this.destroyed) throw new FamilyClientError('destroyed', 'this client was destroyed');
+      if (this.destroyed) throw new FamilyClientError('destroyed', 'this client was destroyed or closed');
       if (this.running) return;
       const session = this.auth.session;
       if (!session) throw notSignedIn();
@@ -312,6 +317,15 @@ class Client implements FamilyClient {
     await this.stop();
     this.destroyed = true;
     await this.serial(() => this.db.remove());
+    this.events.complete();
+    this.stateSubject.complete();
+  }
+
+  async close(): Promise<void> {
+    if (this.destroyed) return;
+    await this.stop();
+    this.destroyed = true;
+    await this.serial(() => this.db.close());
     this.events.complete();
     this.stateSubject.complete();
   }

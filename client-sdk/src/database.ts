@@ -11,6 +11,7 @@ import {
   type RxStorage,
 } from 'rxdb';
 import { RxDBLocalDocumentsPlugin } from 'rxdb/plugins/local-documents';
+import { FamilyClientError } from './errors.js';
 import { COLLECTIONS, conflictHandlerFor, rxSchemas, type CollectionName, type DocData, type RefusedRows } from './protocol/index.js';
 
 export type FamilyCollections = { [C in CollectionName]: RxCollection<DocData<C>> };
@@ -24,21 +25,43 @@ export interface DatabaseOwner {
   baseUrl: string;
 }
 
-/** `refused` is shared with the replication: conflicts of rows the server refused revert. */
+/** Database names open in this page (or process): one client per database. */
+const OPEN = new Set<string>();
+
+/**
+ * Opens the local database. `refused` is shared with the replication: conflicts of rows the
+ * server refused revert. `multiInstance`: other tabs of the origin open the same database (RxDB
+ * then tells each instance about the others' writes).
+ */
 export async function openFamilyDatabase(
   name: string,
   storage: RxStorage<any, any>,
   refused: RefusedRows,
+  multiInstance: boolean,
 ): Promise<FamilyDatabase> {
+  const subtle = (globalThis as { crypto?: { subtle?: { digest?: unknown } } }).crypto?.subtle;
+  if (typeof subtle?.digest !== 'function') {
+    throw new FamilyClientError(
+      'insecure_context',
+      'this page is not a secure context (the Web Crypto API is missing): serve the app over https, or open it as http://localhost',
+    );
+  }
+  if (OPEN.has(name)) {
+    throw new FamilyClientError(
+      'database_in_use',
+      `a client of the local database "${name}" is already open in this page: use that client, or close() it first`,
+    );
+  }
+  OPEN.add(name);
   addRxPlugin(RxDBLocalDocumentsPlugin);
-  const db = await createRxDatabase<FamilyCollections>({
-    name,
-    storage,
-    // One client per database: replication runs without leader election (a browser app with
-    // several tabs should run the client in one of them, e.g. a SharedWorker).
-    multiInstance: false,
-    localDocuments: true,
-  });
+  let db: FamilyDatabase;
+  try {
+    db = await createRxDatabase<FamilyCollections>({ name, storage, multiInstance, localDocuments: true });
+  } catch (err) {
+    OPEN.delete(name);
+    throw mapRxError(err, name);
+  }
+  db.onClose.push(() => OPEN.delete(name));
   try {
     await db.addCollections(
       Object.fromEntries(
@@ -53,9 +76,28 @@ export async function openFamilyDatabase(
     );
   } catch (err) {
     await db.close();
-    throw err;
+    throw mapRxError(err, name);
   }
   return db;
+}
+
+/** RxDB's bare codes of a second client in one page, as errors an app developer can act on. */
+function mapRxError(err: unknown, name: string): unknown {
+  const code = (err as { code?: unknown } | null)?.code;
+  if (code === 'DB8') {
+    return new FamilyClientError('database_in_use', `the local database "${name}" is already open in this page`, { cause: err });
+  }
+  if (code === 'COL23') {
+    return new FamilyClientError(
+      'too_many_clients',
+      'another client is open in this page: RxDB allows 13 collections at a time and a client uses 9; close() the other client first',
+      { cause: err },
+    );
+  }
+  if (code === 'UT8') {
+    return new FamilyClientError('insecure_context', 'the Web Crypto API is missing: serve the app over https or from localhost', { cause: err });
+  }
+  return err;
 }
 
 export async function readOwner(db: FamilyDatabase): Promise<DatabaseOwner | null> {

@@ -61,13 +61,36 @@ export async function problemFrom(res: Response): Promise<FamilyApiError> {
   );
 }
 
-/** A misuse of the client the app must fix (not an answer of the server). */
+/**
+ * - `database_of_another_family`: `start()` with a session of another family than the local data's;
+ * - `destroyed`, `closed`: the client was destroyed or closed;
+ * - `no_websocket`: no WebSocket in this runtime (pass one);
+ * - `stopped`: the client stopped before `sync()`/`awaitInSync()` settled;
+ * - `insecure_context`: the page is not a secure context (https, or http on localhost), so
+ *   the Web Crypto API the local database needs is missing;
+ * - `database_in_use`: a client of this database is already open in this page (or process);
+ * - `too_many_clients`: another client is open in this page with another database (RxDB's
+ *   open-source build allows 13 collections at a time; a client uses 9).
+ */
+export type FamilyClientErrorCode =
+  | 'database_of_another_family'
+  | 'destroyed'
+  | 'closed'
+  | 'no_websocket'
+  | 'stopped'
+  | 'insecure_context'
+  | 'database_in_use'
+  | 'too_many_clients';
+
+/** A misuse of the client the app must fix, or a runtime it cannot work in (not an answer of
+ * the server). */
 export class FamilyClientError extends Error {
   override readonly name = 'FamilyClientError';
   constructor(
-    readonly code: 'database_of_another_family' | 'destroyed' | 'no_websocket' | 'stopped',
+    readonly code: FamilyClientErrorCode,
     message: string,
+    options?: { cause?: unknown },
   ) {
-    super(message);
+    super(message, options);
   }
 }
