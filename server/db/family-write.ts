@@ -9,8 +9,9 @@
 //   2. run the change, which stamps `version` and `updated_at` on every row it writes (use
 //      `w.stamp()` / `w.insert()` / `w.update()`);
 //   3. collect domain events with `w.emit()`;
-//   4. commit, then publish the events plus `Changed { version }`. A rolled-back change emits
-//      nothing. A change that found nothing to do may say so (`w.unchanged()`): it is rolled
+//   4. commit, then publish the events plus `Changed { version, previous, collections, docs? }`
+//      (docs: the live patch of a small commit, read in the transaction just before commit, see
+//      realtime/patches.ts). A rolled-back change emits nothing. A change that found nothing to do may say so (`w.unchanged()`): it is rolled
 //      back too, so it takes no version and nudges nobody, and its result is still returned.
 import type { Deps } from '../context.js';
 import type { FamilyEvent } from '../events/bus.js';
@@ -19,6 +20,7 @@ import { notFound } from '../http/errors.js';
 import type { CollectionName } from '@family-shopping/client/protocol';
 import { TABLE_COLLECTION } from './replicated-tables.js';
 import { errorFields } from '../log.js';
+import { changedEvent, committedDocs, type PatchDocs } from '../realtime/patches.js';
 
 export interface FamilyWrite {
   trx: Trx;
@@ -70,6 +72,7 @@ export async function familyWrite<T>(
   const before: Array<(trx: Trx) => Promise<void>> = [];
   let version = '0';
   let unchanged = false;
+  let docs: PatchDocs | undefined;
   // Tables written (through insert/update/tombstone or a named stamp); null once something was
   // stamped without naming its table.
   let tables: Set<string> | null = new Set<string>();
@@ -126,6 +129,8 @@ export async function familyWrite<T>(
       const out = await fn(w);
       if (unchanged) throw new Unchanged(out);
       for (const f of before) await f(trx);
+      const collections = changedCollections(tables).collections;
+      if (collections) docs = await committedDocs(trx, familyId, version, collections);
       return out;
     });
   } catch (err) {
@@ -140,7 +145,7 @@ export async function familyWrite<T>(
       deps.log.error({ err: errorFields(err) }, 'after-commit hook failed');
     }
   }
-  events.push({ type: 'Changed', version: Number(version), ...changedCollections(tables) });
+  events.push(changedEvent(Number(version), changedCollections(tables).collections, docs));
   try {
     await deps.bus.publish(familyId, events);
   } catch (err) {

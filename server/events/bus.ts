@@ -7,6 +7,17 @@ export interface FamilyEvent {
   [key: string]: unknown;
 }
 
+/** The last event of every committed family write (api-contract §5, §7; docs/realtime.md):
+ *  `previous` is the family version before the commit, `collections` the replication
+ *  collections it wrote (absent: any), `docs` the live patch of a small commit. */
+export interface ChangedEvent extends FamilyEvent {
+  type: 'Changed';
+  version: number;
+  previous: number;
+  collections?: string[];
+  docs?: Record<string, { documents: Array<Record<string, unknown>>; checkpoint: { version: number; id: string } }>;
+}
+
 export type FamilyEventHandler = (familyId: string, events: FamilyEvent[]) => void;
 
 export interface EventBus {

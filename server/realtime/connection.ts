@@ -161,6 +161,12 @@ export class RealtimeConnection implements HubMember {
       case 'LeaveList':
         this.hub.leave(this, frame.listId.toLowerCase());
         return;
+      case 'Ping': {
+        const pong: ServerFrame = { type: 'Pong' };
+        if (frame.requestId !== undefined) pong.requestId = frame.requestId;
+        this.send(pong);
+        return;
+      }
     }
   }
 

@@ -3,8 +3,8 @@
  * `{ "type": …, … }`.
  *
  * Client → server: Authenticate (first frame, within AUTH_TIMEOUT_MS; a later one
- * replaces an expiring token), JoinList, LeaveList.
- * Server → client: Authenticated, JoinedList, Error, the list-group events and the
+ * replaces an expiring token), JoinList, LeaveList, Ping.
+ * Server → client: Authenticated, JoinedList, Pong, Error, the list-group events and the
  * overview-group events. Events are published after commit, whatever path wrote the
  * change (REST or replication push).
  *
@@ -13,7 +13,8 @@
  * should ignore the frame).
  */
 import { z } from 'zod';
-import { COLLECTIONS, recordSchemas, uuidSchema } from './docs.js';
+import { COLLECTIONS, docSchemas, recordSchemas, uuidSchema, type CollectionName } from './docs.js';
+import { checkpointSchema, type Checkpoint } from './sync.js';
 
 export const REALTIME_PATH = '/api/realtime';
 
@@ -22,6 +23,29 @@ export const AUTH_TIMEOUT_MS = 10_000;
 
 /** Largest client→server frame the server accepts (ws `maxPayload`); larger: close 1009. */
 export const MAX_CLIENT_FRAME_BYTES = 64 * 1024;
+
+/** Live patches (api-contract §7): `Changed.docs` carries the committed docs of a commit that
+ * wrote at most this many docs... */
+export const LIVE_PATCH_MAX_DOCS = 100;
+/** ...and whose whole `Changed` frame (JSON, UTF-8) is at most this many bytes; above either
+ * bound `docs` is absent and clients pull. */
+export const LIVE_PATCH_MAX_FRAME_BYTES = 64 * 1024;
+
+/** The row id of a checkpoint that stands at the end of a family version: "every row up to
+ *  and including `version`" (what a pull returns once it has read everything). */
+const END_OF_VERSION_ID = 'ffffffff-ffff-ffff-ffff-ffffffffffff';
+
+/** The checkpoint of a family collection that holds everything up to `version` (a live
+ *  patch's `checkpoint`, and what a pull that reached the end of `version` returns). */
+export function checkpointAtVersion(version: number): Checkpoint {
+  return { version, id: END_OF_VERSION_ID };
+}
+
+/** Whether a family collection's checkpoint stands exactly at the end of `version` (a
+ *  mid-walk checkpoint of a pull that stopped inside a version does not). */
+export function isCheckpointAtVersion(checkpoint: Checkpoint | null | undefined, version: number): boolean {
+  return !!checkpoint && checkpoint.version === version && checkpoint.id === END_OF_VERSION_ID;
+}
 
 /** WebSocket close codes and what the client does about them. */
 export const CLOSE_CODES = {
@@ -65,15 +89,24 @@ export const leaveListFrameSchema = z.object({
   listId: uuidSchema,
 });
 
+/** Client liveness: answered with Pong (after authentication; as a first frame it is refused
+ *  like any frame that is not Authenticate). */
+export const pingFrameSchema = z.object({
+  type: z.literal('Ping'),
+  requestId: requestIdSchema.optional(),
+});
+
 export const clientFrameSchema = z.discriminatedUnion('type', [
   authenticateFrameSchema,
   joinListFrameSchema,
   leaveListFrameSchema,
+  pingFrameSchema,
 ]);
 export type ClientFrame = z.output<typeof clientFrameSchema>;
 export type AuthenticateFrame = z.output<typeof authenticateFrameSchema>;
 export type JoinListFrame = z.output<typeof joinListFrameSchema>;
 export type LeaveListFrame = z.output<typeof leaveListFrameSchema>;
+export type PingFrame = z.output<typeof pingFrameSchema>;
 
 // ---------------------------------------------------------------------------
 // Server → client
@@ -93,6 +126,11 @@ export const authenticatedFrameSchema = z.object({
 export const joinedListFrameSchema = z.object({
   type: z.literal('JoinedList'),
   listId: uuidSchema,
+  requestId: requestIdSchema.optional(),
+});
+/** The answer to Ping (requestId echoed when the Ping had one). */
+export const pongFrameSchema = z.object({
+  type: z.literal('Pong'),
   requestId: requestIdSchema.optional(),
 });
 /** e.g. `{ type: 'Error', code: 'not_found', requestId }` for a JoinList of a list that
@@ -163,14 +201,41 @@ export const listProgressFrameSchema = z.object({
   itemCount: z.int().min(0),
   checkedCount: z.int().min(0),
 });
-/** After every committed family change: the replication nudge (pull now). `version` is
- * the family counter value of the commit; `collections`, when present, names the replication
- * collections the commit wrote (a client pulls just those); absent means "any". */
+/** One collection's part of a live patch: the docs a commit wrote, in the pull shape, and the
+ *  checkpoint a pull from `previous` would have returned after them. */
+function patchSchemaOf<C extends CollectionName>(c: C) {
+  return z.object({ documents: z.array(docSchemas[c]), checkpoint: checkpointSchema });
+}
+/** `Changed.docs`: per collection the commit wrote (family collections only; the catalogs
+ *  `products` and `units` are never patched, see docs/realtime.md). */
+export const changedDocsSchema = z.object({
+  lists: patchSchemaOf('lists').optional(),
+  items: patchSchemaOf('items').optional(),
+  stores: patchSchemaOf('stores').optional(),
+  sections: patchSchemaOf('sections').optional(),
+  recipes: patchSchemaOf('recipes').optional(),
+  ingredients: patchSchemaOf('ingredients').optional(),
+  products: patchSchemaOf('products').optional(),
+  units: patchSchemaOf('units').optional(),
+  sectionMemory: patchSchemaOf('sectionMemory').optional(),
+});
+export type ChangedDocs = z.output<typeof changedDocsSchema>;
+
+/** After every committed family change: the replication nudge. `version` is the family
+ * counter value of the commit and `previous` the one before it; `collections`, when present,
+ * names the replication collections the commit wrote (a client pulls just those); absent means
+ * "any". `docs` (live patch, api-contract §7) carries the committed docs of a small commit: a
+ * client whose checkpoint of a collection is exactly at `previous` applies them and takes their
+ * checkpoint instead of pulling. `previous` and `docs` are optional for the sake of older
+ * servers; this server always sends `previous`. */
 export const changedFrameSchema = z.object({
   type: z.literal('Changed'),
   version: z.int().min(0),
+  previous: z.int().min(0).optional(),
   collections: z.array(z.enum(COLLECTIONS)).optional(),
+  docs: changedDocsSchema.optional(),
 });
+export type ChangedFrame = z.output<typeof changedFrameSchema>;
 
 export const listEventFrameSchema = z.discriminatedUnion('type', [
   itemAddedFrameSchema,
@@ -192,6 +257,7 @@ export const overviewEventFrameSchema = z.discriminatedUnion('type', [
 export const serverFrameSchema = z.discriminatedUnion('type', [
   authenticatedFrameSchema,
   joinedListFrameSchema,
+  pongFrameSchema,
   errorFrameSchema,
   listEventFrameSchema,
   overviewEventFrameSchema,

@@ -90,8 +90,13 @@ describe('the family-write function', () => {
       });
       expect(received).to.have.length(1);
       const version = await counter(app, familyId);
-      // Changed names the collections the write touched (stores), so clients pull just those.
-      expect(received[0]!.events).to.deep.equal([{ type: 'Probe', storeId }, { type: 'Changed', version, collections: ['stores'] }]);
+      // Changed names the collections the write touched (stores), so clients pull just those, and
+      // carries the version before it and the written docs (live patch; see realtime tests).
+      const [probe, changed] = received[0]!.events;
+      expect(probe).to.deep.equal({ type: 'Probe', storeId });
+      expect(changed).to.include({ type: 'Changed', version, previous: version - 1 });
+      expect(changed!.collections).to.deep.equal(['stores']);
+      expect((changed!.docs as any).stores.documents.map((d: { id: string }) => d.id)).to.deep.equal([storeId]);
     } finally {
       unsubscribe();
     }

@@ -16,6 +16,8 @@ import { testEnv, usingPostgres } from '../../helpers/env.js';
 import { makeFamily, makeMember } from '../../helpers/factories.js';
 import type { RunningServer } from '../../../server/server.js';
 import { TestSocket, sleep } from './client.js';
+import { itemDoc, listDoc, pull, push } from '../sync/helpers.js';
+import { checkpointAtVersion } from '@family-shopping/client/protocol';
 
 interface Instance {
   url: string;
@@ -126,6 +128,31 @@ describe('realtime: across server instances (Redis)', function () {
       expect(new Set(versions).size, JSON.stringify(versions)).to.equal(versions.length);
     }
     expect(strangerOnTwo.frames.map((f) => f.type)).to.deep.equal(['Authenticated', 'Error']);
+  });
+
+  it('a live patch crosses instances: Changed on instance two carries the docs a pull from previous returns', async () => {
+    const family = await makeFamily(one);
+    const onTwo = await TestSocket.connect({ url: two!.url }, family.admin.token);
+    sockets.push(onTwo);
+    const list = listDoc();
+    expect((await push(one, family.admin.token, 'lists', [{ newDocumentState: list }])).status).to.equal(200);
+    await onTwo.next((f) => f.type === 'Changed');
+    // 100 items of long names: the largest patch that fits (about 60 KiB through Redis).
+    const rows = (n: number, name: string) => Array.from({ length: n }, () => ({ newDocumentState: itemDoc(list.id, { name }) }));
+    expect((await push(one, family.admin.token, 'items', rows(100, 'y'.repeat(160)))).body.rejected).to.deep.equal([]);
+    const patched = await onTwo.next((f) => f.type === 'Changed');
+    expect(Buffer.byteLength(JSON.stringify(patched))).to.be.within(56 * 1024, 64 * 1024);
+    const pulled = await pull({ url: two!.url }, family.admin.token, 'items', checkpointAtVersion(patched.previous), 1000);
+    expect(patched.docs.items).to.deep.equal(pulled.body);
+    expect(patched.docs.items.documents).to.have.length(100);
+    // Over the bound: the nudge alone, still with its previous.
+    expect((await push(one, family.admin.token, 'items', rows(101, 'z'))).body.rejected).to.deep.equal([]);
+    expect(await onTwo.next((f) => f.type === 'Changed')).to.deep.equal({
+      type: 'Changed',
+      version: patched.version + 1,
+      previous: patched.version,
+      collections: ['items'],
+    });
   });
 
   it('removing a member through instance one closes their socket on instance two with 4403', async () => {

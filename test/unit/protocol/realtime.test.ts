@@ -10,6 +10,8 @@ import {
   decodeServerFrame,
   encodeFrame,
   serverFrameSchema,
+  checkpointAtVersion,
+  isCheckpointAtVersion,
   type ServerFrame,
 } from '@family-shopping/client/protocol';
 import { arbDoc } from './arbitraries.js';
@@ -39,6 +41,8 @@ describe('protocol/realtime', () => {
     });
     expect(decodeClientFrame(JSON.stringify({ type: 'JoinList', listId: L, requestId: 'r1' }))).to.deep.include({ ok: true });
     expect(decodeClientFrame(JSON.stringify({ type: 'JoinList', listId: L, requestId: 7 }))).to.deep.include({ ok: true });
+    expect(decodeClientFrame('{"type":"Ping","requestId":"p1"}')).to.deep.equal({ ok: true, frame: { type: 'Ping', requestId: 'p1' } });
+    expect(decodeClientFrame('{"type":"Ping"}')).to.deep.equal({ ok: true, frame: { type: 'Ping' } });
     expect(clientFrameSchema.parse({ type: 'LeaveList', listId: L, extra: 1 })).to.deep.equal({ type: 'LeaveList', listId: L });
     for (const bad of [
       'not json',
@@ -86,9 +90,19 @@ describe('protocol/realtime', () => {
       { type: 'ListDeleted', listId: L },
       { type: 'ListProgress', listId: L, itemCount: 3, checkedCount: 1 },
       { type: 'Changed', version: 42 },
+      { type: 'Changed', version: 42, previous: 41, collections: ['items'] },
+      {
+        type: 'Changed',
+        version: 42,
+        previous: 41,
+        collections: ['items'],
+        docs: { items: { documents: [{ ...item!, _deleted: false }], checkpoint: checkpointAtVersion(42) } },
+      },
+      { type: 'Pong', requestId: 'p1' },
+      { type: 'Pong' },
     ];
     const seen = new Set(frames.map((f) => f.type));
-    for (const t of [...LIST_EVENT_TYPES, ...OVERVIEW_EVENT_TYPES, 'Authenticated', 'JoinedList', 'Error']) {
+    for (const t of [...LIST_EVENT_TYPES, ...OVERVIEW_EVENT_TYPES, 'Authenticated', 'JoinedList', 'Pong', 'Error']) {
       expect(seen.has(t as ServerFrame['type']), t).to.equal(true);
     }
     for (const f of frames) {
@@ -96,9 +110,19 @@ describe('protocol/realtime', () => {
     }
   });
 
+  it('a live patch checkpoint stands at the end of a version; a mid-walk one does not', () => {
+    expect(isCheckpointAtVersion(checkpointAtVersion(7), 7)).to.equal(true);
+    expect(isCheckpointAtVersion(checkpointAtVersion(7), 6)).to.equal(false);
+    expect(isCheckpointAtVersion({ version: 7, id: `${I}/9` }, 7)).to.equal(false);
+    expect(isCheckpointAtVersion(null, 0)).to.equal(false);
+  });
+
   it('rejects malformed server frames', () => {
     for (const bad of [
       { type: 'Changed', version: -1 },
+      { type: 'Changed', version: 2, previous: -1 },
+      { type: 'Changed', version: 2, previous: 1, docs: { items: { documents: [{ id: I }], checkpoint: checkpointAtVersion(2) } } },
+      { type: 'Changed', version: 2, previous: 1, docs: { items: { documents: [] } } },
       { type: 'ListProgress', listId: L, itemCount: 1 },
       { type: 'ItemAdded', listId: L, item: { id: I } },
       { type: 'ItemChecked', listId: L, itemId: I, checked: 'yes' },

@@ -1,0 +1,65 @@
+// Live patches (api-contract §7): the `Changed` frame of a small commit carries the docs it
+// wrote, so a client whose checkpoint stands at `previous` applies them without a pull.
+//
+// The docs are read inside the committing transaction, after the change and its before-commit
+// hooks: every row a family write touches carries its version, so the rows of the written
+// tables at exactly that version are exactly what the commit wrote, in their committed state,
+// mapped by the pull's own row → doc mapping. A pull from `previous` (checkpoint at the end of
+// `previous`) in the commit's snapshot returns these rows and ends at the end of `version`.
+//
+// The catalogs (`products`, `units`) are not patched: their checkpoint also carries the global
+// catalog cursor, which only the client knows and only a pull can move; clients pull them.
+import type { Trx } from '../db/knex.js';
+import type { ChangedEvent } from '../events/bus.js';
+import { FAMILY_TABLE } from '../db/replicated-tables.js';
+import { familyDoc, isFamilyCollection, type WireDoc } from '../sync/docs.js';
+import {
+  LIVE_PATCH_MAX_DOCS,
+  LIVE_PATCH_MAX_FRAME_BYTES,
+  checkpointAtVersion,
+  type Checkpoint,
+  type CollectionName,
+} from '@family-shopping/client/protocol';
+
+export type PatchDocs = Partial<Record<CollectionName, { documents: WireDoc[]; checkpoint: Checkpoint }>>;
+
+/** The docs a commit wrote, per family collection, when there are at most LIVE_PATCH_MAX_DOCS
+ *  of them; undefined above that bound (and when it wrote no family collection). */
+export async function committedDocs(
+  trx: Trx,
+  familyId: string,
+  version: string,
+  collections: readonly CollectionName[],
+): Promise<PatchDocs | undefined> {
+  const docs: PatchDocs = {};
+  let count = 0;
+  for (const c of collections) {
+    if (!isFamilyCollection(c)) continue;
+    const rows = (await trx(FAMILY_TABLE[c])
+      .where({ family_id: familyId, version })
+      .orderBy('id')
+      .limit(LIVE_PATCH_MAX_DOCS - count + 1)) as Record<string, unknown>[];
+    count += rows.length;
+    if (count > LIVE_PATCH_MAX_DOCS) return undefined;
+    if (rows.length > 0) {
+      docs[c] = { documents: rows.map((r) => familyDoc(c, r)), checkpoint: checkpointAtVersion(Number(version)) };
+    }
+  }
+  return count > 0 ? docs : undefined;
+}
+
+/** The `Changed` event of a commit; `docs` only while the whole frame stays within
+ *  LIVE_PATCH_MAX_FRAME_BYTES. */
+export function changedEvent(
+  version: number,
+  collections: CollectionName[] | undefined,
+  docs: PatchDocs | undefined,
+): ChangedEvent {
+  const event: ChangedEvent = { type: 'Changed', version, previous: version - 1 };
+  if (collections) event.collections = collections;
+  if (docs) {
+    event.docs = docs;
+    if (Buffer.byteLength(JSON.stringify(event)) > LIVE_PATCH_MAX_FRAME_BYTES) delete event.docs;
+  }
+  return event;
+}

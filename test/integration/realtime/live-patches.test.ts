@@ -1,0 +1,160 @@
+// Live patches and client liveness (api-contract §7): `Changed { version, previous, collections,
+// docs? }` carries the committed docs of a small commit, exactly what a pull from `previous`
+// returns (documents and checkpoint); above 100 docs or 64 KiB it carries none; catalog
+// collections are never patched. `Ping` is answered with `Pong`.
+import { expect } from 'chai';
+import { testApp, request } from '../../helpers/app.js';
+import { makeFamily, makeMember } from '../../helpers/factories.js';
+import type { RunningServer } from '../../../server/server.js';
+import {
+  CLOSE_CODES,
+  LIVE_PATCH_MAX_DOCS,
+  LIVE_PATCH_MAX_FRAME_BYTES,
+  checkpointAtVersion,
+  serverFrameSchema,
+} from '@family-shopping/client/protocol';
+import { TestSocket, type Frame } from './client.js';
+import { familyVersion, itemDoc, listDoc, pull, push } from '../sync/helpers.js';
+
+describe('realtime: live patches and Ping', function () {
+  this.timeout(30_000);
+  let app: RunningServer;
+  const sockets: TestSocket[] = [];
+  before(async () => {
+    app = await testApp();
+  });
+  afterEach(() => {
+    for (const s of sockets.splice(0)) s.close();
+  });
+
+  async function watched() {
+    const family = await makeFamily(app);
+    const member = await makeMember(app, family);
+    const socket = await TestSocket.connect(app, family.admin.token);
+    sockets.push(socket);
+    return { family, member, socket };
+  }
+
+  /** A pull from the end of `previous`: what the frame's docs must equal. */
+  async function pullFrom(token: string, collection: string, previous: number) {
+    const r = await pull(app, token, collection, checkpointAtVersion(previous), 1000);
+    expect(r.status, r.text).to.equal(200);
+    return r.body;
+  }
+
+  function expectContract(f: Frame) {
+    const parsed = serverFrameSchema.safeParse(f);
+    expect(parsed.success, parsed.success ? '' : parsed.error.message).to.equal(true);
+  }
+
+  it('a REST write: Changed carries previous and the committed docs, equal to a pull from previous', async () => {
+    const { family, member, socket } = await watched();
+    const list = (await request(app, 'POST', '/api/lists', { token: member.token, body: { name: 'Weekly' } })).body;
+    const first = await socket.next((f) => f.type === 'Changed');
+    expectContract(first);
+    expect(first.version).to.equal(await familyVersion(app, family.familyId));
+    expect(first.previous).to.equal(first.version - 1);
+    expect(first.collections).to.deep.equal(['lists']);
+    expect(first.docs.lists).to.deep.equal(await pullFrom(member.token, 'lists', first.previous));
+    expect(first.docs.lists.documents.map((d: { id: string }) => d.id)).to.deep.equal([list.id]);
+
+    // The next commit's previous is this one's version: the chain a client follows.
+    const item = (await request(app, 'POST', `/api/lists/${list.id}/items`, { token: member.token, body: { name: 'Milk' } })).body;
+    const second = await socket.next((f) => f.type === 'Changed');
+    expectContract(second);
+    expect(second.previous).to.equal(first.version);
+    expect(second.version).to.equal(first.version + 1);
+    expect(Object.keys(second.docs).sort()).to.deep.equal([...second.collections].sort());
+    expect(second.docs.items).to.deep.equal(await pullFrom(member.token, 'items', second.previous));
+    expect(second.docs.items.documents).to.have.length(1);
+    expect(second.docs.items.documents[0]).to.include({ id: item.id, name: 'Milk', _deleted: false });
+    expect(second.docs.items.checkpoint).to.deep.equal(checkpointAtVersion(second.version));
+
+    // A deletion travels as a tombstone, exactly as the pull has it.
+    await request(app, 'DELETE', `/api/lists/${list.id}`, { token: member.token });
+    const third = await socket.next((f) => f.type === 'Changed');
+    expect(third.previous).to.equal(second.version);
+    expect(third.docs.lists.documents).to.have.length(1);
+    expect(third.docs.lists.documents[0]).to.include({ id: list.id, _deleted: true });
+    for (const c of third.collections) expect(third.docs[c], c).to.deep.equal(await pullFrom(member.token, c, third.previous));
+  });
+
+  it(`a push of exactly ${LIVE_PATCH_MAX_DOCS} docs is patched; ${LIVE_PATCH_MAX_DOCS + 1} docs, or ${LIVE_PATCH_MAX_DOCS} over 64 KiB, are not`, async () => {
+    const { member, socket } = await watched();
+    const list = listDoc();
+    expect((await push(app, member.token, 'lists', [{ newDocumentState: list }])).status).to.equal(200);
+    await socket.next((f) => f.type === 'Changed');
+    const rows = (n: number, name = 'Tea') => Array.from({ length: n }, () => ({ newDocumentState: itemDoc(list.id, { name }) }));
+
+    expect((await push(app, member.token, 'items', rows(LIVE_PATCH_MAX_DOCS))).body.rejected).to.deep.equal([]);
+    const atBound = await socket.next((f) => f.type === 'Changed');
+    expectContract(atBound);
+    expect(atBound.docs.items.documents).to.have.length(LIVE_PATCH_MAX_DOCS);
+    expect(atBound.docs.items).to.deep.equal(await pullFrom(member.token, 'items', atBound.previous));
+
+    expect((await push(app, member.token, 'items', rows(LIVE_PATCH_MAX_DOCS + 1))).body.rejected).to.deep.equal([]);
+    const overCount = await socket.next((f) => f.type === 'Changed');
+    expect(overCount).to.deep.equal({
+      type: 'Changed',
+      version: atBound.version + 1,
+      previous: atBound.version,
+      collections: ['items'],
+    });
+
+    // 100 docs of 500-character names: more than 64 KiB in all.
+    expect((await push(app, member.token, 'items', rows(LIVE_PATCH_MAX_DOCS, 'x'.repeat(500)))).body.rejected).to.deep.equal([]);
+    const raw: string[] = [];
+    socket.ws.on('message', (d) => raw.push(String(d)));
+    const overSize = await socket.next((f) => f.type === 'Changed');
+    expect(overSize).to.deep.equal({
+      type: 'Changed',
+      version: overCount.version + 1,
+      previous: overCount.version,
+      collections: ['items'],
+    });
+    expect((await pullFrom(member.token, 'items', overSize.previous)).documents).to.have.length(LIVE_PATCH_MAX_DOCS);
+    // Every frame the socket got stays within the bound.
+    await socket.sync();
+    for (const text of raw) expect(Buffer.byteLength(text)).to.be.at.most(LIVE_PATCH_MAX_FRAME_BYTES);
+  });
+
+  it('catalog collections are named but never patched; a mixed commit patches only the family collections', async () => {
+    const { member, socket } = await watched();
+    const product = (await request(app, 'POST', '/api/products', { token: member.token, body: { name: `Oat milk ${Date.now()}` } })).body;
+    const onlyCatalog = await socket.next((f) => f.type === 'Changed');
+    expect(onlyCatalog.collections).to.deep.equal(['products']);
+    expect(onlyCatalog).to.not.have.property('docs');
+
+    // Deleting a family product an item uses: products and items in one commit.
+    const list = (await request(app, 'POST', '/api/lists', { token: member.token, body: { name: 'L' } })).body;
+    await socket.next((f) => f.type === 'Changed');
+    const added = await request(app, 'POST', `/api/lists/${list.id}/items`, {
+      token: member.token,
+      body: { name: 'Oat milk', familyProductId: product.id },
+    });
+    expect(added.status, added.text).to.equal(201);
+    await socket.next((f) => f.type === 'Changed');
+    const del = await request(app, 'DELETE', `/api/products/${product.id}`, { token: member.token });
+    expect(del.status, del.text).to.be.within(200, 299);
+    const mixed = await socket.next((f) => f.type === 'Changed');
+    expectContract(mixed);
+    expect(mixed.collections).to.include.members(['items', 'products']);
+    expect(mixed.docs).to.not.have.property('products');
+    expect(mixed.docs.items).to.deep.equal(await pullFrom(member.token, 'items', mixed.previous));
+  });
+
+  it('Ping is answered with Pong (requestId echoed); as a first frame it is refused with 4401', async () => {
+    const { socket } = await watched();
+    socket.send({ type: 'Ping', requestId: 'p1' });
+    expect(await socket.next((f) => f.type === 'Pong')).to.deep.equal({ type: 'Pong', requestId: 'p1' });
+    socket.send({ type: 'Ping', requestId: 7 });
+    expect(await socket.next((f) => f.type === 'Pong')).to.deep.equal({ type: 'Pong', requestId: 7 });
+    socket.send({ type: 'Ping' });
+    expect(await socket.next((f) => f.type === 'Pong')).to.deep.equal({ type: 'Pong' });
+
+    const early = await TestSocket.open(app.url);
+    sockets.push(early);
+    early.send({ type: 'Ping', requestId: 'too-early' });
+    expect((await early.closed).code).to.equal(CLOSE_CODES.UNAUTHENTICATED);
+  });
+});
