@@ -3,12 +3,23 @@ import Koa from 'koa';
 import bodyParser from 'koa-bodyparser';
 import type { Deps } from './context.js';
 import { ApiRouter } from './http/route.js';
-import { errorHandler, problem, requestContext, requireJson } from './http/middleware.js';
+import { AppError } from './http/errors.js';
+import { errorHandler, methodNotAllowed, problem, requestContext, requireJson } from './http/middleware.js';
 import { registerFeatureRoutes } from './features.js';
+import { DbAvailability } from './db/availability.js';
 
 export const BODY_LIMIT = '1mb';
 
-export function buildApp(deps: Deps): { app: Koa; api: ApiRouter } {
+const HEALTH_PATHS = new Set(['/healthz', '/readyz']);
+
+export interface BuiltApp {
+  app: Koa;
+  api: ApiRouter;
+  /** Whether the database is reachable (logs outages once each). */
+  dbAvailability: DbAvailability;
+}
+
+export function buildApp(deps: Deps): BuiltApp {
   // maxIpsCount 1: behind the trusted proxy the client address is the right-most entry of
   // X-Forwarded-For, the one that proxy appended. Earlier entries are whatever the client sent,
   // so taking the left-most would let anyone pick a fresh address per request and walk past
@@ -16,27 +27,37 @@ export function buildApp(deps: Deps): { app: Koa; api: ApiRouter } {
   const app = new Koa({ proxy: deps.config.TRUST_PROXY, maxIpsCount: 1 });
   app.silent = true; // errors are logged by our middleware, without stacks reaching clients
 
+  const dbAvailability = new DbAvailability(deps.db, deps.log);
   app.use(requestContext(deps.log));
-  app.use(errorHandler());
+  app.use(errorHandler({ db: dbAvailability }));
 
   // Liveness and readiness, outside /api.
   app.use(async (ctx, next) => {
-    if (ctx.method === 'GET' && ctx.path === '/healthz') {
+    if (!HEALTH_PATHS.has(ctx.path)) return next();
+    if (ctx.method !== 'GET' && ctx.method !== 'HEAD') {
+      if (ctx.method === 'OPTIONS') {
+        ctx.status = 204;
+        ctx.set('Allow', 'GET, HEAD, OPTIONS');
+        return;
+      }
+      throw new AppError(405, 'method_not_allowed', `${ctx.method} is not allowed here; allowed: GET, HEAD, OPTIONS`, undefined, {
+        Allow: 'GET, HEAD, OPTIONS',
+      });
+    }
+    if (ctx.path === '/healthz') {
       ctx.body = { status: 'ok' };
       return;
     }
-    if (ctx.method === 'GET' && ctx.path === '/readyz') {
-      try {
-        await deps.db.raw('select 1');
-        ctx.body = { status: 'ready' };
-      } catch {
-        ctx.status = 503;
-        ctx.type = 'application/problem+json';
-        ctx.body = problem(503, 'not_ready', 'The database is not reachable');
-      }
-      return;
+    try {
+      await deps.db.raw('select 1');
+      dbAvailability.answered();
+      ctx.body = { status: 'ready' };
+    } catch (err) {
+      dbAvailability.observe(err);
+      ctx.status = 503;
+      ctx.type = 'application/problem+json';
+      ctx.body = problem(503, 'not_ready', 'The database is not reachable');
     }
-    await next();
   });
 
   app.use(requireJson());
@@ -62,7 +83,7 @@ export function buildApp(deps: Deps): { app: Koa; api: ApiRouter } {
 
   const api = new ApiRouter(deps);
   registerFeatureRoutes(api, deps);
+  app.use(methodNotAllowed());
   app.use(api.router.routes());
-  app.use(api.router.allowedMethods());
-  return { app, api };
+  return { app, api, dbAvailability };
 }

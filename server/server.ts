@@ -3,7 +3,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { loadConfig, type Config } from './config.js';
-import { createLogger, errorFields, type Logger } from './log.js';
+import { createLogger, type Logger } from './log.js';
 import { closeDb, createDb, resolveTarget, type Db } from './db/knex.js';
 import { migrateLatest } from './db/migrate.js';
 import { runStartupJobs } from './startup/jobs.js';
@@ -14,9 +14,8 @@ import { systemClock, type Clock, type Deps } from './context.js';
 import { buildApp } from './app.js';
 import { clientErrorHandler } from './http/middleware.js';
 import type { ApiRouter } from './http/route.js';
-import { Redis } from 'ioredis';
 import { createMailer } from './mail/mailer.js';
-import { createRateLimiters } from './http/ratelimit.js';
+import { connectRateLimitRedis, createRateLimiters } from './http/ratelimit.js';
 import { schedulePurge } from './sync/purge.js';
 
 export interface StartOptions {
@@ -60,8 +59,8 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
   // With REDIS_URL, events fan out to every instance through Redis; otherwise in process.
   const bus: EventBus = config.REDIS_URL ? await RedisBus.connect({ url: config.REDIS_URL, log }) : new InProcessBus();
   const deps: Deps = { config, db, bus, log, clock: options.clock ?? systemClock, jwtSecret };
-  const redis = config.REDIS_URL ? new Redis(config.REDIS_URL, { lazyConnect: false }) : undefined;
-  redis?.on('error', (err: Error) => log.error({ err: errorFields(err) }, 'redis error'));
+  // The rate-limit counters' own connection, which never makes a request wait (ratelimit.ts).
+  const redis = config.REDIS_URL ? await connectRateLimitRedis(config.REDIS_URL, log) : undefined;
   if (redis) deps.redis = redis;
   deps.mailer = createMailer(config, log);
   deps.rateLimiters = createRateLimiters({
@@ -72,7 +71,7 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
       (config.NODE_ENV === 'test' ? `fs:rl:test-${Math.random().toString(36).slice(2, 10)}` : 'fs:rl'),
   });
 
-  const { app, api } = buildApp(deps);
+  const { app, api, dbAvailability } = buildApp(deps);
   const server = http.createServer(app.callback());
   server.keepAliveTimeout = 5_000;
   server.on('clientError', clientErrorHandler());
@@ -91,6 +90,7 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
   const close = (closeOptions: CloseOptions = {}) =>
     (closing ??= (async () => {
       stopPurge();
+      dbAvailability.close();
       // Live sockets first, with a code that tells clients to reconnect (elsewhere).
       await realtime.close(closeOptions.restart ? 1012 : 1001);
       await new Promise<void>((resolve) => {

@@ -21,14 +21,67 @@ const CONSTRAINTS: Record<string, { status: number; code: string; message: strin
   recipe_ingredients_one_product: { status: 400, code: 'validation_failed', message: 'At most one of productId and familyProductId may be set' },
 };
 
+/** Seconds a client is told to wait (`Retry-After`) while the database cannot be reached. */
+export const DB_RETRY_AFTER_SECONDS = 5;
+
+/** Node socket errors of a connection that cannot be made or was lost. */
+const NETWORK_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ECONNABORTED',
+  'ETIMEDOUT',
+  'EHOSTUNREACH',
+  'EHOSTDOWN',
+  'ENETUNREACH',
+  'ENETDOWN',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'EPIPE',
+]);
+
+/**
+ * SQLSTATEs that say the server cannot serve us right now: class 08 (connection exception),
+ * admin/crash shutdown, "the database system is starting up / shutting down", and too many
+ * connections.
+ */
+const UNAVAILABLE_SQLSTATES = new Set(['57P01', '57P02', '57P03', '53300']);
+
+/** node-postgres and knex report a lost or impossible connection with these messages. */
+const UNAVAILABLE_MESSAGES =
+  /^(Connection terminated|Client has encountered a connection error|Connection terminated due to connection timeout|timeout expired|Knex: Timeout acquiring a connection)/;
+
+/**
+ * True when the error says the database could not be reached (refused, lost, timed out, shutting
+ * down), as opposed to a query the database refused. Such a request gets `503` and may be
+ * retried; nothing about it is the request's fault.
+ */
+export function isDbUnavailable(err: unknown, depth = 0): boolean {
+  if (!err || typeof err !== 'object' || depth > 3) return false;
+  const e = err as { code?: unknown; name?: unknown; message?: unknown; errors?: unknown; cause?: unknown };
+  if (typeof e.code === 'string') {
+    if (NETWORK_CODES.has(e.code) || UNAVAILABLE_SQLSTATES.has(e.code) || e.code.startsWith('08')) return true;
+  }
+  if (e.name === 'KnexTimeoutError') return true;
+  if (typeof e.message === 'string' && UNAVAILABLE_MESSAGES.test(e.message)) return true;
+  // A refused connection to a host with several addresses is an AggregateError of them.
+  if (Array.isArray(e.errors) && e.errors.length > 0 && e.errors.every((x) => isDbUnavailable(x, depth + 1))) return true;
+  return e.cause !== undefined && isDbUnavailable(e.cause, depth + 1);
+}
+
+export const serviceUnavailable = () =>
+  new AppError(503, 'service_unavailable', 'The service cannot reach its database right now; retry shortly', undefined, {
+    'Retry-After': String(DB_RETRY_AFTER_SECONDS),
+  });
+
 export function isPgError(err: unknown): err is PgError & Error {
   return !!err && typeof err === 'object' && typeof (err as PgError).code === 'string' && /^[0-9A-Z]{5}$/.test((err as PgError).code!);
 }
 
 /** Maps a Postgres error to an AppError, or returns undefined when it is not one we expose. */
 export function mapPgError(err: unknown): AppError | undefined {
+  if (isDbUnavailable(err)) return serviceUnavailable();
   if (!isPgError(err)) return undefined;
-  const known = err.constraint ? CONSTRAINTS[err.constraint] : undefined;
+  const known = err.constraint && Object.hasOwn(CONSTRAINTS, err.constraint) ? CONSTRAINTS[err.constraint] : undefined;
   if (known) return new AppError(known.status, known.code, known.message);
   switch (err.code) {
     case '23505':

@@ -18,6 +18,11 @@ const TIMESTAMPTZ = 1184;
 pg.types.setTypeParser(INT8, (v: string) => v);
 pg.types.setTypeParser(NUMERIC, (v: string) => v);
 
+/** How long opening a connection to PostgreSQL may take. */
+export const PG_CONNECT_TIMEOUT_MS = 3_000;
+/** How long a query may wait for a connection of the pool (opening one included). */
+export const PG_ACQUIRE_TIMEOUT_MS = 4_500;
+
 export interface DbTarget {
   kind: 'pglite' | 'postgres';
   /** Directory for PGlite on disk; undefined for in-memory. */
@@ -45,9 +50,14 @@ export function knexConfig(target: DbTarget): Knex.Config {
   if (target.kind === 'postgres') {
     return {
       client: 'pg',
-      connection: target.url,
-      pool: { min: 0, max: 20 },
-      acquireConnectionTimeout: 30_000,
+      // A server that cannot be reached must cost a request seconds, not minutes: a refused
+      // connection fails at once (the pool passes the error on, propagateCreateError), one that
+      // hangs gives up after PG_CONNECT_TIMEOUT_MS, and keep-alive notices a peer that vanished.
+      // The request then answers 503 service_unavailable (server/db/errors.ts).
+      connection: { connectionString: target.url, connectionTimeoutMillis: PG_CONNECT_TIMEOUT_MS, keepAlive: true },
+      pool: { min: 0, max: 20, propagateCreateError: true },
+      // Waiting for a free connection of the pool (all 20 busy) is bounded the same way.
+      acquireConnectionTimeout: PG_ACQUIRE_TIMEOUT_MS,
       // Never inline the bindings (user data, hashes) into an error message; see createDb.
       compileSqlOnError: false,
     };

@@ -15,10 +15,16 @@
 //   depend on the protocol version (under RESP2 a subscribed connection can run nothing else).
 //   ioredis re-subscribes after a reconnect; messages published while disconnected are lost
 //   (pub/sub is at-most-once), which clients cover by pulling after `Changed` or a reconnect.
+// - Publishing never waits on Redis: `publish` delivers locally and hands the message to the
+//   publisher connection without awaiting it. That connection has no offline queue and no
+//   retries (redis-connection.ts `failFast`), so while Redis is unreachable the message for other
+//   instances is dropped at once (their devices catch up through the replication pull when they
+//   next pull), and a write's answer never waits for Redis. Failures are logged once per outage.
 import { Redis, type RedisOptions } from 'ioredis';
 import crypto from 'node:crypto';
 import type { EventBus, FamilyEvent, FamilyEventHandler } from './bus.js';
 import { errorFields, type Logger } from '../log.js';
+import { failFast, watchRedis } from './redis-connection.js';
 
 export const EVENTS_CHANNEL = 'fs:events';
 
@@ -46,17 +52,18 @@ export class RedisBus implements EventBus {
   private readonly sub: Redis;
   private readonly log: Logger;
   private closed = false;
+  private dropped = 0;
+  private publishFailing = false;
 
   private constructor(options: RedisBusOptions) {
     this.channel = options.channel ?? EVENTS_CHANNEL;
     this.log = options.log;
     const base: RedisOptions = { ...options.redisOptions, lazyConnect: true };
     // A PUBLISH that cannot reach Redis must not hold the family write that triggered it.
-    this.pub = new Redis(options.url, { ...base, commandTimeout: 2_000, connectionName: 'fs-events-pub' });
-    this.sub = new Redis(options.url, { ...base, connectionName: 'fs-events-sub' });
-    for (const [name, conn] of [['pub', this.pub], ['sub', this.sub]] as const) {
-      conn.on('error', (err: Error) => this.log.error({ err: errorFields(err), conn: name }, 'redis event bus error'));
-    }
+    this.pub = new Redis(options.url, { ...base, ...failFast, connectionName: 'fs-events-pub' });
+    this.sub = new Redis(options.url, { ...base, retryStrategy: failFast.retryStrategy, connectionName: 'fs-events-sub' });
+    watchRedis(this.pub, this.log, 'fs-events-pub');
+    watchRedis(this.sub, this.log, 'fs-events-sub');
     this.sub.on('message', (channel: string, message: string) => {
       if (channel === this.channel) this.onMessage(message);
     });
@@ -85,11 +92,31 @@ export class RedisBus implements EventBus {
     return bus;
   }
 
+  /** Resolves once delivered to this instance's subscribers; never waits for Redis. */
   async publish(familyId: string, events: FamilyEvent[]): Promise<void> {
     if (events.length === 0 || this.closed) return;
     this.deliver(familyId, events);
     const envelope: Envelope = { familyId, events, origin: this.instanceId };
-    await this.pub.publish(this.channel, JSON.stringify(envelope));
+    if (this.pub.status !== 'ready') {
+      this.dropped++; // Redis is unreachable (logged by watchRedis): other instances miss this one
+      return;
+    }
+    this.pub.publish(this.channel, JSON.stringify(envelope)).then(
+      () => {
+        this.publishFailing = false;
+      },
+      (err: unknown) => {
+        this.dropped++;
+        if (this.publishFailing) return;
+        this.publishFailing = true;
+        this.log.error({ err: errorFields(err) }, 'redis event bus: publish failed, events for other instances dropped');
+      },
+    );
+  }
+
+  /** Publishes that did not reach Redis (for tests and diagnostics). */
+  get droppedCount(): number {
+    return this.dropped;
   }
 
   subscribe(handler: FamilyEventHandler): () => void {

@@ -1,9 +1,11 @@
 import crypto from 'node:crypto';
 import type { Duplex } from 'node:stream';
+import type { IncomingMessage } from 'node:http';
 import type { Context, Next } from 'koa';
 import { errorFields, type Logger } from '../log.js';
 import { AppError, TITLES } from './errors.js';
 import { mapPgError } from '../db/errors.js';
+import type { DbAvailability } from '../db/availability.js';
 
 export interface ProblemBody {
   type: string;
@@ -56,8 +58,13 @@ export function requestContext(log: Logger) {
   };
 }
 
+export interface ErrorHandlerOptions {
+  /** Told of every lost-database error, so an outage is logged once rather than per request. */
+  db?: DbAvailability;
+}
+
 /** Turns every error into problem+json; unknown errors become a generic 500 (detail in the log). */
-export function errorHandler() {
+export function errorHandler(options: ErrorHandlerOptions = {}) {
   return async (ctx: Context, next: Next) => {
     try {
       await next();
@@ -74,12 +81,18 @@ export function errorHandler() {
       }
       const mapped = mapPgError(err);
       if (mapped) {
-        sendProblem(ctx, problem(mapped.status, mapped.code, mapped.message));
+        if (mapped.status === 503) options.db?.observe(err);
+        sendProblem(ctx, problem(mapped.status, mapped.code, mapped.message), mapped.headers);
         return;
       }
       // Errors raised by the body parser and Koa itself.
       if (e.status === 413 || e.type === 'entity.too.large') {
-        sendProblem(ctx, problem(413, 'payload_too_large', 'The request body exceeds 1 MiB'));
+        // The parser stopped reading part-way (a declared length over the limit, or a gzip or
+        // deflate body that inflates past it): the rest of the body is still on the socket, so
+        // this connection cannot carry another request. Read and discard what is left (briefly),
+        // then answer and close it.
+        await discardBody(ctx.req);
+        sendProblem(ctx, problem(413, 'payload_too_large', 'The request body exceeds 1 MiB'), { Connection: 'close' });
         return;
       }
       if (e.status === 415 || e.type === 'unsupported_media_type') {
@@ -102,6 +115,69 @@ export function errorHandler() {
       log?.error({ err: errorFields(e) }, 'unhandled error');
       sendProblem(ctx, problem(500, 'internal_error', 'Something went wrong on our side'));
     }
+  };
+}
+
+/** How much of an oversized body is read and thrown away before the 413 goes out. */
+const DISCARD_MAX_BYTES = 8 * 1024 * 1024;
+const DISCARD_MAX_MS = 2_000;
+
+/**
+ * Reads and throws away the rest of a request body the parser gave up on, so that the answer
+ * and the close that follows it do not race a client still sending (a close with unread data
+ * resets the connection, and the client may lose the answer). Bounded: after 8 MiB or 2 s the
+ * connection is closed regardless.
+ */
+export function discardBody(req: IncomingMessage): Promise<void> {
+  if (req.readableEnded || req.destroyed) return Promise.resolve();
+  return new Promise<void>((resolve) => {
+    let seen = 0;
+    const done = () => {
+      clearTimeout(timer);
+      req.off('data', onData);
+      req.off('end', done);
+      req.off('close', done);
+      req.off('error', done);
+      resolve();
+    };
+    const onData = (chunk: Buffer) => {
+      seen += chunk.length;
+      if (seen > DISCARD_MAX_BYTES) done();
+    };
+    const timer = setTimeout(done, DISCARD_MAX_MS);
+    timer.unref();
+    // The body parser piped the request into a decompressor it then paused; take the request back.
+    req.unpipe();
+    req.on('data', onData);
+    req.once('end', done);
+    req.once('close', done);
+    req.once('error', done);
+    req.resume();
+  });
+}
+
+/**
+ * After the router: a path the API knows asked with a method it does not serve answers `405`
+ * problem+json with `Allow` (an OPTIONS request gets `204` and `Allow`); an unknown path, with
+ * any method, falls through to the `404` problem. Replaces the router's allowedMethods, which
+ * answers a method outside its list (TRACE, PROPFIND, MKCOL, …) with a text/plain 501.
+ */
+export function methodNotAllowed() {
+  return async (ctx: Context, next: Next) => {
+    await next();
+    if (ctx.status !== 404 || ctx.body !== undefined) return;
+    const layers = (ctx as Context & { matched?: { methods: string[] }[] }).matched ?? [];
+    const allowed = new Set<string>();
+    for (const layer of layers) for (const m of layer.methods) allowed.add(m);
+    if (allowed.size === 0) return;
+    allowed.add('OPTIONS');
+    const allow = [...allowed].join(', ');
+    if (ctx.method === 'OPTIONS') {
+      ctx.status = 204;
+      ctx.set('Allow', allow);
+      return;
+    }
+    throw new AppError(405, 'method_not_allowed', `${ctx.method} is not allowed here; allowed: ${allow}`, undefined, { Allow: allow });
   };
 }
 

@@ -3,10 +3,17 @@
 // used by default and Redis (shared by every instance) when REDIS_URL is set. Past the limit the
 // request is answered with 429 problem+json `rate_limited`, `Retry-After` and the IETF draft
 // `RateLimit-Limit / -Remaining / -Reset / -Policy` headers (Reset as seconds from now).
+//
+// Redis unreachable: the limits fail open. The counters' connection has no offline queue and no
+// retries (events/redis-connection.ts `failFast`), so a request passes at once, uncounted, rather
+// than waiting for Redis; a connection known to be down is not even asked. One log line when the
+// counters become unavailable and one when they work again, never one per request.
 import { createRequire } from 'node:module';
 import type { Context, Middleware, Next } from 'koa';
+import type { Redis } from 'ioredis';
 import { errorFields, type Logger } from '../log.js';
 import { AppError } from './errors.js';
+import { connectRedis, failFast } from '../events/redis-connection.js';
 
 // koa-ratelimit ships no type declarations; this is the part of its options we use.
 type KoaRateLimit = (opts: {
@@ -37,8 +44,8 @@ export const RATE_LIMITS: Record<string, RateLimitRule> = {
 export type RateLimiters = Record<string, Middleware>;
 
 export interface RateLimiterOptions {
-  /** An ioredis client: counters live in Redis. Absent: in-process Maps. */
-  redis?: unknown;
+  /** An ioredis client (make it with connectRateLimitRedis): counters live in Redis. Absent: in-process Maps. */
+  redis?: Redis;
   /** Redis key prefix; the bucket name is appended. */
   keyPrefix?: string;
   log: Logger;
@@ -49,9 +56,17 @@ const H_LIMIT = 'RateLimit-Limit';
 const H_REMAINING = 'RateLimit-Remaining';
 const H_RESET = 'RateLimit-Reset';
 
+/** The Redis connection of the counters: fails fast, so a request never waits for Redis. */
+export function connectRateLimitRedis(url: string, log: Logger): Promise<Redis> {
+  return connectRedis(url, { ...failFast, log, name: 'fs-ratelimit' });
+}
+
 export function createRateLimiters(options: RateLimiterOptions): RateLimiters {
   const rules = options.rules ?? RATE_LIMITS;
   const limiters: RateLimiters = {};
+  const redis = options.redis;
+  // Whether the last failure has been logged: once per outage, reset by the next counted request.
+  let failing = false;
   for (const [bucket, rule] of Object.entries(rules)) {
     const memory = options.redis ? undefined : new Map<string, { reset: number }>();
     if (memory) sweepExpired(memory);
@@ -67,6 +82,15 @@ export function createRateLimiters(options: RateLimiterOptions): RateLimiters {
     const policy = `${rule.max};w=${Math.round(rule.durationMs / 1000)}`;
 
     limiters[bucket] = async (ctx: Context, next: Next) => {
+      // Not connected (Redis down, reconnecting): pass uncounted without asking.
+      if (redis && redis.status !== 'ready') {
+        if (!failing) {
+          failing = true;
+          options.log.error({ bucket }, 'rate limiter unavailable (Redis not connected): requests pass uncounted');
+        }
+        await next();
+        return;
+      }
       let passed = false;
       try {
         await counter(ctx, async () => {
@@ -76,11 +100,18 @@ export function createRateLimiters(options: RateLimiterOptions): RateLimiters {
         });
       } catch (err) {
         if (passed) throw err;
-        // The counter store failed (Redis down): let the request through rather than lock every
-        // user out, and say so loudly.
-        options.log.error({ bucket, err: errorFields(err) }, 'rate limiter unavailable');
+        // The counter store failed (Redis down or not answering): let the request through rather
+        // than lock every user out, and say so once.
+        if (!failing) {
+          failing = true;
+          options.log.error({ bucket, err: errorFields(err) }, 'rate limiter unavailable: requests pass uncounted');
+        }
         await next();
         return;
+      }
+      if (failing) {
+        failing = false;
+        options.log.info({ bucket }, 'rate limiter counting again');
       }
       if (passed) return;
       if (ctx.state.rateLimit) {

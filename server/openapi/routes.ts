@@ -42,13 +42,17 @@ const PAGE = `<!doctype html>
 </html>
 `;
 
-/** Files of swagger-ui-dist the page uses, and their content types. */
-const ASSETS: Record<string, string> = {
-  'swagger-ui.css': 'text/css; charset=utf-8',
-  'swagger-ui-bundle.js': 'text/javascript; charset=utf-8',
-  'favicon-32x32.png': 'image/png',
-  'favicon-16x16.png': 'image/png',
-};
+/**
+ * Files of swagger-ui-dist the page uses, and their content types. A Map, so that a name from the
+ * path such as `__proto__` or `constructor` is simply not in it (an object literal would answer
+ * with what it inherits).
+ */
+const ASSETS = new Map<string, string>([
+  ['swagger-ui.css', 'text/css; charset=utf-8'],
+  ['swagger-ui-bundle.js', 'text/javascript; charset=utf-8'],
+  ['favicon-32x32.png', 'image/png'],
+  ['favicon-16x16.png', 'image/png'],
+]);
 
 export function registerOpenApiRoutes(api: ApiRouter, _deps: Deps): void {
   // Built on first request, when every feature has registered its routes.
@@ -108,7 +112,7 @@ export function registerOpenApiRoutes(api: ApiRouter, _deps: Deps): void {
         ctx.body = INIT_JS;
         return;
       }
-      const type = ASSETS[params.asset];
+      const type = ASSETS.get(params.asset);
       if (!type) throw notFound('No such asset');
       let content = cache.get(params.asset);
       if (!content) {
