@@ -8,17 +8,21 @@
 //
 //   npx tsx bench/sync-throughput.ts                       (embedded PGlite in memory)
 //   DATABASE_URL=postgres://… npx tsx bench/sync-throughput.ts
-// Prints a Markdown table (copy into docs/benchmarks.md, section "Replication").
+// Rounds in families of their own; medians and min–max. The block goes to docs/benchmarks.md
+// (section "Replication") through `npm run bench`.
 import { performance } from 'node:perf_hooks';
-import os from 'node:os';
 import crypto from 'node:crypto';
-import { startServer } from '../server/server.js';
+import { startServer, type RunningServer } from '../server/server.js';
+import { backend, backendName, machine, pick, serviceEnv, today, SMOKE } from './lib/common.js';
+import { fmtSpread, spread } from './lib/stats.js';
+import { writeResult } from './lib/report.js';
 import { createFamilyRow } from '../server/family/create.js';
 import { newId } from '../server/db/ids.js';
 import { signAccessToken } from '../server/auth/tokens.js';
 import { SCHEMA_VERSION, encodeCheckpoint, type Checkpoint } from '@family-shopping/client/protocol';
 
-const N = Number(process.env.BENCH_ITEMS ?? 10_000);
+const N = Number(process.env.BENCH_ITEMS ?? pick(10_000, 1000));
+const ROUNDS = pick(3, 2);
 const PUSH_BATCH = 500;
 const PULL_PAGE = 1000;
 
@@ -46,18 +50,18 @@ function itemDoc(listId: string, i: number) {
   };
 }
 
-async function main() {
-  const env = {
-    ...process.env,
-    NODE_ENV: 'test',
-    PORT: '0',
-    HOST: '127.0.0.1',
-    DATABASE_URL: process.env.DATABASE_URL || 'pglite://memory',
-    LOG_LEVEL: 'silent',
-  };
-  const app = await startServer({ env });
+interface Round {
+  pushMs: number;
+  pushBaseMs: number;
+  pullMs: number;
+  pullBaseMs: number;
+}
+
+/** One round in a family of its own: push N items, the push baseline, pull them back, the
+ *  pull baseline. */
+async function oneRound(app: RunningServer): Promise<Round> {
   const db = app.deps.db;
-  try {
+  {
     const family = await createFamilyRow(db, { name: `Bench ${newId().slice(0, 8)}` });
     const userId = newId();
     await db('users').insert({ id: userId, email: `bench-${userId}@example.test`, user_name: `bench-${userId}`, password_hash: 'x' });
@@ -140,19 +144,38 @@ async function main() {
     const pullBaseMs = performance.now() - t0;
     if (raw !== N) throw new Error(`baseline read ${raw} of ${N}`);
 
-    const rate = (ms: number) => Math.round((N / ms) * 1000);
-    const backend = env.DATABASE_URL.startsWith('postgres') ? 'PostgreSQL' : 'PGlite (in memory)';
-    console.log(`\nReplication throughput, ${N} items, ${backend}, Node ${process.version}, ${os.cpus()[0]?.model ?? 'cpu'}\n`);
-    console.log('| operation | endpoint docs/s | baseline docs/s | endpoint / baseline |');
-    console.log('|---|---:|---:|---:|');
-    console.log(`| push (${PUSH_BATCH} rows/request) | ${rate(pushMs)} | ${rate(pushBaseMs)} | ${(pushBaseMs / pushMs).toFixed(2)} |`);
-    console.log(`| pull (${PULL_PAGE} docs/page) | ${rate(pullMs)} | ${rate(pullBaseMs)} | ${(pullBaseMs / pullMs).toFixed(2)} |`);
-  } finally {
-    await app.close();
+    await db('families').where({ id: family.id }).del();
+    return { pushMs, pushBaseMs, pullMs, pullBaseMs };
   }
 }
 
-main().catch((err) => {
-  console.error(err);
-  process.exit(1);
-});
+async function main() {
+  const app = await startServer({ env: serviceEnv() });
+  const rounds: Round[] = [];
+  try {
+    await oneRound(app); // warm-up
+    for (let i = 0; i < ROUNDS; i++) rounds.push(await oneRound(app));
+  } finally {
+    await app.close();
+  }
+  const rate = (ms: number) => (N / ms) * 1000;
+  const row = (op: string, ms: (r: Round) => number, base: (r: Round) => number) =>
+    `| ${op} | ${fmtSpread(spread(rounds.map((r) => rate(ms(r)))), 0)} | ${fmtSpread(spread(rounds.map((r) => rate(base(r)))), 0)} | ${fmtSpread(spread(rounds.map((r) => base(r) / ms(r))))} |`;
+  const md = [
+    `Measured ${today()}${SMOKE ? ' (smoke run)' : ''}: ${N.toLocaleString('en-US')} items, ${backendName()}, ${machine()}; ${ROUNDS} rounds (a family of its own each, after a warm-up round), docs/s, median (min–max).`,
+    '',
+    '| operation | endpoint docs/s | baseline docs/s | endpoint / baseline |',
+    '|---|---:|---:|---:|',
+    row(`push (${PUSH_BATCH} rows/request)`, (r) => r.pushMs, (r) => r.pushBaseMs),
+    row(`pull (${PULL_PAGE} docs/page)`, (r) => r.pullMs, (r) => r.pullBaseMs),
+  ].join('\n');
+  writeResult(`sync-throughput.${backend()}`, md, { n: N, rounds });
+}
+
+main().then(
+  () => process.exit(0),
+  (err) => {
+    console.error(err);
+    process.exit(1);
+  },
+);

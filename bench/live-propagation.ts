@@ -1,0 +1,180 @@
+// Live propagation: device A adds an item through the SDK → the item is in device B's local
+// RxDB database. N = 1, 10, 100 receiving devices, each in a worker thread of its own (RxDB
+// memory storage), all in one family; the writer is one more device. Measured three ways in
+// the same run, rounds interleaved:
+//   - SDK with live patches: the server's `Changed` frame carries the committed docs and the
+//     devices apply them without a pull (contract §7);
+//   - SDK without live patches: the same devices, their `Changed` frames stripped of `docs`
+//     on receipt (what the server sends above the patch bound), so each device pulls;
+//   - PouchDB 9 live sync (the peer): express-pouchdb (memory adapter) as the server, the
+//     writer and N listeners each a PouchDB in a worker thread of its own, live replication
+//     with PouchDB's defaults.
+// The clock starts when A's write is called and stops when the receiving database emits the
+// insert (absolute clocks, one machine). Rounds of W writes, one write at a time (the next once
+// every device has the item); p50/p99 per round; medians and min–max of the rounds.
+//
+//   npx tsx bench/live-propagation.ts          (BENCH_DEVICES=1,10 picks the sizes)
+import path from 'node:path';
+import { BENCH_DIR, backend, backendName, machine, now, pick, sleep, today, SMOKE } from './lib/common.js';
+import { ascending, fmtSpread, quantile, ratioSpread, spread } from './lib/stats.js';
+import { forkRemote, startMany, workerRemote, type Remote } from './lib/rpc.js';
+import { Service } from './lib/service.js';
+import { ensurePeers } from './lib/peers.js';
+import { bundleWorker } from './lib/bundle.js';
+import { writeResult } from './lib/report.js';
+
+const SIZES = (process.env.BENCH_DEVICES ?? pick('1,10,100', '1,3')).split(',').map(Number);
+const ROUNDS = pick(3, 2);
+const WRITES = pick(10, 3);
+const WARMUP = pick(3, 1);
+const ARRIVAL_TIMEOUT_MS = 30_000;
+
+type System = 'patches' | 'pulls' | 'pouchdb';
+const LABEL: Record<System, string> = {
+  patches: 'SDK, live patches',
+  pulls: 'SDK, without live patches (pull per Changed)',
+  pouchdb: 'PouchDB 9 live sync',
+};
+
+/** Arrival times per item id and receiver. */
+class Arrivals {
+  private readonly seen = new Map<string, Map<number, number>>();
+  private waiter: (() => void) | undefined;
+  listen(receivers: Remote[]): void {
+    receivers.forEach((r, i) =>
+      r.on('event', (m: { arrival?: string; t?: number }) => {
+        if (!m.arrival) return;
+        let by = this.seen.get(m.arrival);
+        if (!by) this.seen.set(m.arrival, (by = new Map()));
+        if (!by.has(i)) by.set(i, m.t!);
+        this.waiter?.();
+      }),
+    );
+  }
+  /** Latencies of `id` at every receiver; missing receivers after the timeout are counted. */
+  async wait(id: string, t0: number, n: number): Promise<{ latencies: number[]; missing: number }> {
+    const deadline = Date.now() + ARRIVAL_TIMEOUT_MS;
+    while ((this.seen.get(id)?.size ?? 0) < n && Date.now() < deadline) {
+      await new Promise<void>((r) => {
+        this.waiter = r;
+        setTimeout(r, 100);
+      });
+    }
+    this.waiter = undefined;
+    const by = this.seen.get(id) ?? new Map<number, number>();
+    this.seen.delete(id);
+    return { latencies: [...by.values()].map((t) => t - t0), missing: n - by.size };
+  }
+}
+
+async function main() {
+  ensurePeers();
+  const [sdkFile, pouchFile] = await Promise.all([bundleWorker('sdk-device'), bundleWorker('pouch-device')]);
+  const service = await Service.start();
+  const pouchServer = await forkRemote('pouchdb-server', path.join(BENCH_DIR, 'lib', 'pouch-server-child.ts'), process.env);
+  const opened: Remote[] = [];
+  try {
+    const family = await service.family();
+    const list = await service.rest(family, 'POST', '/api/lists', { name: 'Propagation' });
+    const { url: pouchUrl } = await pouchServer.call<{ url: string }>('start');
+    const remoteUrl = `${pouchUrl}/items`;
+    await pouchServer.call('seed', { name: 'items', n: 0, doc: {} });
+
+    const sdkDevice = async (receiver: boolean) => {
+      const r = await workerRemote('sdk-device', sdkFile, null);
+      opened.push(r);
+      await r.call('open', { baseUrl: service.url, session: family.session, receiver });
+      return r;
+    };
+    const pouchDevice = async (receiver: boolean) => {
+      const r = await workerRemote('pouch-device', pouchFile, null);
+      opened.push(r);
+      await r.call('open', { remoteUrl, receiver });
+      return r;
+    };
+    const writers: Record<'sdk' | 'pouchdb', Remote> = { sdk: await sdkDevice(false), pouchdb: await pouchDevice(false) };
+    const itemFields = { quantity: 2, isApproximate: false, quantityNote: null, checked: false, sectionId: null };
+
+    const results: Array<{ n: number; system: System; p50: number[]; p99: number[]; receipts: number; missing: number }> = [];
+    let patchedFrames = 0;
+    for (const n of SIZES) {
+      const t = Date.now();
+      const sdkReceivers = await startMany(n, () => sdkDevice(true));
+      const pouchReceivers = await startMany(n, () => pouchDevice(true));
+      console.error(`${n} receiving devices of each kind ready in ${((Date.now() - t) / 1000).toFixed(1)} s`);
+      const sdkArrivals = new Arrivals();
+      sdkArrivals.listen(sdkReceivers);
+      const pouchArrivals = new Arrivals();
+      pouchArrivals.listen(pouchReceivers);
+
+      const per: Record<System, { p50: number[]; p99: number[]; receipts: number; missing: number }> = {
+        patches: { p50: [], p99: [], receipts: 0, missing: 0 },
+        pulls: { p50: [], p99: [], receipts: 0, missing: 0 },
+        pouchdb: { p50: [], p99: [], receipts: 0, missing: 0 },
+      };
+      let k = 0;
+      const writeOnce = async (system: System) => {
+        const writer = system === 'pouchdb' ? writers.pouchdb : writers.sdk;
+        const arrivals = system === 'pouchdb' ? pouchArrivals : sdkArrivals;
+        const { id, t0 } = await writer.call<{ id: string; t0: number }>('write', { listId: list.id, name: `Item ${++k}`, doc: itemFields });
+        const got = await arrivals.wait(id, t0, n);
+        await sleep(20);
+        return got;
+      };
+      for (let round = 0; round < ROUNDS; round++) {
+        for (const system of ['patches', 'pulls', 'pouchdb'] as System[]) {
+          if (system !== 'pouchdb') await Promise.all(sdkReceivers.map((r) => r.call('mode', { stripDocs: system === 'pulls' })));
+          if (round === 0) for (let i = 0; i < WARMUP; i++) await writeOnce(system);
+          const lat: number[] = [];
+          for (let i = 0; i < WRITES; i++) {
+            const got = await writeOnce(system);
+            lat.push(...got.latencies);
+            per[system].missing += got.missing;
+          }
+          const s = ascending(lat);
+          per[system].p50.push(quantile(s, 0.5));
+          per[system].p99.push(quantile(s, 0.99));
+          per[system].receipts += s.length;
+        }
+      }
+      const stats = await Promise.all(sdkReceivers.map((r) => r.call<{ patched: number }>('stats')));
+      patchedFrames += stats.reduce((a, s) => a + s.patched, 0);
+      for (const system of ['patches', 'pulls', 'pouchdb'] as System[]) results.push({ n, system, ...per[system] });
+      await Promise.all([...sdkReceivers, ...pouchReceivers].map((r) => r.call('close').catch(() => undefined).then(() => r.close())));
+    }
+
+    const rows: string[] = [];
+    for (const n of SIZES) {
+      const pouch = results.find((r) => r.n === n && r.system === 'pouchdb')!;
+      for (const system of ['patches', 'pulls', 'pouchdb'] as System[]) {
+        const r = results.find((x) => x.n === n && x.system === system)!;
+        const vs = system === 'pouchdb' ? '1' : `${fmtSpread(ratioSpread(pouch.p99, r.p99), 1)}×`;
+        rows.push(
+          `| ${n} | ${LABEL[system]} | ${r.receipts.toLocaleString('en-US')}${r.missing ? ` (${r.missing} missing)` : ''} | ${fmtSpread(spread(r.p50), 1)} | ${fmtSpread(spread(r.p99), 1)} | ${vs} |`,
+        );
+      }
+    }
+    const md = [
+      `Measured ${today()}${SMOKE ? ' (smoke run)' : ''}: ${backendName()}, ${machine()}; ${ROUNDS} rounds of ${WRITES} writes per system and size (after ${WARMUP} warm-up writes), rounds interleaved.`,
+      patchedFrames === 0 ? '\n**No `Changed` frame carried `docs` in this run: the server sent no live patches, so both SDK rows pull.**' : `\n${patchedFrames.toLocaleString('en-US')} \`Changed\` frames with \`docs\` reached the receiving SDK devices.`,
+      '',
+      '| receiving devices | system | receipts | p50 ms | p99 ms | PouchDB p99 / this p99 |',
+      '|---:|---|---:|---:|---:|---:|',
+      ...rows,
+    ].join('\n');
+    writeResult(`live-propagation.${backend()}`, md, { sizes: SIZES, results, patchedFrames });
+  } finally {
+    await Promise.all(opened.map((r) => r.close().catch(() => undefined)));
+    await pouchServer.call('close').catch(() => undefined);
+    await pouchServer.close();
+    await service.close();
+  }
+}
+
+main().then(
+  () => process.exit(0),
+  (err) => {
+    console.error(err);
+    process.exit(1);
+  },
+);
