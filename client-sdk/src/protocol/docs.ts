@@ -23,12 +23,29 @@
  *   uppercase spelling of the same UUID would be a different document: rejected.
  * - timestamps are ISO 8601 strings with `Z` or an offset (the server answers in
  *   UTC, `Z`). Comparisons in `merge.ts` are by instant, not by spelling.
- * - text lengths count Unicode code points (as Postgres `varchar(n)` and JSON
- *   Schema `maxLength` do), not UTF-16 code units.
- * - `quantity` is a JSON number ≥ 0 with at most 3 decimal places, at most
- *   999999999.999 (stored server-side as an exact `numeric(12,3)`).
+ * - every writable field follows its rule in rules.ts (names trimmed then 1..max code
+ *   points, free texts 0..max code points, references as lowercase UUIDs, quantity,
+ *   positions, pairs): the same rules as the REST bodies and the SDK's domain layer.
  */
 import { z } from 'zod';
+import {
+  LIMITS,
+  POSITION_MAX,
+  PRODUCT_PAIR,
+  QUANTITY_MAX,
+  RULES,
+  SERVINGS_MAX,
+  SERVINGS_MIN,
+  UNIT_CATEGORIES,
+  UNIT_PAIR,
+  UUID_PATTERN,
+  codePointLength,
+  hasAtMost3Decimals,
+  idRule,
+  textRule,
+  withPairRules,
+  type Pair,
+} from './rules.js';
 
 /** Wire schema version of the replication protocol (query param `schema=`). Raise it
  * with every change to a doc's shape; the server answers older ones with
@@ -70,15 +87,8 @@ export const READ_ONLY_COLLECTIONS = ['sectionMemory'] as const satisfies readon
  * second cursor (`catalogVersion`, `catalogId`) of the checkpoint (see sync.ts). */
 export const CATALOG_COLLECTIONS = ['products', 'units'] as const satisfies readonly CollectionName[];
 
-export const UNIT_CATEGORIES = ['Count', 'Weight', 'Volume'] as const;
-export type UnitCategory = (typeof UNIT_CATEGORIES)[number];
-
 export const CATALOG_KINDS = ['global', 'family'] as const;
 export type CatalogKind = (typeof CATALOG_KINDS)[number];
-
-export const QUANTITY_MAX = 999_999_999.999;
-/** Upper bound of `position` fields (a Postgres `integer`). */
-export const POSITION_MAX = 2_147_483_647;
 
 // ---------------------------------------------------------------------------
 // JSON schema (RxDB) types
@@ -124,70 +134,33 @@ function field<Z extends z.ZodType>(zod: Z, json: JsonSchemaProperty): Field<Z> 
   return { zod, json };
 }
 
-const UUID_PATTERN = '^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$';
-const UUID_RE = new RegExp(UUID_PATTERN);
-
-/** Number of Unicode code points. */
-export function codePointLength(s: string): number {
-  let n = 0;
-  for (const _ of s) n++;
-  return n;
-}
-
-/** True for a number written with at most 3 decimal places (JSON's shortest form). */
-export function hasAtMost3Decimals(n: number): boolean {
-  return Number.isFinite(n) && /^-?\d+(\.\d{1,3})?$/.test(String(n));
-}
-
 /** Lowercase canonical UUID string. */
-export const uuidSchema = z
-  .string()
-  .regex(UUID_RE, { message: 'must be a lowercase UUID' });
+export const uuidSchema = idRule();
 
 /** ISO 8601 timestamp with `Z` or an offset. */
 export const timestampSchema = z.iso.datetime({ offset: true });
 
 const F = {
   uuid: () => field(uuidSchema, { type: 'string', maxLength: 36, pattern: UUID_PATTERN }),
+  /** A reference to a record (any letter case in, lowercase stored). */
+  ref: () => field(RULES.ref(), { type: 'string', maxLength: 36, pattern: UUID_PATTERN }),
   timestamp: () => field(timestampSchema, { type: 'string', format: 'date-time' }),
-  text: (min: number, max: number) =>
-    field(
-      z.string().refine(
-        (s) => {
-          const n = codePointLength(s);
-          return n >= min && n <= max;
-        },
-        { message: `must be ${min} to ${max} characters long` },
-      ),
-      min > 0 ? { type: 'string', minLength: min, maxLength: max } : { type: 'string', maxLength: max },
-    ),
-  int: (min: number, max: number) =>
-    field(z.int().min(min).max(max), { type: 'integer', minimum: min, maximum: max }),
+  /** A name (trimmed, 1..max code points). */
+  name: <Z extends z.ZodType>(rule: () => Z, max: number) => field(rule(), { type: 'string', minLength: 1, maxLength: max }),
+  /** A free text (0..max code points). */
+  text: <Z extends z.ZodType>(rule: () => Z, max: number) => field(rule(), { type: 'string', maxLength: max }),
+  int: <Z extends z.ZodType>(zod: Z, min: number, max: number) => field(zod, { type: 'integer', minimum: min, maximum: max }),
   boolean: () => field(z.boolean(), { type: 'boolean' }),
-  quantity: () =>
-    field(
-      z
-        .number()
-        .min(0)
-        .max(QUANTITY_MAX)
-        .refine(hasAtMost3Decimals, { message: 'must have at most 3 decimal places' }),
-      { type: 'number', minimum: 0, maximum: QUANTITY_MAX },
-    ),
+  quantity: () => field(RULES.quantity(), { type: 'number', minimum: 0, maximum: QUANTITY_MAX }),
   oneOf: <const T extends readonly [string, ...string[]]>(values: T) =>
     field(z.enum(values), { type: 'string', enum: [...values] }),
   unitCategoryFlags: () =>
-    field(
-      z
-        .array(z.enum(UNIT_CATEGORIES))
-        .max(UNIT_CATEGORIES.length)
-        .refine((a) => new Set(a).size === a.length, { message: 'must not repeat a category' }),
-      {
-        type: 'array',
-        items: { type: 'string', enum: [...UNIT_CATEGORIES] },
-        uniqueItems: true,
-        maxItems: UNIT_CATEGORIES.length,
-      },
-    ),
+    field(RULES.unitCategoryFlags(), {
+      type: 'array',
+      items: { type: 'string', enum: [...UNIT_CATEGORIES] },
+      uniqueItems: true,
+      maxItems: UNIT_CATEGORIES.length,
+    }),
   nullable: <Z extends z.ZodType>(f: Field<Z>): Field<z.ZodNullable<Z>> => {
     const { type, enum: values, ...rest } = f.json;
     if (typeof type !== 'string') throw new Error('nullable() expects a single-typed field');
@@ -200,22 +173,6 @@ const F = {
 };
 
 type ZodShapeOf<T extends Record<string, Field>> = { [K in keyof T]: T[K]['zod'] };
-
-/** Cross-field rule: at most one of two ids may be set (unit pair, product pair). */
-type Pair = readonly [string, string];
-
-function withPairRules<T extends z.ZodObject>(schema: T, pairs: readonly Pair[]): T {
-  return pairs.reduce<T>(
-    (s, [a, b]) =>
-      s.superRefine((value: unknown, ctx) => {
-        const v = value as Record<string, unknown>;
-        if (v[a] != null && v[b] != null) {
-          ctx.addIssue({ code: 'custom', path: [b], message: `${a} and ${b} cannot both be set` });
-        }
-      }),
-    schema,
-  );
-}
 
 function defineCollection<const T extends Record<string, Field>>(
   name: CollectionName,
@@ -241,16 +198,14 @@ function defineCollection<const T extends Record<string, Field>>(
   return { record, doc, rx };
 }
 
-const UNIT_PAIR: Pair = ['unitOfMeasureId', 'familyUnitOfMeasureId'];
-const PRODUCT_PAIR: Pair = ['productId', 'familyProductId'];
 
 // ---------------------------------------------------------------------------
 // The nine collections
 
 const lists = defineCollection('lists', {
   id: F.uuid(),
-  name: F.text(1, 200),
-  storeId: F.nullable(F.uuid()),
+  name: F.name(RULES.listName, LIMITS.listName),
+  storeId: F.nullable(F.ref()),
   archivedAt: F.nullable(F.timestamp()),
   createdAt: F.timestamp(),
   updatedAt: F.timestamp(),
@@ -260,16 +215,16 @@ const items = defineCollection(
   'items',
   {
     id: F.uuid(),
-    listId: F.uuid(),
-    name: F.text(1, 500),
+    listId: F.ref(),
+    name: F.name(RULES.itemName, LIMITS.itemName),
     quantity: F.nullable(F.quantity()),
-    unitOfMeasureId: F.nullable(F.uuid()),
-    familyUnitOfMeasureId: F.nullable(F.uuid()),
+    unitOfMeasureId: F.nullable(F.ref()),
+    familyUnitOfMeasureId: F.nullable(F.ref()),
     isApproximate: F.boolean(),
-    quantityNote: F.nullable(F.text(0, 500)),
-    productId: F.nullable(F.uuid()),
-    familyProductId: F.nullable(F.uuid()),
-    sectionId: F.nullable(F.uuid()),
+    quantityNote: F.nullable(F.text(RULES.quantityNote, LIMITS.quantityNote)),
+    productId: F.nullable(F.ref()),
+    familyProductId: F.nullable(F.ref()),
+    sectionId: F.nullable(F.ref()),
     checked: F.boolean(),
     checkedAt: F.nullable(F.timestamp()),
     removedAt: F.nullable(F.timestamp()),
@@ -282,25 +237,25 @@ const items = defineCollection(
 
 const stores = defineCollection('stores', {
   id: F.uuid(),
-  name: F.text(1, 200),
+  name: F.name(RULES.storeName, LIMITS.storeName),
   createdAt: F.timestamp(),
   updatedAt: F.timestamp(),
 });
 
 const sections = defineCollection('sections', {
   id: F.uuid(),
-  storeId: F.uuid(),
-  name: F.text(1, 200),
-  position: F.int(0, POSITION_MAX),
+  storeId: F.ref(),
+  name: F.name(RULES.sectionName, LIMITS.sectionName),
+  position: F.int(RULES.position(), 0, POSITION_MAX),
   createdAt: F.timestamp(),
   updatedAt: F.timestamp(),
 });
 
 const recipes = defineCollection('recipes', {
   id: F.uuid(),
-  name: F.text(1, 200),
-  servings: F.nullable(F.int(1, 1000)),
-  instructions: F.nullable(F.text(0, 20000)),
+  name: F.name(RULES.recipeName, LIMITS.recipeName),
+  servings: F.nullable(F.int(RULES.servings(), SERVINGS_MIN, SERVINGS_MAX)),
+  instructions: F.nullable(F.text(RULES.instructions, LIMITS.instructions)),
   createdAt: F.timestamp(),
   updatedAt: F.timestamp(),
 });
@@ -309,17 +264,16 @@ const ingredients = defineCollection(
   'ingredients',
   {
     id: F.uuid(),
-    recipeId: F.uuid(),
-    // Copied verbatim to list items, so never longer than an item name.
-    name: F.text(1, 500),
+    recipeId: F.ref(),
+    name: F.name(RULES.ingredientName, LIMITS.ingredientName),
     quantity: F.nullable(F.quantity()),
-    unitOfMeasureId: F.nullable(F.uuid()),
-    familyUnitOfMeasureId: F.nullable(F.uuid()),
+    unitOfMeasureId: F.nullable(F.ref()),
+    familyUnitOfMeasureId: F.nullable(F.ref()),
     isApproximate: F.boolean(),
-    quantityNote: F.nullable(F.text(0, 500)),
-    productId: F.nullable(F.uuid()),
-    familyProductId: F.nullable(F.uuid()),
-    position: F.int(0, POSITION_MAX),
+    quantityNote: F.nullable(F.text(RULES.quantityNote, LIMITS.quantityNote)),
+    productId: F.nullable(F.ref()),
+    familyProductId: F.nullable(F.ref()),
+    position: F.int(RULES.position(), 0, POSITION_MAX),
     createdAt: F.timestamp(),
     updatedAt: F.timestamp(),
   },
@@ -329,7 +283,7 @@ const ingredients = defineCollection(
 const products = defineCollection('products', {
   id: F.uuid(),
   kind: F.oneOf(CATALOG_KINDS),
-  name: F.text(1, 200),
+  name: F.name(RULES.productName, LIMITS.productName),
   unitCategoryFlags: F.unitCategoryFlags(),
   overridden: F.boolean(),
   createdAt: F.timestamp(),
@@ -339,9 +293,9 @@ const products = defineCollection('products', {
 const units = defineCollection('units', {
   id: F.uuid(),
   kind: F.oneOf(CATALOG_KINDS),
-  code: F.nullable(F.text(1, 50)),
-  name: F.text(1, 100),
-  abbreviation: F.text(1, 20),
+  code: F.nullable(field(textRule(LIMITS.unitCode, 1), { type: 'string', minLength: 1, maxLength: LIMITS.unitCode })),
+  name: F.name(RULES.unitName, LIMITS.unitName),
+  abbreviation: F.name(RULES.abbreviation, LIMITS.abbreviation),
   category: F.oneOf(UNIT_CATEGORIES),
   createdAt: F.timestamp(),
   updatedAt: F.timestamp(),

@@ -1,0 +1,164 @@
+/**
+ * Field rules: every writable field of the family data, defined once. The replication docs
+ * (docs.ts), the REST request bodies (inputs.ts, used by the server's routes) and the SDK's
+ * domain layer all validate with these, so REST, push and the domain layer accept and reject
+ * exactly the same values.
+ *
+ * The rules (docs/api.md "Field rules"):
+ * - names (lists, items, stores, sections, recipes, ingredients, products, units and unit
+ *   abbreviations) are trimmed (`String.prototype.trim`), then must be 1..max characters long;
+ * - free texts (`quantityNote`, `instructions`) are kept as given, 0..max characters;
+ * - lengths count Unicode code points (as Postgres `varchar(n)` and JSON Schema `maxLength`
+ *   do), not UTF-16 code units; no text may contain U+0000 (PostgreSQL cannot store it);
+ * - references to records (`storeId`, `sectionId`, unit and product ids, …) are UUIDs in any
+ *   letter case, stored in lower case;
+ * - `quantity`: a number ≥ 0, at most 999999999.999, at most 3 decimal places;
+ * - `position`: an integer 0..2147483647; `servings`: an integer 1..1000;
+ * - `unitCategoryFlags`: an array over Count, Weight, Volume without repeats; `category`: one of them;
+ * - pairs: at most one of `unitOfMeasureId`/`familyUnitOfMeasureId` and of
+ *   `productId`/`familyProductId` may be set.
+ *
+ * Only zod's core features are used (object, string, number, refine, trim/toLowerCase
+ * overwrites, nullable/optional, enum, array), so the rules port to `zod/mini` unchanged.
+ */
+import { z } from 'zod';
+
+export const UNIT_CATEGORIES = ['Count', 'Weight', 'Volume'] as const;
+export type UnitCategory = (typeof UNIT_CATEGORIES)[number];
+
+export const QUANTITY_MAX = 999_999_999.999;
+/** Upper bound of `position` fields (a Postgres `integer`). */
+export const POSITION_MAX = 2_147_483_647;
+
+/** Maximum lengths (code points) of the text fields. */
+export const LIMITS = {
+  listName: 200,
+  itemName: 500,
+  storeName: 200,
+  sectionName: 200,
+  recipeName: 200,
+  /** Copied verbatim to list items, so never longer than an item name. */
+  ingredientName: 500,
+  productName: 200,
+  unitName: 100,
+  abbreviation: 20,
+  unitCode: 50,
+  quantityNote: 500,
+  instructions: 20_000,
+} as const;
+
+export const SERVINGS_MIN = 1;
+export const SERVINGS_MAX = 1000;
+
+export const NUL_MESSAGE = 'must not contain the NUL character (U+0000)';
+
+export const UUID_PATTERN = '^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$';
+const UUID_RE = new RegExp(UUID_PATTERN);
+
+/** Number of Unicode code points. */
+export function codePointLength(s: string): number {
+  let n = 0;
+  for (const _ of s) n++;
+  return n;
+}
+
+/** True for a number written with at most 3 decimal places (JSON's shortest form). */
+export function hasAtMost3Decimals(n: number): boolean {
+  return Number.isFinite(n) && /^-?\d+(\.\d{1,3})?$/.test(String(n));
+}
+
+const noNul = (s: string) => !s.includes('\u0000');
+const lengthMessage = (min: number, max: number) =>
+  min > 0 ? `must be ${min} to ${max} characters long` : `must be at most ${max} characters long`;
+
+/** A name: trimmed, then 1..max code points, no NUL. */
+export function nameRule(max: number) {
+  return z
+    .string()
+    .trim()
+    .refine(noNul, { message: NUL_MESSAGE })
+    .refine(
+      (s) => {
+        const n = codePointLength(s);
+        return n >= 1 && n <= max;
+      },
+      { message: lengthMessage(1, max) },
+    );
+}
+
+/** A free text: kept as given, 0..max code points (min..max when given), no NUL. */
+export function textRule(max: number, min = 0) {
+  return z
+    .string()
+    .refine(noNul, { message: NUL_MESSAGE })
+    .refine(
+      (s) => {
+        const n = codePointLength(s);
+        return n >= min && n <= max;
+      },
+      { message: lengthMessage(min, max) },
+    );
+}
+
+/** A record id as stored: a lowercase canonical UUID (RxDB primary keys compare as strings). */
+export const idRule = () => z.string().regex(UUID_RE, { message: 'must be a lowercase UUID' });
+
+/** A reference to a record (or a client-chosen id in a REST body): a UUID in any letter case,
+ *  taken in lower case. */
+export const refRule = () => z.string().toLowerCase().regex(UUID_RE, { message: 'must be a UUID' });
+
+export const quantityRule = () =>
+  z
+    .number()
+    .min(0)
+    .max(QUANTITY_MAX)
+    .refine(hasAtMost3Decimals, { message: 'must have at most 3 decimal places' });
+
+export const positionRule = () => z.int().min(0).max(POSITION_MAX);
+export const servingsRule = () => z.int().min(SERVINGS_MIN).max(SERVINGS_MAX);
+export const unitCategoryRule = () => z.enum(UNIT_CATEGORIES);
+export const unitCategoryFlagsRule = () =>
+  z
+    .array(z.enum(UNIT_CATEGORIES))
+    .max(UNIT_CATEGORIES.length)
+    .refine((a) => new Set(a).size === a.length, { message: 'must not repeat a category' });
+
+/** The rule of every writable field, by the name the docs and the REST bodies use. */
+export const RULES = {
+  listName: () => nameRule(LIMITS.listName),
+  itemName: () => nameRule(LIMITS.itemName),
+  storeName: () => nameRule(LIMITS.storeName),
+  sectionName: () => nameRule(LIMITS.sectionName),
+  recipeName: () => nameRule(LIMITS.recipeName),
+  ingredientName: () => nameRule(LIMITS.ingredientName),
+  productName: () => nameRule(LIMITS.productName),
+  unitName: () => nameRule(LIMITS.unitName),
+  abbreviation: () => nameRule(LIMITS.abbreviation),
+  quantityNote: () => textRule(LIMITS.quantityNote),
+  instructions: () => textRule(LIMITS.instructions),
+  quantity: quantityRule,
+  position: positionRule,
+  servings: servingsRule,
+  category: unitCategoryRule,
+  unitCategoryFlags: unitCategoryFlagsRule,
+  ref: refRule,
+  boolean: () => z.boolean(),
+} as const;
+
+/** Cross-field rule: at most one of two ids may be set (unit pair, product pair). */
+export type Pair = readonly [string, string];
+export const UNIT_PAIR = ['unitOfMeasureId', 'familyUnitOfMeasureId'] as const satisfies Pair;
+export const PRODUCT_PAIR = ['productId', 'familyProductId'] as const satisfies Pair;
+
+export function withPairRules<T extends z.ZodType>(schema: T, pairs: readonly Pair[]): T {
+  return pairs.reduce<T>(
+    (s, [a, b]) =>
+      s.superRefine((value: unknown, ctx) => {
+        const v = value as Record<string, unknown>;
+        if (v[a] != null && v[b] != null) {
+          ctx.addIssue({ code: 'custom', path: [b], message: `${a} and ${b} cannot both be set` });
+        }
+      }) as unknown as T,
+    schema,
+  );
+}
