@@ -19,6 +19,7 @@ import { Transport, type FetchLike } from './transport.js';
 import { defaultStorage } from './storage.js';
 import { PULL_LIMIT_MAX, RefusedRows, SCHEMA_VERSION, type CollectionName } from './protocol/index.js';
 import { notSignedIn } from './auth.js';
+import { createDomain, type Domain } from './domain/index.js';
 
 export interface FamilyClientOptions {
   /** Server origin, e.g. `https://shopping.example.com` (paths start with `/api`). */
@@ -88,6 +89,16 @@ export interface FamilyClient {
    *  while its screen is open; kept across reconnects until `leaveList`. */
   joinList(listId: string): void;
   leaveList(listId: string): void;
+  /** The offline domain API (docs/sdk.md "Domain API"): validated local writes with the REST
+   *  rules, and the REST views derived from the local database. */
+  readonly lists: Domain['lists'];
+  readonly items: Domain['items'];
+  readonly stores: Domain['stores'];
+  readonly sections: Domain['sections'];
+  readonly recipes: Domain['recipes'];
+  readonly ingredients: Domain['ingredients'];
+  readonly products: Domain['products'];
+  readonly units: Domain['units'];
 }
 
 export async function createFamilyClient(options: FamilyClientOptions): Promise<FamilyClient> {
@@ -100,6 +111,14 @@ export async function createFamilyClient(options: FamilyClientOptions): Promise<
 
 class Client implements FamilyClient {
   readonly auth: Auth;
+  readonly lists: Domain['lists'];
+  readonly items: Domain['items'];
+  readonly stores: Domain['stores'];
+  readonly sections: Domain['sections'];
+  readonly recipes: Domain['recipes'];
+  readonly ingredients: Domain['ingredients'];
+  readonly products: Domain['products'];
+  readonly units: Domain['units'];
   private readonly rest_: Rest;
   private readonly events = new Subject<FamilyClientEvent>();
   private readonly stateSubject = new BehaviorSubject<ClientState>('stopped');
@@ -136,6 +155,20 @@ class Client implements FamilyClient {
   ) {
     const transport = new Transport(options.baseUrl, fetchImpl);
     this.auth = new Auth(transport, options.session, options.onSession);
+    const domain = createDomain(db, () => {
+      const session = this.auth.session;
+      return session ? { userId: session.user.id, role: session.role } : null;
+    });
+    ({
+      lists: this.lists,
+      items: this.items,
+      stores: this.stores,
+      sections: this.sections,
+      recipes: this.recipes,
+      ingredients: this.ingredients,
+      products: this.products,
+      units: this.units,
+    } = domain);
     this.rest_ = new Rest(transport, this.auth);
     this.realtime = options.realtime ?? true;
     this.auth.subscribe((session, why) => {

@@ -71,6 +71,11 @@ export async function problemFrom(res: Response): Promise<FamilyApiError> {
  * - `database_in_use`: a client of this database is already open in this page (or process);
  * - `too_many_clients`: another client is open in this page with another database (RxDB's
  *   open-source build allows 13 collections at a time; a client uses 9).
+ * - `validation_failed`: a domain call (`client.lists.create`, …) got an input the server would
+ *   refuse; `errors` names the fields; nothing was written;
+ * - `not_found`: a domain call named a record the local database does not hold (or, for an
+ *   item, one that is removed where the call needs an active one);
+ * - `forbidden`: a domain call needs the admin role (section changes).
  */
 export type FamilyClientErrorCode =
   | 'database_of_another_family'
@@ -80,7 +85,10 @@ export type FamilyClientErrorCode =
   | 'stopped'
   | 'insecure_context'
   | 'database_in_use'
-  | 'too_many_clients';
+  | 'too_many_clients'
+  | 'validation_failed'
+  | 'not_found'
+  | 'forbidden';
 
 /** A misuse of the client the app must fix, or a runtime it cannot work in (not an answer of
  * the server). */
@@ -89,8 +97,12 @@ export class FamilyClientError extends Error {
   constructor(
     readonly code: FamilyClientErrorCode,
     message: string,
-    options?: { cause?: unknown },
+    options?: { cause?: unknown; errors?: ProblemFieldError[] },
   ) {
     super(message, options);
+    if (options?.errors) this.errors = options.errors;
   }
+
+  /** The refused fields of a `validation_failed` domain call (`path` as in REST without `body.`). */
+  readonly errors?: ProblemFieldError[];
 }

@@ -31,6 +31,7 @@ import {
   DOC_REFERENCES,
   PULL_LIMIT_MAX,
   PUSH_MAX_ROWS,
+  READ_ONLY_COLLECTIONS,
   encodeCheckpoint,
   syncPath,
   type Checkpoint,
@@ -184,6 +185,10 @@ export class Replications {
   }
 
   private async pushRows(c: CollectionName, rows: PushRow[]): Promise<any[]> {
+    // Read-only collections (section memory) are never sent: the server derives them. A local
+    // write there (the domain layer remembering a placement offline) stands until the server's
+    // own doc replaces it on a pull.
+    if ((READ_ONLY_COLLECTIONS as readonly string[]).includes(c)) return [];
     const conflicts: Doc<CollectionName>[] = [];
     let pending = rows;
     for (let attempt = 0; ; attempt++) {

@@ -3,7 +3,8 @@
 // so every change is version-stamped and replicated (collection `sectionMemory`).
 import type { FamilyWrite } from '../db/family-write.js';
 import { newId } from '../db/ids.js';
-import { memoryRow, type ProductKey } from './queries.js';
+import { memoryRow, ownRowById, type ProductKey } from './queries.js';
+import { sectionMemoryId } from '@family-shopping/client/protocol';
 
 const hasProduct = (p: ProductKey) => p.productId != null || p.familyProductId != null;
 
@@ -27,11 +28,20 @@ export async function rememberSection(
     if (row.section_id !== sectionId) await w.update('product_store_sections', { id: row.id }, { section_id: sectionId });
     return;
   }
-  await w.insert('product_store_sections', {
-    id: newId(),
+  const values = {
     store_id: storeId,
     product_id: product.productId ?? null,
     family_product_id: product.productId ? null : (product.familyProductId ?? null),
     section_id: sectionId,
-  });
+  };
+  // The row's id is derived from (store, product), as the SDK derives it when it remembers a
+  // placement offline, so both write the same document. A forgotten row of this family with
+  // that id comes back; an id held by another family's row falls back to a random one.
+  const derived = sectionMemoryId(storeId, product);
+  const held = await ownRowById(w, 'product_store_sections', derived);
+  if (held && held.family_id === w.familyId) {
+    await w.update('product_store_sections', { id: derived }, { ...values, deleted: false });
+    return;
+  }
+  await w.insert('product_store_sections', { id: held ? newId() : derived, ...values });
 }

@@ -95,3 +95,13 @@ export async function memoryRow(db: Q, familyId: string, storeId: string, produc
 export async function memoryRows(db: Q, familyId: string): Promise<Row[]> {
   return db('product_store_sections').where({ family_id: familyId, deleted: false }).orderBy('id');
 }
+
+/** Whether a row with this id exists in the table (any family, tombstones too). */
+export async function existingRowId(w: FamilyWrite, table: string, id: string): Promise<boolean> {
+  return !!(await w.trx(table).where({ id }).first('id'));
+}
+
+/** A row of this family with this id (tombstones too), e.g. a forgotten memory row to revive. */
+export async function ownRowById(w: FamilyWrite, table: string, id: string): Promise<Row | undefined> {
+  return w.trx(table).where({ id }).first();
+}

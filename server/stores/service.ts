@@ -7,6 +7,7 @@ import { newId } from '../db/ids.js';
 import { conflict, forbidden, notFound, validationFailed } from '../http/errors.js';
 import { existingForCreate, lower, type Created, type Row } from '../lists/common.js';
 import { listRowsOfStore, listSummaryRow } from '../lists/queries.js';
+import { existingRowId } from './queries.js';
 import { toListSummary } from '../lists/records.js';
 import {
   clearItemSections,
@@ -20,21 +21,11 @@ import {
   storeRows,
 } from './queries.js';
 import { toSection, toStoreWithSections, type SectionRecord, type StoreWithSections } from './records.js';
+import { DEFAULT_SECTIONS, defaultSectionId } from '@family-shopping/client/protocol';
 
-/** Created with every new store, in this walking order (positions 0..10). */
-export const DEFAULT_SECTIONS = [
-  'Produce',
-  'Bakery',
-  'Meat & Seafood',
-  'Deli',
-  'Dairy & Eggs',
-  'Frozen',
-  'Pantry',
-  'Snacks',
-  'Beverages',
-  'Household',
-  'Personal Care',
-] as const;
+/** Created with every new store, in this walking order (positions 0..10), with ids derived from
+ *  the store's (the SDK creates the same ones offline). */
+export { DEFAULT_SECTIONS };
 
 type ReadDeps = Pick<Deps, 'db'>;
 
@@ -102,7 +93,11 @@ export async function createStore(w: FamilyWrite, _actor: Actor, input: StoreInp
   await assertNameFree(w, input.name);
   const store = await w.insert('stores', { id: lower(input.id) ?? newId(), name: input.name });
   for (const [position, name] of DEFAULT_SECTIONS.entries()) {
-    await w.insert('store_sections', { id: newId(), store_id: store.id, name, position });
+    // Derived ids: the sections a device created offline with the store are these very rows. An
+    // id already taken (another family's crafted row) falls back to a random one.
+    const derived = defaultSectionId(String(store.id), position);
+    const id = (await existingRowId(w, 'store_sections', derived)) ? newId() : derived;
+    await w.insert('store_sections', { id, store_id: store.id, name, position });
   }
   return { record: await storeWithSections(w.trx, w.familyId, store), created: true };
 }

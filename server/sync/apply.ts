@@ -238,9 +238,11 @@ async function removeWithTime(w: FamilyWrite, actor: Actor, listId: string, item
 }
 
 async function applySection(w: FamilyWrite, actor: Actor, s: D | null, n: D): Promise<void> {
+  // The store first: a new store's default sections, pushed (by any member) before the store
+  // itself, wait for it (parent_missing) and then equal the sections the store brings.
+  if (!s) await requireStore(w, n.storeId);
   if (actor.role !== 'admin') throw forbidden('Only a family admin can change store sections');
   if (!s) {
-    await requireStore(w, n.storeId);
     await createSection(w, actor, n.storeId, { id: n.id, name: n.name, position: n.position });
     return;
   }

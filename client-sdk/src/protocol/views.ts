@@ -201,18 +201,15 @@ export function sortUnits(units: readonly UnitRecord[]): UnitRecord[] {
   );
 }
 
-// --- section memory ----------------------------------------------------------------------------
+// --- derived ids -------------------------------------------------------------------------------
 
 /**
- * The id of the section-memory row of (store, product) when it is first written. Derived from
- * the pair, so a device that remembers a placement offline and the server that applies the same
- * placement later write the same document. (Rows written before this rule keep their ids; a
- * reader takes the most recently updated row of a pair.)
+ * A UUID derived from a text: four 32-bit FNV-1a hashes with different seeds (128 bits) laid
+ * out as a version-8 UUID. Not a secret and not collision-proof against a crafted input: the
+ * server writes a derived id only where the row would be the family's own, and falls back to
+ * a random id when another family's row holds it.
  */
-export function sectionMemoryId(storeId: string, product: { productId?: string | null; familyProductId?: string | null }): string {
-  const key = product.productId ? `p:${product.productId}` : `f:${product.familyProductId ?? ''}`;
-  const text = `section-memory:${storeId.toLowerCase()}:${key.toLowerCase()}`;
-  // Four 32-bit FNV-1a hashes with different seeds: 128 bits, laid out as a version-8 UUID.
+export function derivedId(text: string): string {
   const words: string[] = [];
   for (let seed = 0; seed < 4; seed++) {
     let h = (0x811c9dc5 ^ Math.imul(seed + 1, 0x9e3779b1)) >>> 0;
@@ -231,4 +228,24 @@ export function sectionMemoryId(storeId: string, product: { productId?: string |
   const hex = words.join('');
   const variant = ((parseInt(hex[16]!, 16) & 0x3) | 0x8).toString(16);
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-8${hex.slice(13, 16)}-${variant}${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
+}
+
+/**
+ * The id of the default section at `position` of a new store: a device that creates a store
+ * offline shows its default sections at once, and the server creates the same sections (same
+ * ids, names and positions) when the store arrives, so nothing is doubled.
+ */
+export function defaultSectionId(storeId: string, position: number): string {
+  return derivedId(`default-section:${storeId.toLowerCase()}:${position}`);
+}
+
+/**
+ * The id of the section-memory row of (store, product) when it is first written: a device that
+ * remembers a placement offline and the server that applies the same placement later write the
+ * same document. (Rows written before this rule keep their ids; a reader takes the most
+ * recently updated row of a pair.)
+ */
+export function sectionMemoryId(storeId: string, product: { productId?: string | null; familyProductId?: string | null }): string {
+  const key = product.productId ? `p:${product.productId}` : `f:${product.familyProductId ?? ''}`;
+  return derivedId(`section-memory:${storeId.toLowerCase()}:${key.toLowerCase()}`);
 }

@@ -1,0 +1,162 @@
+/**
+ * `client.items`: the items of a shopping list, offline, with the rules of
+ * `/api/lists/{id}/items…`: unit and product pairs, item by product (no name: the product's
+ * name), a section of the list's store, section memory (recalled when an item with a product
+ * gets no section, remembered when one is placed), check toggle with `checkedAt`, soft removal
+ * with `removedAt`/`removedByUserId` and restore.
+ */
+import {
+  itemAddInput,
+  itemUpdateInput,
+  type DocData,
+  type ItemAddInput,
+  type ItemUpdateInput,
+} from '../protocol/index.js';
+import {
+  collection,
+  findDoc,
+  newId,
+  notFound,
+  parseInput,
+  patchDoc,
+  plain,
+  requireUser,
+  type DomainContext,
+} from './context.js';
+import { assertProductRef, assertSection, assertUnitRef, hasProduct, recallSection, rememberSection } from './refs.js';
+
+export type ItemDoc = DocData<'items'>;
+
+/** Options of an add made by another domain call (copy-to-list). */
+export interface AddOptions {
+  createdAt?: string;
+  prefix?: string;
+}
+
+export class Items {
+  constructor(private readonly ctx: DomainContext) {}
+
+  /** Adds an item. Without `sectionId`, a product the list's store remembers gets that section;
+   *  an explicit `sectionId` is remembered for the product. A known `id` returns that item unchanged. */
+  async add(listId: string, input: ItemAddInput, options: AddOptions = {}): Promise<ItemDoc> {
+    const v = parseInput(itemAddInput, input, options.prefix);
+    const list = await this.list(listId);
+    if (v.id) {
+      const existing = await findDoc(this.ctx, 'items', v.id);
+      if (existing) return plain(existing);
+    }
+    const unit = { unitOfMeasureId: v.unitOfMeasureId ?? null, familyUnitOfMeasureId: v.familyUnitOfMeasureId ?? null };
+    const product = { productId: v.productId ?? null, familyProductId: v.familyProductId ?? null };
+    await assertUnitRef(this.ctx, unit, options.prefix);
+    const productName = await assertProductRef(this.ctx, product, options.prefix);
+    let sectionId = v.sectionId ?? null;
+    if (sectionId) {
+      await assertSection(this.ctx, list.storeId, sectionId, options.prefix);
+      await rememberSection(this.ctx, list.storeId, product, sectionId);
+    } else {
+      sectionId = await recallSection(this.ctx, list.storeId, product);
+    }
+    const now = this.ctx.now();
+    const doc: ItemDoc = {
+      id: v.id ?? newId(),
+      listId: list.id,
+      name: v.name ?? productName!,
+      quantity: v.quantity ?? null,
+      ...unit,
+      isApproximate: v.isApproximate ?? false,
+      quantityNote: v.quantityNote ?? null,
+      ...product,
+      sectionId,
+      checked: false,
+      checkedAt: null,
+      removedAt: null,
+      removedByUserId: null,
+      createdAt: options.createdAt ?? now,
+      updatedAt: now,
+    };
+    return plain(await collection(this.ctx, 'items').insert(doc));
+  }
+
+  /**
+   * Edits an active item. Setting one id of a unit or product pair while not sending the other
+   * clears the other. `sectionId` must be a section of the list's store and is remembered for
+   * the item's product; a product linked to an item without a section takes the remembered
+   * one, linked to an item in a section it is remembered there. `checked` sets or clears `checkedAt`.
+   */
+  async update(listId: string, itemId: string, patch: ItemUpdateInput): Promise<ItemDoc> {
+    const p = { ...parseInput(itemUpdateInput, patch) };
+    const list = await this.list(listId);
+    const doc = await this.item(list.id, itemId, false);
+    if (p.unitOfMeasureId != null && p.familyUnitOfMeasureId === undefined) p.familyUnitOfMeasureId = null;
+    if (p.familyUnitOfMeasureId != null && p.unitOfMeasureId === undefined) p.unitOfMeasureId = null;
+    if (p.productId != null && p.familyProductId === undefined) p.familyProductId = null;
+    if (p.familyProductId != null && p.productId === undefined) p.productId = null;
+    await assertUnitRef(this.ctx, { unitOfMeasureId: p.unitOfMeasureId ?? null, familyUnitOfMeasureId: p.familyUnitOfMeasureId ?? null });
+    await assertProductRef(this.ctx, { productId: p.productId ?? null, familyProductId: p.familyProductId ?? null });
+    const product = {
+      productId: p.productId !== undefined ? p.productId : doc.productId,
+      familyProductId: p.familyProductId !== undefined ? p.familyProductId : doc.familyProductId,
+    };
+    const productChanged = product.productId !== doc.productId || product.familyProductId !== doc.familyProductId;
+
+    let section = doc.sectionId;
+    if (p.sectionId !== undefined) {
+      section = p.sectionId;
+      if (section) {
+        await assertSection(this.ctx, list.storeId, section);
+        await rememberSection(this.ctx, list.storeId, product, section);
+      }
+    } else if (hasProduct(product) && productChanged) {
+      if (doc.sectionId == null) section = await recallSection(this.ctx, list.storeId, product);
+      else await rememberSection(this.ctx, list.storeId, product, doc.sectionId);
+    }
+    const checkedChanged = p.checked !== undefined && p.checked !== doc.checked;
+    return patchDoc(this.ctx, doc, {
+      name: p.name,
+      quantity: p.quantity,
+      unitOfMeasureId: p.unitOfMeasureId,
+      familyUnitOfMeasureId: p.familyUnitOfMeasureId,
+      isApproximate: p.isApproximate,
+      quantityNote: p.quantityNote,
+      productId: p.productId,
+      familyProductId: p.familyProductId,
+      sectionId: section,
+      ...(checkedChanged ? { checked: p.checked, checkedAt: p.checked ? this.ctx.now() : null } : {}),
+    });
+  }
+
+  /** Flips `checked` of an active item. */
+  async toggle(listId: string, itemId: string): Promise<ItemDoc> {
+    const list = await this.list(listId);
+    const doc = await this.item(list.id, itemId, false);
+    return this.update(list.id, doc.id, { checked: !doc.checked });
+  }
+
+  /** Soft removal: `removedAt` and `removedByUserId` set; an already removed item is unchanged. */
+  async remove(listId: string, itemId: string): Promise<ItemDoc> {
+    const list = await this.list(listId);
+    const doc = await this.item(list.id, itemId, true);
+    if (doc.removedAt != null) return plain(doc);
+    const user = requireUser(this.ctx);
+    return patchDoc(this.ctx, doc, { removedAt: this.ctx.now(), removedByUserId: user.userId });
+  }
+
+  /** Undo of a removal; an active item is unchanged. */
+  async restore(listId: string, itemId: string): Promise<ItemDoc> {
+    const list = await this.list(listId);
+    const doc = await this.item(list.id, itemId, true);
+    return patchDoc(this.ctx, doc, { removedAt: null, removedByUserId: null });
+  }
+
+  private async list(listId: string) {
+    const list = await findDoc(this.ctx, 'lists', String(listId).toLowerCase());
+    if (!list) throw notFound('List');
+    return list;
+  }
+
+  private async item(listId: string, itemId: string, allowRemoved: boolean) {
+    const doc = await findDoc(this.ctx, 'items', String(itemId).toLowerCase());
+    if (!doc || doc.listId !== listId || (!allowRemoved && doc.removedAt != null)) throw notFound('Item');
+    return doc;
+  }
+}

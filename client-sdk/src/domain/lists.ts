@@ -1,0 +1,115 @@
+/**
+ * `client.lists`: shopping lists, offline. Same rules as `POST/PATCH/DELETE /api/lists…`; the
+ * views are the protocol's `listSummaries` / `listDetail`, the functions the server's REST
+ * presenter uses.
+ */
+import { combineLatest, distinctUntilChanged, map, of, switchMap, type Observable } from 'rxjs';
+import {
+  listCreateInput,
+  listDetail,
+  listSummaries,
+  listUpdateInput,
+  type DocData,
+  type ListCreateInput,
+  type ListDetail,
+  type ListSummary,
+  type ListUpdateInput,
+} from '../protocol/index.js';
+import { collection, findDoc, findDocs, invalidField, newId, notFound, parseInput, patchDoc, plain, type DomainContext } from './context.js';
+import { recallSection } from './refs.js';
+
+export type ListDoc = DocData<'lists'>;
+
+const plainAll = <T>(docs: { toJSON(): unknown }[]) => docs.map((d) => plain(d as never)) as T[];
+
+export class Lists {
+  constructor(private readonly ctx: DomainContext) {}
+
+  /** Creates a list (`storeId` must be a store of the family). A known `id` returns that list unchanged. */
+  async create(input: ListCreateInput): Promise<ListDoc> {
+    const v = parseInput(listCreateInput, input);
+    if (v.id) {
+      const existing = await findDoc(this.ctx, 'lists', v.id);
+      if (existing) return plain(existing);
+    }
+    const storeId = v.storeId ?? null;
+    if (storeId && !(await findDoc(this.ctx, 'stores', storeId))) throw invalidField('storeId', 'unknown store');
+    const now = this.ctx.now();
+    const doc: ListDoc = { id: v.id ?? newId(), name: v.name, storeId, archivedAt: null, createdAt: now, updatedAt: now };
+    return plain(await collection(this.ctx, 'lists').insert(doc));
+  }
+
+  /** Renames and/or changes the store (null unlinks). A new store re-sections every item of the
+   *  list (removed ones too) by that store's section memory, or none. */
+  async update(listId: string, patch: ListUpdateInput): Promise<ListDoc> {
+    const v = parseInput(listUpdateInput, patch);
+    const doc = await this.live(listId);
+    const storeChanged = v.storeId !== undefined && v.storeId !== doc.storeId;
+    if (storeChanged && v.storeId && !(await findDoc(this.ctx, 'stores', v.storeId))) throw invalidField('storeId', 'unknown store');
+    const result = await patchDoc(this.ctx, doc, { name: v.name, storeId: storeChanged ? (v.storeId ?? null) : undefined });
+    if (storeChanged) {
+      for (const item of await findDocs(this.ctx, 'items', { listId: doc.id })) {
+        const next = await recallSection(this.ctx, result.storeId, item);
+        if (next !== item.sectionId) await patchDoc(this.ctx, item, { sectionId: next });
+      }
+    }
+    return result;
+  }
+
+  /** Sets `archivedAt` (an archived list stays as it is). */
+  async archive(listId: string): Promise<ListDoc> {
+    const doc = await this.live(listId);
+    if (doc.archivedAt != null) return plain(doc);
+    return patchDoc(this.ctx, doc, { archivedAt: this.ctx.now() });
+  }
+
+  /** Clears `archivedAt`. */
+  async unarchive(listId: string): Promise<ListDoc> {
+    const doc = await this.live(listId);
+    return patchDoc(this.ctx, doc, { archivedAt: null });
+  }
+
+  /** Deletes the list and its items; resolves to the list as it was. */
+  async delete(listId: string): Promise<ListDoc> {
+    const doc = await this.live(listId);
+    const before = plain(doc);
+    for (const item of await findDocs(this.ctx, 'items', { listId: doc.id })) await item.remove();
+    await doc.remove();
+    return before;
+  }
+
+  /** `GET /api/lists?archived=`: the active (or archived) lists with counts of their active
+   *  items, newest first; emits again on every local change. */
+  summaries$(options: { archived?: boolean } = {}): Observable<ListSummary[]> {
+    const archived = options.archived ?? false;
+    return combineLatest([collection(this.ctx, 'lists').find().$, collection(this.ctx, 'items').find().$]).pipe(
+      map(([lists, items]) => listSummaries(plainAll(lists), plainAll(items), { archived })),
+    );
+  }
+
+  /** `GET /api/lists/{id}`: the list with its active items grouped by section in walking
+   *  order; null while the list is not in the local database. */
+  detail$(listId: string): Observable<ListDetail | null> {
+    const id = listId.toLowerCase();
+    const list$ = collection(this.ctx, 'lists').findOne(id).$.pipe(map((d) => (d ? plain(d) : null)));
+    const items$ = collection(this.ctx, 'items').find({ selector: { listId: id } } as never).$;
+    return list$.pipe(
+      distinctUntilChanged((a, b) => JSON.stringify(a) === JSON.stringify(b)),
+      switchMap((list) => {
+        if (!list) return of(null);
+        const sections$ = list.storeId
+          ? collection(this.ctx, 'sections').find({ selector: { storeId: list.storeId } } as never).$
+          : of([]);
+        return combineLatest([items$, sections$]).pipe(
+          map(([items, sections]) => listDetail(list, plainAll(sections), plainAll(items))),
+        );
+      }),
+    );
+  }
+
+  private async live(listId: string) {
+    const doc = await findDoc(this.ctx, 'lists', listId.toLowerCase());
+    if (!doc) throw notFound('List');
+    return doc;
+  }
+}

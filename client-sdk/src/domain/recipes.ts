@@ -1,0 +1,213 @@
+/**
+ * `client.recipes` and `client.ingredients`: recipes with ordered ingredients and copy-to-list,
+ * offline, with the rules of `/api/recipes…` (ingredients follow the unit and product rules of
+ * items; copy-to-list copies name, quantity, both unit ids, `isApproximate`, `quantityNote` and
+ * both product ids verbatim and applies remembered sections).
+ */
+import {
+  copyToListInput,
+  ingredientAddInput,
+  ingredientUpdateInput,
+  recipeCreateInput,
+  recipeUpdateInput,
+  type CopyToListInput,
+  type DocData,
+  type IngredientAddInput,
+  type IngredientUpdateInput,
+  type RecipeCreateInput,
+  type RecipeUpdateInput,
+} from '../protocol/index.js';
+import {
+  collection,
+  findDoc,
+  findDocs,
+  invalidField,
+  newId,
+  notFound,
+  parseInput,
+  patchDoc,
+  plain,
+  type DomainContext,
+} from './context.js';
+import type { ItemDoc, Items } from './items.js';
+import { assertProductRef, assertUnitRef } from './refs.js';
+
+export type RecipeDoc = DocData<'recipes'>;
+export type IngredientDoc = DocData<'ingredients'>;
+
+async function liveRecipe(ctx: DomainContext, recipeId: string) {
+  const doc = await findDoc(ctx, 'recipes', String(recipeId).toLowerCase());
+  if (!doc) throw notFound('Recipe');
+  return doc;
+}
+
+/** Ingredients of a recipe in position order (then id). */
+async function ingredientsOf(ctx: DomainContext, recipeId: string) {
+  return (await findDocs(ctx, 'ingredients', { recipeId })).sort(
+    (a, b) => a.position - b.position || Date.parse(a.createdAt) - Date.parse(b.createdAt) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0),
+  );
+}
+
+export class Ingredients {
+  constructor(private readonly ctx: DomainContext) {}
+
+  /** Adds an ingredient (appended when no position). Without a name it takes its product's. */
+  async add(recipeId: string, input: IngredientAddInput, prefix?: string): Promise<IngredientDoc> {
+    const v = parseInput(ingredientAddInput, input, prefix);
+    const recipe = await liveRecipe(this.ctx, recipeId);
+    return this.insert(recipe.id, v, prefix);
+  }
+
+  /** Partial edit; as for items, setting one id of a pair while not sending the other clears the other. */
+  async update(recipeId: string, ingredientId: string, patch: IngredientUpdateInput): Promise<IngredientDoc> {
+    const p = { ...parseInput(ingredientUpdateInput, patch) };
+    const doc = await this.ingredient(recipeId, ingredientId);
+    if (p.unitOfMeasureId != null && p.familyUnitOfMeasureId === undefined) p.familyUnitOfMeasureId = null;
+    if (p.familyUnitOfMeasureId != null && p.unitOfMeasureId === undefined) p.unitOfMeasureId = null;
+    if (p.productId != null && p.familyProductId === undefined) p.familyProductId = null;
+    if (p.familyProductId != null && p.productId === undefined) p.productId = null;
+    await assertUnitRef(this.ctx, { unitOfMeasureId: p.unitOfMeasureId ?? null, familyUnitOfMeasureId: p.familyUnitOfMeasureId ?? null });
+    await assertProductRef(this.ctx, { productId: p.productId ?? null, familyProductId: p.familyProductId ?? null });
+    return patchDoc(this.ctx, doc, p);
+  }
+
+  /** Resolves to the ingredient as it was. */
+  async delete(recipeId: string, ingredientId: string): Promise<IngredientDoc> {
+    const doc = await this.ingredient(recipeId, ingredientId);
+    const before = plain(doc);
+    await doc.remove();
+    return before;
+  }
+
+  /** @internal validated input → written ingredient (recipes.create uses it too). */
+  async insert(recipeId: string, v: ReturnType<typeof ingredientAddInput.parse>, prefix?: string): Promise<IngredientDoc> {
+    if (v.id) {
+      const existing = await findDoc(this.ctx, 'ingredients', v.id);
+      if (existing) return plain(existing);
+    }
+    const unit = { unitOfMeasureId: v.unitOfMeasureId ?? null, familyUnitOfMeasureId: v.familyUnitOfMeasureId ?? null };
+    const product = { productId: v.productId ?? null, familyProductId: v.familyProductId ?? null };
+    await assertUnitRef(this.ctx, unit, prefix);
+    const productName = await assertProductRef(this.ctx, product, prefix);
+    let position = v.position;
+    if (position === undefined) {
+      const existing = await ingredientsOf(this.ctx, recipeId);
+      position = existing.length === 0 ? 0 : Math.max(...existing.map((i) => i.position)) + 1;
+    }
+    const now = this.ctx.now();
+    const doc: IngredientDoc = {
+      id: v.id ?? newId(),
+      recipeId,
+      name: v.name ?? productName!,
+      quantity: v.quantity ?? null,
+      ...unit,
+      isApproximate: v.isApproximate ?? false,
+      quantityNote: v.quantityNote ?? null,
+      ...product,
+      position,
+      createdAt: now,
+      updatedAt: now,
+    };
+    return plain(await collection(this.ctx, 'ingredients').insert(doc));
+  }
+
+  private async ingredient(recipeId: string, ingredientId: string) {
+    const recipe = await liveRecipe(this.ctx, recipeId);
+    const doc = await findDoc(this.ctx, 'ingredients', String(ingredientId).toLowerCase());
+    if (!doc || doc.recipeId !== recipe.id) throw notFound('Ingredient');
+    return doc;
+  }
+}
+
+export class Recipes {
+  constructor(
+    private readonly ctx: DomainContext,
+    private readonly ingredients: Ingredients,
+    private readonly items: Items,
+  ) {}
+
+  /** Creates the recipe with its ingredients (positions default to their order in the input). */
+  async create(input: RecipeCreateInput): Promise<RecipeDoc> {
+    const v = parseInput(recipeCreateInput, input);
+    if (v.id) {
+      const existing = await findDoc(this.ctx, 'recipes', v.id);
+      if (existing) return plain(existing);
+    }
+    // The ingredients' references are checked before anything is written.
+    for (const [i, ing] of (v.ingredients ?? []).entries()) {
+      const prefix = `ingredients.${i}`;
+      await assertUnitRef(this.ctx, { unitOfMeasureId: ing.unitOfMeasureId ?? null, familyUnitOfMeasureId: ing.familyUnitOfMeasureId ?? null }, prefix);
+      await assertProductRef(this.ctx, { productId: ing.productId ?? null, familyProductId: ing.familyProductId ?? null }, prefix);
+    }
+    const now = this.ctx.now();
+    const doc: RecipeDoc = {
+      id: v.id ?? newId(),
+      name: v.name,
+      servings: v.servings ?? null,
+      instructions: v.instructions ?? null,
+      createdAt: now,
+      updatedAt: now,
+    };
+    const written = plain(await collection(this.ctx, 'recipes').insert(doc));
+    for (const [i, ing] of (v.ingredients ?? []).entries()) {
+      await this.ingredients.insert(written.id, { position: i, ...ing }, `ingredients.${i}`);
+    }
+    return written;
+  }
+
+  async update(recipeId: string, patch: RecipeUpdateInput): Promise<RecipeDoc> {
+    const v = parseInput(recipeUpdateInput, patch);
+    const doc = await liveRecipe(this.ctx, recipeId);
+    return patchDoc(this.ctx, doc, v);
+  }
+
+  /** Deletes the recipe and its ingredients; resolves to the recipe as it was. */
+  async delete(recipeId: string): Promise<RecipeDoc> {
+    const doc = await liveRecipe(this.ctx, recipeId);
+    const before = plain(doc);
+    for (const ing of await findDocs(this.ctx, 'ingredients', { recipeId: doc.id })) await ing.remove();
+    await doc.remove();
+    return before;
+  }
+
+  /**
+   * One new item per ingredient (all, or those named in `ingredientIds`, in position order),
+   * copied verbatim; the list's store's remembered sections apply. Items are 1 ms apart so
+   * their `createdAt` keeps the recipe's order.
+   */
+  async copyToList(recipeId: string, input: CopyToListInput): Promise<{ items: ItemDoc[] }> {
+    const v = parseInput(copyToListInput, input);
+    const recipe = await liveRecipe(this.ctx, recipeId);
+    if (!(await findDoc(this.ctx, 'lists', v.listId))) throw invalidField('listId', 'unknown list');
+    let ingredients = await ingredientsOf(this.ctx, recipe.id);
+    if (v.ingredientIds) {
+      const known = new Set(ingredients.map((i) => i.id));
+      const unknown = v.ingredientIds.findIndex((id) => !known.has(id));
+      if (unknown >= 0) throw invalidField(`ingredientIds.${unknown}`, 'not an ingredient of this recipe');
+      const chosen = new Set(v.ingredientIds);
+      ingredients = ingredients.filter((i) => chosen.has(i.id));
+    }
+    const base = Date.parse(this.ctx.now());
+    const items: ItemDoc[] = [];
+    for (const [n, ing] of ingredients.entries()) {
+      const createdAt = new Date(base - (ingredients.length - 1 - n)).toISOString();
+      items.push(
+        await this.items.add(
+          v.listId,
+          {
+            name: ing.name,
+            quantity: ing.quantity,
+            unitOfMeasureId: ing.unitOfMeasureId,
+            familyUnitOfMeasureId: ing.familyUnitOfMeasureId,
+            isApproximate: ing.isApproximate,
+            quantityNote: ing.quantityNote,
+            productId: ing.productId,
+            familyProductId: ing.familyProductId,
+          },
+          { createdAt },
+        ),
+      );
+    }
+    return { items };
+  }
+}

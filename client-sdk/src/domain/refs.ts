@@ -1,0 +1,97 @@
+/**
+ * The reference rules items and ingredients share with REST (api-contract §4 "Item rules"):
+ * a unit or product id must name a unit or product of the family's effective catalog (a
+ * global one as `unitOfMeasureId`/`productId`, a family one as the `family…` id); a section
+ * must be a section of the list's store. Plus section memory: recall and remember, on the
+ * local `sectionMemory` collection, as the server does.
+ */
+import { sectionMemoryId, type DocData } from '../protocol/index.js';
+import { collection, findDoc, findDocs, invalidField, type DomainContext } from './context.js';
+
+export interface UnitRef {
+  unitOfMeasureId: string | null;
+  familyUnitOfMeasureId: string | null;
+}
+
+export interface ProductRef {
+  productId: string | null;
+  familyProductId: string | null;
+}
+
+export const hasProduct = (p: ProductRef) => p.productId != null || p.familyProductId != null;
+
+const join = (prefix: string | undefined, field: string) => (prefix ? `${prefix}.${field}` : field);
+
+export async function assertUnitRef(ctx: DomainContext, ref: UnitRef, prefix?: string): Promise<void> {
+  for (const [field, kind] of [
+    ['unitOfMeasureId', 'global'],
+    ['familyUnitOfMeasureId', 'family'],
+  ] as const) {
+    const id = ref[field];
+    if (id == null) continue;
+    const unit = await findDoc(ctx, 'units', id);
+    if (!unit || unit.kind !== kind) throw invalidField(join(prefix, field), 'unknown unit');
+  }
+}
+
+/** Checks the product reference; the product's effective name, or null when none is given. */
+export async function assertProductRef(ctx: DomainContext, ref: ProductRef, prefix?: string): Promise<string | null> {
+  let name: string | null = null;
+  for (const [field, kind] of [
+    ['productId', 'global'],
+    ['familyProductId', 'family'],
+  ] as const) {
+    const id = ref[field];
+    if (id == null) continue;
+    const product = await findDoc(ctx, 'products', id);
+    if (!product || product.kind !== kind) throw invalidField(join(prefix, field), 'unknown product');
+    name = product.name;
+  }
+  return name;
+}
+
+/** A section must be a live section of the list's store. */
+export async function assertSection(ctx: DomainContext, storeId: string | null, sectionId: string, prefix?: string): Promise<void> {
+  const section = storeId ? await findDoc(ctx, 'sections', sectionId) : null;
+  if (!section || section.storeId !== storeId) throw invalidField(join(prefix, 'sectionId'), "not a section of the list's store");
+}
+
+async function memoryDocs(ctx: DomainContext, storeId: string, product: ProductRef) {
+  const selector = product.productId ? { storeId, productId: product.productId } : { storeId, familyProductId: product.familyProductId };
+  const docs = await findDocs(ctx, 'sectionMemory', selector);
+  // The most recently updated first (rows written before ids were derived may double up).
+  return docs.sort((a, b) => Date.parse(b.updatedAt) - Date.parse(a.updatedAt));
+}
+
+/** The section the store remembers for the product, or null. */
+export async function recallSection(ctx: DomainContext, storeId: string | null, product: ProductRef): Promise<string | null> {
+  if (!storeId || !hasProduct(product)) return null;
+  const [doc] = await memoryDocs(ctx, storeId, product);
+  if (!doc) return null;
+  // A remembered section that no longer exists is no placement.
+  return (await findDoc(ctx, 'sections', doc.sectionId)) ? doc.sectionId : null;
+}
+
+/**
+ * Records locally that the product was placed in the section of that store (last placement
+ * wins), as the server does when it receives the item. The local row is never pushed (section
+ * memory is the server's to derive); the server's own row replaces it on the next pull.
+ */
+export async function rememberSection(ctx: DomainContext, storeId: string | null, product: ProductRef, sectionId: string | null): Promise<void> {
+  if (!storeId || !sectionId || !hasProduct(product)) return;
+  const [doc, ...stale] = await memoryDocs(ctx, storeId, product);
+  for (const s of stale) await s.remove();
+  if (doc) {
+    if (doc.sectionId !== sectionId) await doc.incrementalPatch({ sectionId, updatedAt: ctx.now() });
+    return;
+  }
+  const row: DocData<'sectionMemory'> = {
+    id: sectionMemoryId(storeId, product),
+    storeId,
+    productId: product.productId ?? null,
+    familyProductId: product.productId ? null : (product.familyProductId ?? null),
+    sectionId,
+    updatedAt: ctx.now(),
+  };
+  await collection(ctx, 'sectionMemory').upsert(row);
+}

@@ -1,0 +1,113 @@
+// The SDK's domain API (contract §8): calls made offline write the local database with the REST
+// rules (validation first, remembered sections, item by product, default sections, removal
+// bookkeeping), the local views have the REST shapes, and after sync they equal the REST answers.
+import { expect } from 'chai';
+import { firstValueFrom, filter } from 'rxjs';
+import type { RunningServer } from '../../../server/server.js';
+import { makeFamily, makeMember } from '../../helpers/factories.js';
+import { FamilyClientError, DEFAULT_SECTIONS, type FamilyClient } from '@family-shopping/client';
+import { restAs, signedInClient, startSdkApp } from './helpers.js';
+
+/** The value without the times the server stamps (createdAt, updatedAt, checkedAt): the parity
+ *  test (parity.test.ts) compares those too. */
+function unstamped(value: unknown): unknown {
+  return JSON.parse(JSON.stringify(value), (k, v) => (k === 'createdAt' || k === 'updatedAt' || k === 'checkedAt' ? undefined : v));
+}
+
+async function rejection(p: Promise<unknown>): Promise<FamilyClientError> {
+  try {
+    await p;
+  } catch (err) {
+    expect(err).to.be.instanceOf(FamilyClientError);
+    return err as FamilyClientError;
+  }
+  throw new Error('expected a rejection');
+}
+
+describe('e2e SDK: domain API', function () {
+  this.timeout(90_000);
+  let app: RunningServer;
+  let client: FamilyClient | undefined;
+
+  before(async () => {
+    app = await startSdkApp();
+  });
+  after(async () => {
+    await app.close();
+  });
+  afterEach(async () => {
+    await client?.destroy();
+    client = undefined;
+  });
+
+  it('lists and items offline: validation, remembered sections, item by product; equal to REST after sync', async () => {
+    const family = await makeFamily(app);
+    const member = await makeMember(app, family);
+    const rest = restAs(app, member.token);
+    // Catalog data the device pulls first.
+    const apples = (await rest('GET', '/api/products?q=apple&limit=1'))[0] ?? (await rest('POST', '/api/products', { name: 'Apples' }));
+    const store = await rest('POST', '/api/stores', { name: 'Corner shop' });
+    const produce = store.sections.find((s: any) => s.name === 'Produce');
+
+    client = await signedInClient(app, member);
+    const c = client;
+    await c.start();
+    await c.awaitInSync();
+    await c.stop(); // offline from here on
+
+    // Validation: nothing written.
+    const bad = await rejection(c.lists.create({ name: '   ' }));
+    expect(bad.code).to.equal('validation_failed');
+    expect(bad.errors).to.deep.include({ path: 'name', message: 'must be 1 to 200 characters long' });
+    expect(await c.db.lists.count().exec()).to.equal(0);
+
+    const list = await c.lists.create({ name: '  Weekly  ', storeId: store.id });
+    expect(list.name).to.equal('Weekly');
+    // Item by product: no name.
+    const productField = apples.kind === 'global' ? 'productId' : 'familyProductId';
+    const first = await c.items.add(list.id, { [productField]: apples.id, sectionId: produce.id });
+    expect(first).to.include({ name: apples.name, sectionId: produce.id });
+    // The store now remembers Produce for that product: a second item gets it without asking.
+    await c.items.remove(list.id, first.id);
+    const second = await c.items.add(list.id, { name: 'More apples', [productField]: apples.id });
+    expect(second.sectionId).to.equal(produce.id);
+    const milk = await c.items.add(list.id, { name: 'Milk', quantity: 2 });
+    await c.items.toggle(list.id, milk.id);
+    expect((await rejection(c.items.add(list.id, { name: 'x', quantity: 1.2345 }))).code).to.equal('validation_failed');
+    expect((await rejection(c.items.toggle(list.id, first.id))).code).to.equal('not_found');
+
+    const detail = await firstValueFrom(c.lists.detail$(list.id).pipe(filter(Boolean)));
+    expect(detail.groups.map((g) => g.name)).to.deep.equal(['Produce', 'Uncategorized']);
+    const [summary] = await firstValueFrom(c.lists.summaries$());
+    expect(summary).to.include({ id: list.id, itemCount: 2, checkedCount: 1 });
+
+    // Online again: the server's views equal the local ones, server-stamped fields included.
+    await c.start();
+    await c.awaitInSync();
+    const localDetail = await firstValueFrom(c.lists.detail$(list.id));
+    const localSummaries = await firstValueFrom(c.lists.summaries$());
+    expect(unstamped(localDetail)).to.deep.equal(unstamped(await rest('GET', `/api/lists/${list.id}`)));
+    expect(unstamped(localSummaries)).to.deep.equal(unstamped(await rest('GET', '/api/lists')));
+  });
+
+  it('stores: default sections appear at once and equal the server’s after sync; sections are admin-only', async () => {
+    const family = await makeFamily(app);
+    const member = await makeMember(app, family);
+    const rest = restAs(app, member.token);
+    client = await signedInClient(app, member);
+    const c = client;
+    const store = await c.stores.create({ name: 'Market' });
+    const local = await c.db.sections.find({ selector: { storeId: store.id } }).exec();
+    expect(local.map((s) => s.name).sort()).to.deep.equal([...DEFAULT_SECTIONS].sort());
+    expect((await rejection(c.sections.add(store.id, { name: 'Flowers' }))).code).to.equal('forbidden');
+    expect((await rejection(c.stores.create({ name: 'market' }))).code).to.equal('validation_failed');
+
+    await c.start();
+    await c.awaitInSync();
+    const server = await rest('GET', `/api/stores/${store.id}`);
+    const after = await c.db.sections.find({ selector: { storeId: store.id } }).exec();
+    const synced = after.map((s) => s.toJSON()).sort((a, b) => a.position - b.position);
+    expect(unstamped(synced)).to.deep.equal(unstamped(server.sections));
+    expect(await c.db.sections.count().exec()).to.equal(DEFAULT_SECTIONS.length);
+  });
+});
