@@ -51,6 +51,9 @@ export interface FamilyClientOptions {
   backoff?: BackoffOptions;
   /** `Changed` nudges within this many ms make one pull (default 50). */
   nudgeDelayMs?: number;
+  /** The live channel's socket is closed and reopened when no frame arrived from the server
+   * for this long (default 25 000 ms); the client sends `Ping` every 2/5 of it. */
+  heartbeatTimeoutMs?: number;
   /** The wire schema version sent as `schema=` (default SCHEMA_VERSION). Only for testing the
    * upgrade path: a lower one gets `426 schema_outdated`. */
   schemaVersion?: number;
@@ -267,6 +270,7 @@ class Client implements FamilyClient {
           currentToken: () => this.auth.session?.accessToken ?? null,
           freshToken: async (refused) => (await this.auth.refresh(refused))?.accessToken ?? null,
           joinedLists: () => this.joinedLists,
+          heartbeatTimeoutMs: this.options.heartbeatTimeoutMs,
           handlers: {
             connected: () => {
               this.liveUp = true;
@@ -279,9 +283,10 @@ class Client implements FamilyClient {
               this.liveUp = false;
               this.updateState();
             },
-            changed: (version, collections) => {
-              this.emit({ type: 'changed', version });
-              this.scheduleNudge(version, collections);
+            changed: (frame) => {
+              this.emit({ type: 'changed', version: frame.version });
+              // A live patch is applied at once where it can be; the rest is pulled.
+              this.scheduleNudge(frame.version, this.replications?.applyChanged(frame) ?? frame.collections);
             },
             frame: (frame) => {
               // A list that is not (or no longer) the family's: stop asking for it.

@@ -7,9 +7,18 @@
  *   one is still the session's); no reconnect when the session is gone;
  * - anything else (1001/1012 server stopping, 1006 connection lost, 4408 slow consumer, 1011):
  *   reconnect with capped exponential backoff and full jitter.
+ *
+ * Heartbeat (api-contract §7 "Client liveness"): once authenticated the client sends `Ping`
+ * every `heartbeatTimeoutMs / 2.5`; a socket from which no frame at all has arrived for
+ * `heartbeatTimeoutMs` (default 25 s; counted from the connect, so a connect that never gets an
+ * answer is given up too) is dropped and reopened. That is what notices a silent dead zone
+ * (packets dropped, no close), where neither side's TCP says anything for minutes.
  */
 import { backoffDelay, type BackoffOptions } from './backoff.js';
-import { decodeServerFrame, encodeFrame, CLOSE_CODES, REALTIME_PATH, type CollectionName, type ServerFrame } from './protocol/index.js';
+import { decodeServerFrame, encodeFrame, CLOSE_CODES, REALTIME_PATH, type ChangedFrame, type ServerFrame } from './protocol/index.js';
+
+/** Default of `heartbeatTimeoutMs`: a socket silent this long is given up. */
+export const HEARTBEAT_TIMEOUT_MS = 25_000;
 
 /** The parts of the WHATWG WebSocket the SDK uses; the browser's and the `ws` package's both fit. */
 export interface WebSocketLike {
@@ -30,8 +39,9 @@ export interface LiveHandlers {
   connected(): void;
   /** The socket is gone (a reconnect may follow). */
   disconnected(): void;
-  /** `Changed`: `collections` names what the commit wrote (undefined: any). */
-  changed(version: number, collections: readonly CollectionName[] | undefined): void;
+  /** `Changed`: `collections` names what the commit wrote (undefined: any), `docs` its live
+   *  patch. */
+  changed(frame: ChangedFrame): void;
   frame(frame: ServerFrame): void;
   /** 4403: removed from the family. */
   removed(): void;
@@ -49,6 +59,9 @@ export interface LiveOptions {
   handlers: LiveHandlers;
   /** The lists whose group this client is in: joined again on every (re)connect. */
   joinedLists(): Iterable<string>;
+  /** A socket from which no frame arrived for this long is closed and reopened (default
+   *  HEARTBEAT_TIMEOUT_MS); Pings go out every 2/5 of it. */
+  heartbeatTimeoutMs?: number;
 }
 
 export class LiveChannel {
@@ -58,8 +71,16 @@ export class LiveChannel {
   private running = false;
   private attempt = 0;
   private timer: ReturnType<typeof setTimeout> | undefined;
+  private heartbeat: ReturnType<typeof setInterval> | undefined;
+  /** When the current socket last gave a sign of life (opened or a frame arrived). */
+  private lastHeard = 0;
+  private pings = 0;
 
   constructor(private readonly options: LiveOptions) {}
+
+  private get heartbeatTimeoutMs(): number {
+    return this.options.heartbeatTimeoutMs ?? HEARTBEAT_TIMEOUT_MS;
+  }
 
   get connected(): boolean {
     return this.authenticated;
@@ -75,6 +96,14 @@ export class LiveChannel {
   stop(): void {
     this.running = false;
     clearTimeout(this.timer);
+    this.drop(1000, 'client stopped');
+  }
+
+  /** Lets go of the current socket without waiting for its close (which a dead connection may
+   *  not deliver for minutes). */
+  private drop(code: number, reason: string): void {
+    clearInterval(this.heartbeat);
+    this.heartbeat = undefined;
     const ws = this.ws;
     this.ws = null;
     if (ws) {
@@ -84,15 +113,29 @@ export class LiveChannel {
       // keep an onerror listener: the `ws` package throws on an unhandled 'error' event
       ws.onerror = () => undefined;
       try {
-        ws.close(1000, 'client stopped');
+        ws.close(code, reason);
       } catch {
         // not open yet
       }
+      // The `ws` package would wait 30 s for the peer's close frame: free the socket now.
+      (ws as { terminate?: () => void }).terminate?.();
     }
     if (this.authenticated) {
       this.authenticated = false;
       this.options.handlers.disconnected();
     }
+  }
+
+  /** Every 2/5 of the timeout: a Ping when authenticated; the socket is given up when nothing
+   *  at all arrived for the whole timeout. */
+  private beat(ws: WebSocketLike): void {
+    if (ws !== this.ws) return;
+    if (Date.now() - this.lastHeard >= this.heartbeatTimeoutMs) {
+      this.drop(4000, 'no frame from the server');
+      this.scheduleReconnect();
+      return;
+    }
+    if (this.authenticated && ws.readyState === OPEN) ws.send(encodeFrame({ type: 'Ping', requestId: `ping:${++this.pings}` }));
   }
 
   /** Joins a list's group now when authenticated (otherwise on the next connect). */
@@ -133,14 +176,23 @@ export class LiveChannel {
     }
     this.ws = ws;
     this.sentToken = null;
+    this.lastHeard = Date.now();
+    clearInterval(this.heartbeat);
+    const period = this.heartbeatTimeoutMs / 2.5;
+    this.heartbeat = setInterval(() => this.beat(ws), period);
+    (this.heartbeat as { unref?: () => void }).unref?.();
     ws.onerror = () => undefined; // a close event follows
     ws.onopen = () => {
+      this.lastHeard = Date.now();
       const current = this.options.currentToken();
       if (!current) return ws.close(1000, 'signed out');
       this.sentToken = current;
       ws.send(encodeFrame({ type: 'Authenticate', token: current }));
     };
-    ws.onmessage = (ev) => this.onMessage(ev.data);
+    ws.onmessage = (ev) => {
+      this.lastHeard = Date.now();
+      this.onMessage(ev.data);
+    };
     ws.onclose = (ev) => void this.onClose(ws, ev.code);
   }
 
@@ -157,7 +209,9 @@ export class LiveChannel {
         this.options.handlers.connected();
       }
     } else if (frame.type === 'Changed') {
-      this.options.handlers.changed(frame.version, frame.collections);
+      this.options.handlers.changed(frame);
+    } else if (frame.type === 'Pong') {
+      return; // the heartbeat's own answer: a sign of life, nothing for the app
     }
     this.options.handlers.frame(frame);
   }
@@ -165,6 +219,8 @@ export class LiveChannel {
   private async onClose(ws: WebSocketLike, code: number): Promise<void> {
     if (ws !== this.ws) return;
     this.ws = null;
+    clearInterval(this.heartbeat);
+    this.heartbeat = undefined;
     const refused = this.sentToken;
     if (this.authenticated) {
       this.authenticated = false;

@@ -6,6 +6,9 @@
  *   push: `POST /api/sync/{c}/push?schema=`, at most PUSH_MAX_ROWS rows.
  * - No polling: RxDB pulls at start and on `reSync()`; the live channel's `Changed` nudge and
  *   every (re)connect call it.
+ * - Live patches (api-contract §7): a `Changed` frame carrying the docs of a commit is applied
+ *   through RxDB's `pull.stream$`, without a pull, where this replica can vouch that its
+ *   checkpoint stands exactly at the frame's `previous` (see `applyChanged`).
  * - Offline, 5xx, 429: the same request is retried inside the handler with capped, jittered
  *   backoff, and at once when the live channel is back (Wakeup).
  * - 401: the Rest layer refreshes the token once and retries; a refused refresh ends the
@@ -19,16 +22,20 @@
  *   with them in `conflicts` replaces the local copy (the conflict handler takes it as is for
  *   those rows instead of merging, which would keep the refused change and push it again).
  */
-import { combineLatest, map, type Observable } from 'rxjs';
+import { Subject, combineLatest, map, type Observable } from 'rxjs';
 import { replicateRxCollection, type RxReplicationState } from 'rxdb/plugins/replication';
-import type { RxCollection } from 'rxdb';
+import type { RxCollection, RxReplicationPullStreamItem } from 'rxdb';
 import { FamilyApiError, FamilyClientError, problemFrom } from './errors.js';
 import { backoffDelay, Wakeup, type BackoffOptions } from './backoff.js';
 import type { FamilyDatabase } from './database.js';
 import type { Rest } from './rest.js';
 import {
+  CATALOG_COLLECTIONS,
   COLLECTIONS,
   DOC_REFERENCES,
+  checkpointAtVersion,
+  isCheckpointAtVersion,
+  type ChangedFrame,
   PULL_LIMIT_MAX,
   PUSH_MAX_ROWS,
   READ_ONLY_COLLECTIONS,
@@ -96,9 +103,21 @@ export class Replications {
   private readonly replaced = new Map<CollectionName, { expired: string; by: Checkpoint | null }>();
   /** Highest family version each collection has pulled up to (its checkpoint's `version`). */
   private readonly pulledVersion = new Map<CollectionName, number>();
+  /**
+   * Live patches: per collection, the checkpoint up to which the local database is known to
+   * hold the server's docs once RxDB has processed what it was handed (a pull's answer, a
+   * patch), or, for a collection a commit did not write, up to which it is unchanged. Absent
+   * while unknown: before the first pull and while a pull runs (its answer sets it).
+   */
+  private readonly head = new Map<CollectionName, Checkpoint | null>();
+  /** Each collection's `pull.stream$`: live patches go to RxDB through it. */
+  private readonly streams = {} as Record<CollectionName, Subject<RxReplicationPullStreamItem<any, Checkpoint>>>;
 
   constructor(private readonly config: ReplicationConfig) {
-    for (const c of COLLECTIONS) this.states[c] = this.replicate(c);
+    for (const c of COLLECTIONS) {
+      this.streams[c] = new Subject();
+      this.states[c] = this.replicate(c);
+    }
     this.active$ = combineLatest(COLLECTIONS.map((c) => this.states[c].active$)).pipe(map((a) => a.some(Boolean)));
   }
 
@@ -118,6 +137,63 @@ export class Replications {
     }
   }
 
+  /**
+   * `Changed { version, previous, collections, docs? }` (api-contract §7). For each collection:
+   * - written by the commit, with docs in the frame, and this replica's checkpoint exactly at
+   *   `previous` and nothing else under way for it: the docs and their checkpoint go to RxDB
+   *   through `pull.stream$`, no pull;
+   * - written otherwise (no docs: over the bound, a catalog; or a checkpoint elsewhere, or a
+   *   pull or push running): returned, to be pulled as before;
+   * - not written by the commit: unchanged between `previous` and `version`, so a checkpoint
+   *   known to stand at `previous` is known to stand at `version` too, and the next patch of that
+   *   collection can be applied. (RxDB stores no checkpoint without a document, so this move
+   *   lives in memory only; the stored checkpoint stays behind, which is always safe.)
+   * A frame without `previous` (an older server) or without `collections` takes no doc and moves
+   * nothing. Returns the collections to pull, undefined for all.
+   */
+  applyChanged(frame: Pick<ChangedFrame, 'version' | 'previous' | 'collections' | 'docs'>): CollectionName[] | undefined {
+    const { version, previous, collections, docs } = frame;
+    if (!collections) return undefined;
+    if (previous === undefined || this.stopped) return [...collections];
+    const written = new Set<CollectionName>(collections);
+    const toPull: CollectionName[] = [];
+    for (const c of COLLECTIONS) {
+      if ((CATALOG_COLLECTIONS as readonly CollectionName[]).includes(c)) {
+        // Never patched: their checkpoint's catalog cursor only moves by pulling.
+        if (written.has(c)) toPull.push(c);
+        continue;
+      }
+      const atPrevious = this.head.has(c) && isCheckpointAtVersion(this.head.get(c), previous);
+      if (!written.has(c)) {
+        if (atPrevious) this.head.set(c, checkpointAtVersion(version));
+        continue;
+      }
+      const patch = docs?.[c];
+      if (patch && atPrevious && this.idle(c)) {
+        this.head.set(c, patch.checkpoint);
+        this.notePulled(c, patch.checkpoint);
+        this.streams[c].next({ documents: patch.documents as any[], checkpoint: patch.checkpoint });
+      } else {
+        toPull.push(c);
+      }
+    }
+    return toPull;
+  }
+
+  /**
+   * Nothing runs or waits in this collection's replication: no pull, no push, no task queued.
+   * A patch is handed to RxDB only then. RxDB runs a stream event after what was queued before
+   * it, and a pull (RESYNC) that began before the event arrived would drop it, but one queued
+   * earlier and begun later would not: its answer (past `version`) would then be overwritten by
+   * the patch's older docs. A RESYNC requested in an earlier task has made `down` active by now;
+   * one waiting for a push to end keeps `up` active.
+   */
+  private idle(c: CollectionName): boolean {
+    const internal = this.states[c].internalReplicationState;
+    if (!internal || this.states[c].isStopped()) return false;
+    return !internal.events.active.up.getValue() && !internal.events.active.down.getValue();
+  }
+
   /** Resolves once every collection is in sync; rejects (`stopped`) when the replication is
    *  cancelled first (RxDB's own wait would never settle then). */
   async awaitInSync(): Promise<void> {
@@ -135,6 +211,7 @@ export class Replications {
     this.stopped = true;
     this.config.wakeup.wake();
     await Promise.all(COLLECTIONS.map((c) => this.states[c].cancel()));
+    for (const c of COLLECTIONS) this.streams[c].complete();
   }
 
   private replicate(c: CollectionName): RxReplicationState<any, Checkpoint> {
@@ -150,24 +227,28 @@ export class Replications {
       autoStart: true,
       pull: {
         batchSize: Math.min(config.pullBatchSize, PULL_LIMIT_MAX),
+        // Live patches (applyChanged). A stream event's checkpoint replaces RxDB's as is.
+        stream$: this.streams[c].asObservable(),
         handler: (checkpoint, batchSize) =>
-          this.retrying(async () => {
-            const from = this.checkpointFor(c, checkpoint ?? null);
-            const res = await config.rest.send('GET', this.pullPath(c, from, batchSize));
-            if (res.status === 410) {
-              await res.body?.cancel().catch(() => undefined);
-              config.hooks.checkpointExpired(c);
-              const result = await this.resyncFromScratch(c);
-              // RxDB keeps its stored checkpoint when a pull brings no document (a collection
-              // empty on both sides): pull from the new one instead of the expired one until
-              // RxDB stores another, or every pull would answer 410 again.
-              this.replaced.set(c, { expired: JSON.stringify(checkpoint ?? null), by: result.checkpoint ?? null });
-              return result;
-            }
-            const body = await this.answer<PullBody>(res);
-            this.notePulled(c, body.checkpoint);
-            return { documents: body.documents, checkpoint: body.checkpoint ?? checkpoint ?? undefined };
-          }),
+          this.tracked(c, checkpoint ?? null, () =>
+            this.retrying(async () => {
+              const from = this.checkpointFor(c, checkpoint ?? null);
+              const res = await config.rest.send('GET', this.pullPath(c, from, batchSize));
+              if (res.status === 410) {
+                await res.body?.cancel().catch(() => undefined);
+                config.hooks.checkpointExpired(c);
+                const result = await this.resyncFromScratch(c);
+                // RxDB keeps its stored checkpoint when a pull brings no document (a collection
+                // empty on both sides): pull from the new one instead of the expired one until
+                // RxDB stores another, or every pull would answer 410 again.
+                this.replaced.set(c, { expired: JSON.stringify(checkpoint ?? null), by: result.checkpoint ?? null });
+                return result;
+              }
+              const body = await this.answer<PullBody>(res);
+              this.notePulled(c, body.checkpoint);
+              return { documents: body.documents, checkpoint: body.checkpoint ?? checkpoint ?? undefined };
+            }),
+          ),
       },
       push: {
         batchSize: Math.min(config.pushBatchSize, PUSH_MAX_ROWS),
@@ -227,6 +308,20 @@ export class Replications {
       await this.config.wakeup.wait(backoffDelay(attempt, { baseMs: 100, maxMs: this.config.backoff.maxMs }));
       if (this.stopped) throw new ReplicationHalted('replication stopped');
     }
+  }
+
+  /** Runs a pull: the collection's head is unknown meanwhile, and afterwards it is what RxDB
+   *  will hold: the answer's checkpoint when it brought documents, else RxDB's own (RxDB keeps
+   *  its checkpoint when a pull brings none). */
+  private async tracked<T extends { documents: unknown[]; checkpoint?: Checkpoint | undefined }>(
+    c: CollectionName,
+    from: Checkpoint | null,
+    pull: () => Promise<T>,
+  ): Promise<T> {
+    this.head.delete(c);
+    const result = await pull();
+    this.head.set(c, result.documents.length > 0 ? (result.checkpoint ?? null) : from);
+    return result;
   }
 
   /** The checkpoint to pull from: RxDB's, unless it is one a 410 replaced. */
