@@ -10,7 +10,9 @@
 //     writer and N listeners each a PouchDB in a worker thread of its own, live replication
 //     with PouchDB's defaults.
 // The clock starts when A's write is called and stops when the receiving database emits the
-// insert (absolute clocks, one machine). Rounds of W writes, one write at a time (the next once
+// insert (absolute clocks, one machine); for the SDK, the arrival of the write's `Changed` frame
+// at the device is reported too (what the write, push, commit and frame take; the rest is the
+// device applying it, or pulling). Rounds of W writes, one write at a time (the next once
 // every device has the item); p50/p99 per round; medians and min–max of the rounds.
 //
 //   npx tsx bench/live-propagation.ts          (BENCH_DEVICES=1,10 picks the sizes)
@@ -39,10 +41,18 @@ const LABEL: Record<System, string> = {
 /** Arrival times per item id and receiver. */
 class Arrivals {
   private readonly seen = new Map<string, Map<number, number>>();
+  /** Arrival times of `Changed` frames per receiver (SDK devices only). */
+  private readonly frames = new Map<number, number[]>();
   private waiter: (() => void) | undefined;
   listen(receivers: Remote[]): void {
     receivers.forEach((r, i) =>
-      r.on('event', (m: { arrival?: string; t?: number }) => {
+      r.on('event', (m: { arrival?: string; changed?: boolean; t?: number }) => {
+        if (m.changed) {
+          let list = this.frames.get(i);
+          if (!list) this.frames.set(i, (list = []));
+          list.push(m.t!);
+          return;
+        }
         if (!m.arrival) return;
         let by = this.seen.get(m.arrival);
         if (!by) this.seen.set(m.arrival, (by = new Map()));
@@ -52,7 +62,7 @@ class Arrivals {
     );
   }
   /** Latencies of `id` at every receiver; missing receivers after the timeout are counted. */
-  async wait(id: string, t0: number, n: number): Promise<{ latencies: number[]; missing: number }> {
+  async wait(id: string, t0: number, n: number): Promise<{ latencies: number[]; frames: number[]; missing: number }> {
     const deadline = Date.now() + ARRIVAL_TIMEOUT_MS;
     while ((this.seen.get(id)?.size ?? 0) < n && Date.now() < deadline) {
       await new Promise<void>((r) => {
@@ -63,7 +73,14 @@ class Arrivals {
     this.waiter = undefined;
     const by = this.seen.get(id) ?? new Map<number, number>();
     this.seen.delete(id);
-    return { latencies: [...by.values()].map((t) => t - t0), missing: n - by.size };
+    // Each receiver's first Changed frame after the write: the one this write's commit sent.
+    const frames: number[] = [];
+    for (const [i, list] of this.frames) {
+      const first = list.filter((t) => t >= t0).sort((a, b) => a - b)[0];
+      if (first !== undefined && by.has(i) && first <= by.get(i)!) frames.push(first - t0);
+      this.frames.set(i, []);
+    }
+    return { latencies: [...by.values()].map((t) => t - t0), frames, missing: n - by.size };
   }
 }
 
@@ -95,7 +112,7 @@ async function main() {
     const writers: Record<'sdk' | 'pouchdb', Remote> = { sdk: await sdkDevice(false), pouchdb: await pouchDevice(false) };
     const itemFields = { quantity: 2, isApproximate: false, quantityNote: null, checked: false, sectionId: null };
 
-    const results: Array<{ n: number; system: System; p50: number[]; p99: number[]; receipts: number; missing: number }> = [];
+    const results: Array<{ n: number; system: System; p50: number[]; p99: number[]; frameP50: number[]; receipts: number; missing: number }> = [];
     let patchedFrames = 0;
     for (const n of SIZES) {
       const t = Date.now();
@@ -107,10 +124,10 @@ async function main() {
       const pouchArrivals = new Arrivals();
       pouchArrivals.listen(pouchReceivers);
 
-      const per: Record<System, { p50: number[]; p99: number[]; receipts: number; missing: number }> = {
-        patches: { p50: [], p99: [], receipts: 0, missing: 0 },
-        pulls: { p50: [], p99: [], receipts: 0, missing: 0 },
-        pouchdb: { p50: [], p99: [], receipts: 0, missing: 0 },
+      const per: Record<System, { p50: number[]; p99: number[]; frameP50: number[]; receipts: number; missing: number }> = {
+        patches: { p50: [], p99: [], frameP50: [], receipts: 0, missing: 0 },
+        pulls: { p50: [], p99: [], frameP50: [], receipts: 0, missing: 0 },
+        pouchdb: { p50: [], p99: [], frameP50: [], receipts: 0, missing: 0 },
       };
       let k = 0;
       const writeOnce = async (system: System) => {
@@ -126,11 +143,14 @@ async function main() {
           if (system !== 'pouchdb') await Promise.all(sdkReceivers.map((r) => r.call('mode', { stripDocs: system === 'pulls' })));
           if (round === 0) for (let i = 0; i < WARMUP; i++) await writeOnce(system);
           const lat: number[] = [];
+          const frames: number[] = [];
           for (let i = 0; i < WRITES; i++) {
             const got = await writeOnce(system);
             lat.push(...got.latencies);
+            frames.push(...got.frames);
             per[system].missing += got.missing;
           }
+          if (frames.length) per[system].frameP50.push(quantile(ascending(frames), 0.5));
           const s = ascending(lat);
           per[system].p50.push(quantile(s, 0.5));
           per[system].p99.push(quantile(s, 0.99));
@@ -150,7 +170,7 @@ async function main() {
         const r = results.find((x) => x.n === n && x.system === system)!;
         const vs = system === 'pouchdb' ? '1' : `${fmtSpread(ratioSpread(pouch.p99, r.p99), 1)}×`;
         rows.push(
-          `| ${n} | ${LABEL[system]} | ${r.receipts.toLocaleString('en-US')}${r.missing ? ` (${r.missing} missing)` : ''} | ${fmtSpread(spread(r.p50), 1)} | ${fmtSpread(spread(r.p99), 1)} | ${vs} |`,
+          `| ${n} | ${LABEL[system]} | ${r.receipts.toLocaleString('en-US')}${r.missing ? ` (${r.missing} missing)` : ''} | ${fmtSpread(spread(r.frameP50), 1)} | ${fmtSpread(spread(r.p50), 1)} | ${fmtSpread(spread(r.p99), 1)} | ${vs} |`,
         );
       }
     }
@@ -158,8 +178,8 @@ async function main() {
       `Measured ${today()}${SMOKE ? ' (smoke run)' : ''}: ${backendName()}, ${machine()}; ${ROUNDS} rounds of ${WRITES} writes per system and size (after ${WARMUP} warm-up writes), rounds interleaved.`,
       patchedFrames === 0 ? '\n**No `Changed` frame carried `docs` in this run: the server sent no live patches, so both SDK rows pull.**' : `\n${patchedFrames.toLocaleString('en-US')} \`Changed\` frames with \`docs\` reached the receiving SDK devices.`,
       '',
-      '| receiving devices | system | receipts | p50 ms | p99 ms | PouchDB p99 / this p99 |',
-      '|---:|---|---:|---:|---:|---:|',
+      '| receiving devices | system | receipts | `Changed` frame p50 ms | in the database p50 ms | p99 ms | PouchDB p99 / this p99 |',
+      '|---:|---|---:|---:|---:|---:|---:|',
       ...rows,
     ].join('\n');
     writeResult(`live-propagation.${backend()}`, md, { sizes: SIZES, results, patchedFrames });

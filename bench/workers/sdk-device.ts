@@ -18,6 +18,9 @@ let stripDocs = false;
 /** Changed frames that carried docs (before any stripping). */
 let patched = 0;
 let client: FamilyClient | undefined;
+/** A receiver also reports when each `Changed` frame arrives (the split: push + commit + frame,
+ *  then applying it). */
+let receiving = false;
 
 /** `ws` with an `onmessage` that drops `docs` from Changed frames while `stripDocs` is on. */
 class BenchWebSocket extends WebSocket {
@@ -31,7 +34,9 @@ class BenchWebSocket extends WebSocket {
           this,
           fn &&
             ((ev: WebSocket.MessageEvent) => {
-              if (String(ev.data).includes('"docs"')) patched++;
+              const text = String(ev.data);
+              if (receiving && text.includes('"Changed"')) port.postMessage({ changed: true, t: now() });
+              if (text.includes('"docs"')) patched++;
               fn(stripDocs ? withoutDocs(ev) : ev);
             }),
         ),
@@ -66,6 +71,7 @@ serve({ send: (m) => port.postMessage(m), on: (e, fn) => port.on(e, fn) }, {
     await client.start();
     await client.awaitInSync();
     if (args.receiver) {
+      receiving = true;
       client.db.items.$.subscribe((ev: { operation: string; documentId: string }) => {
         if (ev.operation === 'INSERT') port.postMessage({ arrival: ev.documentId, t: now() });
       });
