@@ -7,12 +7,11 @@
 //
 //   npx tsx bench/read-path.ts            (BENCH_DETAIL_SIZES=200 picks sizes, BENCH_SECONDS)
 //   DATABASE_URL=postgres://… npx tsx bench/read-path.ts
-import crypto from 'node:crypto';
 import path from 'node:path';
-import { SCHEMA_VERSION } from '@family-shopping/client/protocol';
 import { BENCH_DIR, backend, backendName, machine, pick, today, SMOKE } from './lib/common.js';
 import { fmtSpread, ratioSpread, spread } from './lib/stats.js';
-import { Service, type BenchFamily } from './lib/service.js';
+import { Service } from './lib/service.js';
+import { seedList } from './lib/seed.js';
 import { forkRemote } from './lib/rpc.js';
 import { ensurePeers, peerRequire } from './lib/peers.js';
 import { writeResult } from './lib/report.js';
@@ -34,48 +33,6 @@ async function cannon(url: string, headers: Record<string, string>, duration: nu
   return { rps: r.requests.average, p99: r.latency.p99, errors: r.errors + r.timeouts + r.non2xx };
 }
 
-function itemDoc(listId: string, sectionId: string | null, i: number) {
-  const t = new Date().toISOString();
-  return {
-    id: crypto.randomUUID(),
-    listId,
-    name: `Item ${i}`,
-    quantity: (i % 7) + 0.5,
-    unitOfMeasureId: null,
-    familyUnitOfMeasureId: null,
-    isApproximate: i % 3 === 0,
-    quantityNote: i % 5 === 0 ? 'ripe ones' : null,
-    productId: null,
-    familyProductId: null,
-    sectionId,
-    checked: i % 4 === 0,
-    checkedAt: null,
-    removedAt: null,
-    removedByUserId: null,
-    createdAt: t,
-    updatedAt: t,
-    _deleted: false,
-  };
-}
-
-/** A list of `n` items on a store, placed over its sections, written through push. */
-async function seedList(service: Service, f: BenchFamily, n: number): Promise<string> {
-  const store = await service.rest(f, 'POST', '/api/stores', { name: `Store ${n}` });
-  const list = await service.rest(f, 'POST', '/api/lists', { name: `Detail ${n}`, storeId: store.id });
-  const sections = (store.sections as Array<{ id: string }>).map((s) => s.id);
-  const docs = Array.from({ length: n }, (_, i) => itemDoc(list.id, i % 6 === 5 ? null : sections[i % sections.length]!, i));
-  for (let i = 0; i < n; i += 500) {
-    const r = await fetch(`${service.url}/api/sync/items/push?schema=${SCHEMA_VERSION}`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${f.token}`, 'content-type': 'application/json' },
-      body: JSON.stringify(docs.slice(i, i + 500).map((d) => ({ newDocumentState: d }))),
-    });
-    const body = (await r.json()) as { rejected: unknown[]; conflicts: unknown[] };
-    if (r.status !== 200 || body.rejected.length || body.conflicts.length) throw new Error(`push: ${r.status} ${JSON.stringify(body).slice(0, 300)}`);
-  }
-  return list.id;
-}
-
 interface Row {
   what: string;
   n: number | null;
@@ -94,7 +51,7 @@ async function main() {
     const family = await service.family();
     const auth = { authorization: `Bearer ${family.token}` };
     const targets: Array<{ what: string; n: number | null; path: string; barePath: string }> = [];
-    for (const n of SIZES) targets.push({ what: 'GET /api/lists/{id}', n, path: `/api/lists/${await seedList(service, family, n)}`, barePath: `/detail/${n}` });
+    for (const n of SIZES) targets.push({ what: 'GET /api/lists/{id}', n, path: `/api/lists/${(await seedList(service, family, n)).listId}`, barePath: `/detail/${n}` });
     targets.push({ what: 'GET /api/me', n: null, path: '/api/me', barePath: '/me' });
 
     for (const t of targets) {
