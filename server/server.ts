@@ -52,7 +52,7 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
   const log = options.logger ?? createLogger(config.LOG_LEVEL);
   const ownsDb = !options.db;
   const target = resolveTarget(config.DATABASE_URL, config.DATA_DIR);
-  const db = options.db ?? createDb(target);
+  const db = options.db ?? createDb(target, log);
   await migrateLatest(db);
   const { jwtSecret } = await runStartupJobs(db, config, log);
 

@@ -6,6 +6,7 @@ import knexFactory, { type Knex } from 'knex';
 import pg from 'pg';
 import { PGlite } from '@electric-sql/pglite';
 import ClientPgLite from 'knex-pglite';
+import type { Logger } from '../log.js';
 
 export type Db = Knex;
 export type Trx = Knex.Transaction;
@@ -46,10 +47,11 @@ export function resolveTarget(databaseUrl: string | undefined, dataDir: string):
  * knex asks a connection function again when it acquires the connection, and a second PGlite
  * opening the same directory corrupts it.
  */
-export function knexConfig(target: DbTarget): Knex.Config {
+export function knexConfig(target: DbTarget, log?: Logger): Knex.Config {
   if (target.kind === 'postgres') {
     return {
       client: 'pg',
+      log: knexLog(log),
       // A server that cannot be reached must cost a request seconds, not minutes: a refused
       // connection fails at once (the pool passes the error on, propagateCreateError), one that
       // hangs gives up after PG_CONNECT_TIMEOUT_MS, and keep-alive notices a peer that vanished.
@@ -77,13 +79,32 @@ export function knexConfig(target: DbTarget): Knex.Config {
     client: ClientPgLite as unknown as typeof Knex.Client,
     dialect: 'postgres',
     connection: () => ({ pglite }) as object,
+    log: knexLog(log),
     useNullAsDefault: true,
     compileSqlOnError: false,
   } as Knex.Config;
 }
 
-export function createDb(target: DbTarget): Db {
-  const db = knexFactory(knexConfig(target));
+/**
+ * knex's own warnings, which it prints with console.log (a lost connection's with its stack, once
+ * per failed request). Those about lost or refused connections are dropped: the outage is
+ * logged once by DbAvailability. Others keep their first line only (never a stack) and go to
+ * the service's log, or stderr without one (the knex CLI).
+ */
+const CONNECTION_NOISE = /^(Acquire connection error|Connection Error)/;
+
+function knexLog(log: Logger | undefined): Knex.Config['log'] {
+  const emit = (level: 'warn' | 'error') => (message: unknown) => {
+    const text = (typeof message === 'string' ? message : message instanceof Error ? message.message : String(message)).split('\n')[0]!;
+    if (CONNECTION_NOISE.test(text)) return;
+    if (log) log[level]({ source: 'knex' }, text);
+    else console.error(text);
+  };
+  return { warn: emit('warn'), error: emit('error'), deprecate: emit('warn'), debug: () => {} };
+}
+
+export function createDb(target: DbTarget, log?: Logger): Db {
+  const db = knexFactory(knexConfig(target, log));
   db.on('query-error', stripSqlFromError);
   return db;
 }
