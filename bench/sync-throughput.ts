@@ -18,6 +18,7 @@ import { fmtSpread, spread } from './lib/stats.js';
 import { writeResult } from './lib/report.js';
 import { createFamilyRow } from '../server/family/create.js';
 import { newId } from '../server/db/ids.js';
+import { takeFamilyVersion } from '../server/db/family-write.js';
 import { signAccessToken } from '../server/auth/tokens.js';
 import { SCHEMA_VERSION, encodeCheckpoint, type Checkpoint } from '@family-shopping/client/protocol';
 
@@ -92,7 +93,6 @@ async function oneRound(app: RunningServer): Promise<Round> {
     const pushMs = performance.now() - t0;
 
     t0 = performance.now();
-    let version = 1_000_000;
     for (const body of bodies) {
       const rows = (JSON.parse(body) as Array<{ newDocumentState: ReturnType<typeof itemDoc> }>).map(({ newDocumentState: d }) => ({
         id: crypto.randomUUID(),
@@ -103,15 +103,16 @@ async function oneRound(app: RunningServer): Promise<Round> {
         is_approximate: d.isApproximate,
         quantity_note: d.quantityNote,
         checked: d.checked,
-        version: String(version),
       }));
-      version++;
+      // Like every write of a replicated table, the baseline takes the family's next version
+      // (the database refuses rows without it): one statement per 500 rows.
       await db.transaction(async (trx) => {
-        await trx('shopping_list_items').insert(rows);
+        const version = await takeFamilyVersion(trx, family.id);
+        await trx('shopping_list_items').insert(rows.map((r) => ({ ...r, version })));
       });
     }
     const pushBaseMs = performance.now() - t0;
-    // The baseline rows would disturb the family's commit order: remove them again.
+    // Remove the baseline rows again, so the pull below reads the pushed items only.
     await db('shopping_list_items').where({ list_id: baselineList.id }).del();
 
     // --- pull -----------------------------------------------------------------------------

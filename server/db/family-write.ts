@@ -7,7 +7,8 @@
 //      polling (version, id) > checkpoint never skips a row; writers of other families lock other
 //      rows and do not wait);
 //   2. run the change, which stamps `version` and `updated_at` on every row it writes (use
-//      `w.stamp()` / `w.insert()` / `w.update()`);
+//      `w.stamp()` / `w.insert()` / `w.update()`); the database refuses a replicated row written
+//      without this version (see `takeFamilyVersion`);
 //   3. collect domain events with `w.emit()`;
 //   4. commit, then publish the events plus `Changed { version, previous, collections, docs? }`
 //      (docs: the live patch of a small commit, read in the transaction just before commit, see
@@ -80,13 +81,9 @@ export async function familyWrite<T>(
   let result: T;
   try {
     result = await deps.db.transaction(async (trx) => {
-      const rows = await trx('family_counters')
-        .where({ family_id: familyId })
-        .increment('version', 1)
-        .returning('version');
-      const row = rows[0] as { version: string } | undefined;
-      if (!row) throw notFound('Family not found');
-      version = String(row.version);
+      const taken = await takeFamilyVersion(trx, familyId);
+      if (taken === null) throw notFound('Family not found');
+      version = taken;
       const now = deps.clock.now();
       const stamp = (table?: string) => {
         if (table === undefined) tables = null;
@@ -159,10 +156,35 @@ export async function catalogWrite<T>(
   deps: Pick<Deps, 'db'>,
   fn: (trx: Trx, catalogVersion: string) => Promise<T>,
 ): Promise<T> {
-  return deps.db.transaction(async (trx) => {
-    const rows = await trx('catalog_counter').where({ id: 1 }).increment('version', 1).returning('version');
-    return fn(trx, String((rows[0] as { version: string }).version));
-  });
+  return deps.db.transaction(async (trx) => fn(trx, await takeCatalogVersion(trx)));
+}
+
+/**
+ * Takes the family's next version in this transaction (locking its counter row until commit) and
+ * tells the database, in the same statement, that this transaction writes that family at that
+ * version (`fs.family_write`, transaction-local). The `*_write_version` triggers
+ * (migrations/20261123200001_require_write_version.ts) refuse any insert or update of a replicated
+ * family table whose row does not carry exactly that family and version, so a write that forgets
+ * to stamp a row, or a foreign-key action that changes a row behind the code's back, fails
+ * instead of hiding a change from every device. Returns null when the family has no counter.
+ * `familyWrite` is the one caller in the service; benchmarks use it for their baselines.
+ */
+export async function takeFamilyVersion(trx: Trx, familyId: string): Promise<string | null> {
+  const { rows } = (await trx.raw(
+    `UPDATE family_counters SET version = version + 1 WHERE family_id = ?
+     RETURNING version, set_config('fs.family_write', family_id::text || ':' || version::text, true)`,
+    [familyId],
+  )) as { rows: Array<{ version: string }> };
+  return rows[0] ? String(rows[0].version) : null;
+}
+
+/** The catalog counterpart of `takeFamilyVersion` (`fs.catalog_write`). */
+export async function takeCatalogVersion(trx: Trx): Promise<string> {
+  const { rows } = (await trx.raw(
+    `UPDATE catalog_counter SET version = version + 1 WHERE id = 1
+     RETURNING version, set_config('fs.catalog_write', version::text, true)`,
+  )) as { rows: Array<{ version: string }> };
+  return String(rows[0]!.version);
 }
 
 /** `collections` of the Changed nudge: the collections the written tables feed, sorted by name;

@@ -5,6 +5,8 @@ import { testApp } from '../../helpers/app.js';
 import { makeFamily } from '../../helpers/factories.js';
 import { newId, sha256, randomToken } from '../../../server/db/ids.js';
 import type { Db } from '../../../server/db/knex.js';
+import { catalogWrite, familyWrite } from '../../../server/db/family-write.js';
+import { insertGlobalProductRow, insertVersioned } from '../../helpers/versioned.js';
 
 type App = Awaited<ReturnType<typeof testApp>>;
 
@@ -20,8 +22,8 @@ async function rejects(p: Promise<unknown>, code: string, constraint?: string) {
   expect.fail(`expected the row to be rejected (${code} ${constraint ?? ''})`);
 }
 
-const stamp = (familyId: string) => ({ family_id: familyId, version: 1 });
-
+// Rows of replicated tables are written as a family write does (the database refuses a row
+// without its transaction's version): `insertVersioned` takes the family's next version.
 async function fixture(app: App) {
   const fam = await makeFamily(app);
   const db = app.deps.db;
@@ -29,25 +31,24 @@ async function fixture(app: App) {
   const sectionId = newId();
   const listId = newId();
   const recipeId = newId();
-  await db('stores').insert({ id: storeId, name: 'Market', ...stamp(fam.familyId) });
-  await db('store_sections').insert({ id: sectionId, store_id: storeId, name: 'Dairy', position: 0, ...stamp(fam.familyId) });
-  await db('shopping_lists').insert({ id: listId, name: 'Weekly', store_id: storeId, ...stamp(fam.familyId) });
-  await db('recipes').insert({ id: recipeId, name: 'Pancakes', ...stamp(fam.familyId) });
+  const ins = (table: string, row: Record<string, unknown>) => insertVersioned(app, fam.familyId, table, row);
+  await ins('stores', { id: storeId, name: 'Market' });
+  await ins('store_sections', { id: sectionId, store_id: storeId, name: 'Dairy', position: 0 });
+  await ins('shopping_lists', { id: listId, name: 'Weekly', store_id: storeId });
+  await ins('recipes', { id: recipeId, name: 'Pancakes' });
   const each = await db('units_of_measure').where({ code: 'each' }).first();
   const familyUnitId = newId();
-  await db('family_units_of_measure').insert({ id: familyUnitId, name: 'Crate', abbreviation: 'crt', category: 'Count', ...stamp(fam.familyId) });
-  const productId = newId();
-  await db('products').insert({ id: productId, key: `p-${productId}`, name: `Product ${productId}` });
+  await ins('family_units_of_measure', { id: familyUnitId, name: 'Crate', abbreviation: 'crt', category: 'Count' });
+  const productId = await insertGlobalProductRow(app, { name: `Product ${newId()}` });
   const familyProductId = newId();
-  await db('family_products').insert({ id: familyProductId, name: `FP ${familyProductId}`, ...stamp(fam.familyId) });
-  return { fam, db, storeId, sectionId, listId, recipeId, eachId: each.id as string, familyUnitId, productId, familyProductId };
+  await ins('family_products', { id: familyProductId, name: `FP ${familyProductId}` });
+  return { fam, db, ins, storeId, sectionId, listId, recipeId, eachId: each.id as string, familyUnitId, productId, familyProductId };
 }
 
 const item = (f: Awaited<ReturnType<typeof fixture>>, extra: Record<string, unknown> = {}) => ({
   id: newId(),
   list_id: f.listId,
   name: 'Milk',
-  ...stamp(f.fam.familyId),
   ...extra,
 });
 
@@ -55,7 +56,6 @@ const ingredient = (f: Awaited<ReturnType<typeof fixture>>, extra: Record<string
   id: newId(),
   recipe_id: f.recipeId,
   name: 'Flour',
-  ...stamp(f.fam.familyId),
   ...extra,
 });
 
@@ -87,21 +87,23 @@ describe('database constraints', () => {
   it('store name is unique per family, not globally', async () => {
     const a = await makeFamily(app);
     const b = await makeFamily(app);
-    await db('stores').insert({ id: newId(), name: 'Aldi', ...stamp(a.familyId) });
-    await rejects(db('stores').insert({ id: newId(), name: 'Aldi', ...stamp(a.familyId) }), '23505', 'stores_name_unique');
-    await db('stores').insert({ id: newId(), name: 'Aldi', ...stamp(b.familyId) }); // another family may
+    await insertVersioned(app, a.familyId, 'stores', { id: newId(), name: 'Aldi' });
+    await rejects(insertVersioned(app, a.familyId, 'stores', { id: newId(), name: 'Aldi' }), '23505', 'stores_name_unique');
+    await insertVersioned(app, b.familyId, 'stores', { id: newId(), name: 'Aldi' }); // another family may
   });
 
   it('abbreviation is unique within each unit table', async () => {
     await rejects(
-      db('units_of_measure').insert({ id: newId(), code: `c-${newId()}`, name: 'Kilo again', abbreviation: 'KG', category: 'Weight' }),
+      catalogWrite(app.deps, (trx, version) =>
+        trx('units_of_measure').insert({ id: newId(), code: `c-${newId()}`, name: 'Kilo again', abbreviation: 'KG', category: 'Weight', catalog_version: version }),
+      ),
       '23505',
       'units_of_measure_abbreviation_unique',
     );
     const f = await makeFamily(app);
-    await db('family_units_of_measure').insert({ id: newId(), name: 'Tray', abbreviation: 'tr', category: 'Count', ...stamp(f.familyId) });
+    await insertVersioned(app, f.familyId, 'family_units_of_measure', { id: newId(), name: 'Tray', abbreviation: 'tr', category: 'Count' });
     await rejects(
-      db('family_units_of_measure').insert({ id: newId(), name: 'Tray 2', abbreviation: 'TR', category: 'Count', ...stamp(f.familyId) }),
+      insertVersioned(app, f.familyId, 'family_units_of_measure', { id: newId(), name: 'Tray 2', abbreviation: 'TR', category: 'Count' }),
       '23505',
       'family_units_abbreviation_unique',
     );
@@ -122,58 +124,71 @@ describe('database constraints', () => {
     await db('invites').insert({ id: newId(), family_id: f.familyId, email: 'b@example.test', token_hash: hash, expires_at: expires });
   });
 
-  it('an item keeps living with section null when its section is deleted', async () => {
+  it('a section an item still names cannot vanish behind the family write (ON DELETE SET NULL would change the item without a version)', async () => {
+    // Deleting a section is a tombstone plus the items' sectionId cleared by the family write,
+    // each row stamped (stores tests); the foreign key's SET NULL is only a last resort, and the
+    // database refuses it even inside a family write, as the item would keep its old version.
     const f = await fixture(app);
     const row = item(f, { section_id: f.sectionId });
-    await db('shopping_list_items').insert(row);
-    await db('store_sections').where({ id: f.sectionId }).del();
+    await f.ins('shopping_list_items', row);
+    await rejects(db('store_sections').where({ id: f.sectionId }).del(), 'FS001');
+    await rejects(
+      familyWrite(app.deps, f.fam.familyId, (w) => w.trx('store_sections').where({ id: f.sectionId }).del()),
+      'FS001',
+    );
     const after = await db('shopping_list_items').where({ id: row.id }).first();
-    expect(after).to.not.equal(undefined);
-    expect(after.section_id).to.equal(null);
+    expect(after.section_id).to.equal(f.sectionId);
+    expect(await db('store_sections').where({ id: f.sectionId }).first()).to.not.equal(undefined);
   });
 
   it('items and ingredients take at most one unit id and at most one product id', async () => {
     const f = await fixture(app);
     await rejects(
-      db('shopping_list_items').insert(item(f, { unit_of_measure_id: f.eachId, family_unit_of_measure_id: f.familyUnitId })),
+      f.ins('shopping_list_items', item(f, { unit_of_measure_id: f.eachId, family_unit_of_measure_id: f.familyUnitId })),
       '23514',
       'shopping_list_items_one_unit',
     );
     await rejects(
-      db('shopping_list_items').insert(item(f, { product_id: f.productId, family_product_id: f.familyProductId })),
+      f.ins('shopping_list_items', item(f, { product_id: f.productId, family_product_id: f.familyProductId })),
       '23514',
       'shopping_list_items_one_product',
     );
     await rejects(
-      db('recipe_ingredients').insert(ingredient(f, { unit_of_measure_id: f.eachId, family_unit_of_measure_id: f.familyUnitId })),
+      f.ins('recipe_ingredients', ingredient(f, { unit_of_measure_id: f.eachId, family_unit_of_measure_id: f.familyUnitId })),
       '23514',
       'recipe_ingredients_one_unit',
     );
     await rejects(
-      db('recipe_ingredients').insert(ingredient(f, { product_id: f.productId, family_product_id: f.familyProductId })),
+      f.ins('recipe_ingredients', ingredient(f, { product_id: f.productId, family_product_id: f.familyProductId })),
       '23514',
       'recipe_ingredients_one_product',
     );
     // One of each is fine.
-    await db('shopping_list_items').insert(item(f, { unit_of_measure_id: f.eachId, family_product_id: f.familyProductId }));
-    await db('recipe_ingredients').insert(ingredient(f, { family_unit_of_measure_id: f.familyUnitId, product_id: f.productId }));
+    await f.ins('shopping_list_items', item(f, { unit_of_measure_id: f.eachId, family_product_id: f.familyProductId }));
+    await f.ins('recipe_ingredients', ingredient(f, { family_unit_of_measure_id: f.familyUnitId, product_id: f.productId }));
   });
 
   it('quantities are exact decimals, never negative', async () => {
     const f = await fixture(app);
     const row = item(f, { quantity: '0.3' });
-    await db('shopping_list_items').insert(row);
+    await f.ins('shopping_list_items', row);
     const back = await db('shopping_list_items').where({ id: row.id }).first();
     expect(back.quantity).to.equal('0.300');
     const sum = await db.raw('select (0.1::numeric(12,3) + 0.2::numeric(12,3))::text as s');
     expect(sum.rows[0].s).to.equal('0.300');
-    await rejects(db('shopping_list_items').insert(item(f, { quantity: '-1' })), '23514', 'shopping_list_items_quantity_check');
+    await rejects(f.ins('shopping_list_items', item(f, { quantity: '-1' })), '23514', 'shopping_list_items_quantity_check');
   });
 
   it('items and ingredients require family_id', async () => {
+    // A row without a family cannot carry its family write's version: the version check refuses
+    // it before NOT NULL would (the column is NOT NULL as well: last test).
     const f = await fixture(app);
-    await rejects(db('shopping_list_items').insert({ ...item(f), family_id: null }), '23502');
-    await rejects(db('recipe_ingredients').insert({ ...ingredient(f), family_id: null }), '23502');
+    const version = async () => String((await db('family_counters').where({ family_id: f.fam.familyId }).first('version')).version);
+    await rejects(db('shopping_list_items').insert({ ...item(f), family_id: null, version: await version() }), 'FS001');
+    await rejects(db('recipe_ingredients').insert({ ...ingredient(f), family_id: null, version: await version() }), 'FS001');
+    const unstamped = item(f);
+    await rejects(db('shopping_list_items').insert({ ...unstamped, family_id: f.fam.familyId, version: await version() }), 'FS001');
+    expect(await db('shopping_list_items').where({ id: unstamped.id }).first()).to.equal(undefined);
   });
 
   it('membership roles are admin or member', async () => {

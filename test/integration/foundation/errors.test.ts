@@ -65,7 +65,7 @@ describe('errors: problem+json and the Postgres error mapping', () => {
     const fam = await makeFamily(app);
     const cases: [() => Promise<unknown>, number, string][] = [
       [() => db('families').insert({ id: fam.familyId, name: 'again', invite_code: `c-${newId()}` }), 409, 'conflict'],
-      [() => db('stores').insert({ id: newId(), name: 'Nowhere', family_id: newId(), version: 1 }), 400, 'reference_invalid'],
+      [() => db('family_memberships').insert({ id: newId(), family_id: fam.familyId, user_id: newId(), role: 'member' }), 400, 'reference_invalid'],
       [() => db('family_memberships').insert({ id: newId(), family_id: fam.familyId, user_id: fam.admin.userId, role: 'owner' }), 400, 'validation_failed'],
       [() => db.raw('select ?::uuid', ['not-a-uuid']), 400, 'validation_failed'],
       [() => db.raw('select ?::text', ['nul \u0000 inside']), 400, 'validation_failed'],

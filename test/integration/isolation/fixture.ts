@@ -6,6 +6,7 @@ import type { RunningServer } from '../../../server/server.js';
 import { familyWrite } from '../../../server/db/family-write.js';
 import { newId, randomToken, sha256 } from '../../../server/db/ids.js';
 import { makeFamily, makeMember, type TestFamily, type TestUser } from '../../helpers/factories.js';
+import { insertGlobalProductRow } from '../../helpers/versioned.js';
 
 export const tag = () => crypto.randomBytes(4).toString('hex');
 
@@ -32,9 +33,7 @@ export async function insertGlobalProduct(
   name: string,
   unitCategoryFlags = 0,
 ): Promise<string> {
-  const id = newId();
-  await app.deps.db('products').insert({ id, key: `test-${id}`, name, unit_category_flags: unitCategoryFlags });
-  return id;
+  return insertGlobalProductRow(app, { name, unit_category_flags: unitCategoryFlags });
 }
 
 export interface Fixture {

@@ -8,6 +8,7 @@ import type { FamilyEvent } from '../../../server/events/bus.js';
 import { newId } from '../../../server/db/ids.js';
 import { request, type HttpResult } from '../../helpers/app.js';
 import type { TestUser } from '../../helpers/factories.js';
+import { insertGlobalProductRow } from '../../helpers/versioned.js';
 
 export type Call = (method: string, path: string, body?: unknown) => Promise<HttpResult>;
 
@@ -47,9 +48,7 @@ export async function globalUnitId(app: RunningServer, code = 'each'): Promise<s
 }
 
 export async function seedGlobalProduct(app: RunningServer, name = `Product ${crypto.randomBytes(4).toString('hex')}`): Promise<string> {
-  const id = newId();
-  await app.deps.db('products').insert({ id, key: `test-${id}`, name, unit_category_flags: 0 });
-  return id;
+  return insertGlobalProductRow(app, { name });
 }
 
 export async function seedFamilyProduct(app: RunningServer, familyId: string, name = `FP ${crypto.randomBytes(4).toString('hex')}`): Promise<string> {

@@ -4,6 +4,7 @@ import { expect } from 'chai';
 import { testApp, request } from '../../helpers/app.js';
 import { makeFamily } from '../../helpers/factories.js';
 import { purgeTombstones, schedulePurge, TOMBSTONE_RETENTION_MS } from '../../../server/sync/purge.js';
+import { updateVersioned } from '../../helpers/versioned.js';
 import { pull, pullAll } from './helpers.js';
 
 const DAY = 24 * 60 * 60 * 1000;
@@ -23,12 +24,12 @@ describe('sync tombstone purge', () => {
     // Two hard deletes (tombstones), one aged beyond the retention period.
     const recipe = (await request(app, 'POST', '/api/recipes', { token: t, body: { name: 'R', ingredients: [{ name: 'x' }] } })).body;
     await request(app, 'DELETE', `/api/recipes/${recipe.id}`, { token: t });
-    await db('shopping_list_items').where({ id: oldGone.id }).update({ deleted: true });
-    await db('shopping_list_items').where({ id: young.id }).update({ deleted: true });
+    const f = family.familyId;
     const now = app.deps.clock.now().getTime();
-    await db('shopping_list_items').where({ id: oldGone.id }).update({ updated_at: new Date(now - 31 * DAY) });
-    await db('recipe_ingredients').where({ recipe_id: recipe.id }).update({ updated_at: new Date(now - 40 * DAY) });
-    await db('recipes').where({ id: recipe.id }).update({ updated_at: new Date(now - 40 * DAY) });
+    await updateVersioned(app, f, 'shopping_list_items', { id: oldGone.id }, { deleted: true, updated_at: new Date(now - 31 * DAY) });
+    await updateVersioned(app, f, 'shopping_list_items', { id: young.id }, { deleted: true });
+    await updateVersioned(app, f, 'recipe_ingredients', { recipe_id: recipe.id }, { updated_at: new Date(now - 40 * DAY) });
+    await updateVersioned(app, f, 'recipes', { id: recipe.id }, { updated_at: new Date(now - 40 * DAY) });
     const purgedVersions = [
       ...(await db('shopping_list_items').where({ id: oldGone.id }).pluck('version')),
       ...(await db('recipes').where({ id: recipe.id }).pluck('version')),
@@ -67,8 +68,8 @@ describe('sync tombstone purge', () => {
     const unit = (await request(app, 'POST', '/api/units', { token: t, body: { name: 'Sack', abbreviation: `sk${Date.now() % 100000}`, category: 'Count' } })).body;
     const item = (await request(app, 'POST', `/api/lists/${list.id}/items`, { token: t, body: { name: 'Rice', familyUnitOfMeasureId: unit.id } })).body;
     // The item is tombstoned recently, the unit long ago: the unit must wait for the item.
-    await db('shopping_list_items').where({ id: item.id }).update({ deleted: true });
-    await db('family_units_of_measure').where({ id: unit.id }).update({ deleted: true, updated_at: new Date(Date.now() - 60 * DAY) });
+    await updateVersioned(app, family.familyId, 'shopping_list_items', { id: item.id }, { deleted: true });
+    await updateVersioned(app, family.familyId, 'family_units_of_measure', { id: unit.id }, { deleted: true, updated_at: new Date(Date.now() - 60 * DAY) });
     await purgeTombstones(app.deps);
     expect(await db('family_units_of_measure').where({ id: unit.id }).first()).to.include({ deleted: true });
     // With a shorter retention (tests), the item goes too, then the unit.
@@ -84,7 +85,7 @@ describe('sync tombstone purge', () => {
     const t = family.admin.token;
     const recipe = (await request(app, 'POST', '/api/recipes', { token: t, body: { name: 'Old' } })).body;
     await request(app, 'DELETE', `/api/recipes/${recipe.id}`, { token: t });
-    await app.deps.db('recipes').where({ id: recipe.id }).update({ updated_at: new Date(Date.now() - 31 * DAY) });
+    await updateVersioned(app, family.familyId, 'recipes', { id: recipe.id }, { updated_at: new Date(Date.now() - 31 * DAY) });
     const stop = schedulePurge(app.deps, 10);
     try {
       for (let i = 0; i < 500 && (await app.deps.db('recipes').where({ id: recipe.id }).first()); i++) {

@@ -3,6 +3,7 @@
 import { expect } from 'chai';
 import { testApp, request } from '../../helpers/app.js';
 import { makeFamily, makeMember } from '../../helpers/factories.js';
+import { insertGlobalProductRow } from '../../helpers/versioned.js';
 import type { FamilyEvent } from '../../../server/events/bus.js';
 import { pushResponseSchemas } from '@family-shopping/client/protocol';
 import { familyVersion, itemDoc, listDoc, pull, pullAll, push, sectionDoc, storeDoc, uuid, type AnyDoc } from './helpers.js';
@@ -389,8 +390,7 @@ describe('sync push', () => {
     expect(res.body).to.deep.equal({ conflicts: [], rejected: [] });
     expect((await request(app, 'GET', '/api/units', { token: t })).body.some((u: any) => u.id === unit.id)).to.equal(true);
 
-    const global = (await app.deps.db('products').insert({ id: uuid(), key: `t-${uuid()}`, name: 'Sugar' }).returning('id'))[0];
-    const gid = typeof global === 'string' ? global : global.id;
+    const gid = await insertGlobalProductRow(app, { name: 'Sugar' });
     const products = (await pullAll(app, t, 'products', null, 1000)).docs;
     const sugar = products.get(gid)!;
     res = await push(app, t, 'products', [{ assumedMasterState: sugar, newDocumentState: { ...sugar, name: 'Cane sugar' } }]);
