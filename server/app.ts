@@ -7,6 +7,7 @@ import { AppError } from './http/errors.js';
 import { errorHandler, methodNotAllowed, problem, requestContext, requireJson } from './http/middleware.js';
 import { registerFeatureRoutes } from './features.js';
 import { DbAvailability } from './db/availability.js';
+import { serveWebApp } from './web/static.js';
 
 export const BODY_LIMIT = '1mb';
 
@@ -59,6 +60,9 @@ export function buildApp(deps: Deps): BuiltApp {
       ctx.body = problem(503, 'not_ready', 'The database is not reachable');
     }
   });
+
+  // The web app owns every path outside /api and the probes (contract §9).
+  app.use(serveWebApp());
 
   app.use(requireJson());
   app.use(

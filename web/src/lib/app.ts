@@ -1,0 +1,128 @@
+/**
+ * The one FamilyClient of the app, its session and its status. The session is kept in
+ * localStorage (the SDK hands every rotated refresh token to `onSession`). The local database
+ * is IndexedDB (RxDB's Dexie storage), so lists open with no signal after the first load.
+ */
+import { createFamilyClient, FamilyClientError, type FamilyClient, type Session } from '@family-shopping/client';
+import { getRxStorageDexie } from 'rxdb/plugins/storage-dexie';
+import { BehaviorSubject, combineLatest, fromEvent, map, merge, of, startWith, distinctUntilChanged, type Observable } from 'rxjs';
+import { derivedPending } from './pending.ts';
+
+const SESSION_KEY = 'family-shopping.session';
+
+function loadSession(): Session | null {
+  try {
+    const raw = localStorage.getItem(SESSION_KEY);
+    return raw ? (JSON.parse(raw) as Session) : null;
+  } catch {
+    return null;
+  }
+}
+
+function saveSession(s: Session | null): void {
+  try {
+    if (s) localStorage.setItem(SESSION_KEY, JSON.stringify(s));
+    else localStorage.removeItem(SESSION_KEY);
+  } catch {
+    // private mode: the session lives as long as the page
+  }
+}
+
+export const session$ = new BehaviorSubject<Session | null>(loadSession());
+export const client$ = new BehaviorSubject<FamilyClient | null>(null);
+/** A message for the sign-in page (e.g. "You were removed from the family"). */
+export const notice$ = new BehaviorSubject<string | null>(null);
+
+async function open(session: Session | null): Promise<FamilyClient> {
+  const client = await createFamilyClient({
+    baseUrl: location.origin,
+    storage: getRxStorageDexie(),
+    session,
+    onSession: (s) => {
+      saveSession(s);
+      session$.next(s);
+    },
+  });
+  client.on('removed', () => {
+    notice$.next('You are no longer a member of this family.');
+    void resetLocalData();
+  });
+  client.on('unauthenticated', () => notice$.next('Your session ended. Please sign in again.'));
+  client.on('schema_outdated', () => notice$.next('This app is out of date: reload the page to update it.'));
+  return client;
+}
+
+let opening: Promise<FamilyClient> | null = null;
+
+/** Opens the client (once) and starts replicating when signed in. */
+export function boot(): Promise<FamilyClient> {
+  opening ??= (async () => {
+    const client = await open(session$.value);
+    client$.next(client);
+    if (client.auth.session) await startReplication();
+    return client;
+  })();
+  return opening;
+}
+
+export function client(): FamilyClient {
+  const c = client$.value;
+  if (!c) throw new Error('client not open');
+  return c;
+}
+
+/** Starts replication; a database that holds another family's data is dropped first. */
+export async function startReplication(): Promise<void> {
+  const c = client();
+  try {
+    await c.start();
+  } catch (err) {
+    if (err instanceof FamilyClientError && err.code === 'database_of_another_family') {
+      const s = c.auth.session;
+      await c.destroy();
+      const next = await open(s);
+      client$.next(next);
+      await next.start();
+      return;
+    }
+    throw err;
+  }
+}
+
+/** Drops this device's copy of the family's data and opens an empty one. */
+export async function resetLocalData(): Promise<void> {
+  const c = client$.value;
+  if (!c) return;
+  const s = c.auth.session;
+  await c.destroy().catch(() => undefined);
+  client$.next(await open(s));
+}
+
+export async function signOut(): Promise<void> {
+  const c = client();
+  await c.auth.logout();
+  await resetLocalData();
+}
+
+/** Whether the browser reports a network at all. */
+const navigatorOnline$: Observable<boolean> =
+  typeof window === 'undefined'
+    ? of(true)
+    : merge(fromEvent(window, 'online'), fromEvent(window, 'offline')).pipe(
+        map(() => navigator.onLine),
+        startWith(navigator.onLine),
+      );
+
+export interface SyncStatus {
+  offline: boolean;
+  pending: number;
+}
+
+/** Offline while the server cannot be reached; the number of local changes not yet sent. */
+export function status$(c: FamilyClient): Observable<SyncStatus> {
+  const pending$ = ((c as unknown as { pending$?: Observable<number> }).pending$ ?? derivedPending(c)).pipe(startWith(0));
+  return combineLatest([c.state$, navigatorOnline$, pending$]).pipe(
+    map(([state, netUp, pending]) => ({ offline: !netUp || state === 'offline', pending })),
+    distinctUntilChanged((a, b) => a.offline === b.offline && a.pending === b.pending),
+  );
+}

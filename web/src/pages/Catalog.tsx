@@ -1,0 +1,232 @@
+/**
+ * The family's catalog: its own products, its overrides of the shared (global) products, its
+ * own units. The SDK's domain API has no catalog writes, so these edits are online-only REST
+ * calls (`client.rest`); the changes then reach every device by replication. A unit in use is
+ * refused by the server (409 unit_in_use) and its reason shown.
+ */
+import { UNIT_CATEGORIES, type UnitCategory } from '@family-shopping/client';
+import { useState } from 'preact/hooks';
+import type { PageProps } from '../App.tsx';
+import { domain, type Product, type Unit } from '../lib/domain.ts';
+import { useAction, useObservable } from '../lib/hooks.ts';
+import { ErrorText, Field } from '../components/Form.tsx';
+
+function Categories({ value, onChange, label }: { value: UnitCategory[]; onChange: (v: UnitCategory[]) => void; label: string }) {
+  return (
+    <fieldset class="categories">
+      <legend>{label}</legend>
+      {UNIT_CATEGORIES.map((c) => (
+        <label class="check">
+          <input
+            type="checkbox"
+            checked={value.includes(c)}
+            onChange={(e) => onChange(e.currentTarget.checked ? [...value, c] : value.filter((x) => x !== c))}
+          />
+          {c}
+        </label>
+      ))}
+    </fieldset>
+  );
+}
+
+export function CatalogPage({ client }: PageProps) {
+  const d = domain(client);
+  const [q, setQ] = useState('');
+  const products = useObservable(() => d.products.search$(q.trim(), { limit: 50 }), [client, q.trim()], [] as Product[]);
+  const units = useObservable(() => d.units.all$(), [client], [] as Unit[]);
+  const [name, setName] = useState('');
+  const [flags, setFlags] = useState<UnitCategory[]>([]);
+  const [editing, setEditing] = useState<string | null>(null);
+  const { error, run } = useAction();
+
+  return (
+    <>
+      <h1>Catalog</h1>
+      <section class="card">
+        <h2>Products</h2>
+        <form
+          onSubmit={(e) => {
+            e.preventDefault();
+            const n = name.trim();
+            if (n)
+              void run(async () => {
+                await client.rest('POST', '/api/products', { name: n, unitCategoryFlags: flags });
+                setName('');
+                setFlags([]);
+              });
+          }}
+        >
+          <Field label="New product" maxLength={200} value={name} onInput={(e) => setName(e.currentTarget.value)} />
+          <Categories label="Measured by (filters the units offered)" value={flags} onChange={setFlags} />
+          <button class="primary" type="submit">
+            Add product
+          </button>
+        </form>
+        <ErrorText error={error} />
+        <Field label="Search products" type="search" value={q} onInput={(e) => setQ(e.currentTarget.value)} />
+        <ul class="rows">
+          {products.map((p) =>
+            editing === p.id ? (
+              <ProductEditor key={p.id} client={client} product={p} onDone={() => setEditing(null)} />
+            ) : (
+              <li class="row" key={p.id}>
+                <span class="grow">
+                  {p.name}
+                  <small class="tag">{p.kind === 'family' ? 'family' : p.overridden ? 'changed' : 'shared'}</small>
+                  {p.unitCategoryFlags.length > 0 && <small class="hint"> {p.unitCategoryFlags.join(', ')}</small>}
+                </span>
+                <button type="button" onClick={() => setEditing(p.id)}>
+                  Edit {p.name}
+                </button>
+              </li>
+            ),
+          )}
+        </ul>
+      </section>
+      <UnitsCard client={client} units={units} />
+    </>
+  );
+}
+
+function ProductEditor({ client, product, onDone }: { client: PageProps['client']; product: Product; onDone: () => void }) {
+  const [name, setName] = useState(product.name);
+  const [flags, setFlags] = useState<UnitCategory[]>(product.unitCategoryFlags as UnitCategory[]);
+  const { error, run } = useAction();
+  const family = product.kind === 'family';
+  return (
+    <li class="row editor">
+      <form
+        class="grow"
+        onSubmit={(e) => {
+          e.preventDefault();
+          void run(async () => {
+            const body = { name: name.trim(), unitCategoryFlags: flags };
+            if (family) await client.rest('PATCH', `/api/products/${product.id}`, body);
+            else await client.rest('PUT', `/api/products/${product.id}/override`, body);
+            onDone();
+          });
+        }}
+      >
+        <Field label="Product name" required maxLength={200} value={name} onInput={(e) => setName(e.currentTarget.value)} />
+        <Categories label="Measured by" value={flags} onChange={setFlags} />
+        {!family && <p class="hint">A shared product: your changes apply to your family only.</p>}
+        <ErrorText error={error} />
+        <div class="actions">
+          <button type="button" onClick={onDone}>
+            Cancel
+          </button>
+          {family && (
+            <button
+              type="button"
+              class="danger"
+              onClick={() => void run(async () => (await client.rest('DELETE', `/api/products/${product.id}`), onDone()))}
+            >
+              Delete product
+            </button>
+          )}
+          {!family && product.overridden && (
+            <button
+              type="button"
+              onClick={() => void run(async () => (await client.rest('DELETE', `/api/products/${product.id}/override`), onDone()))}
+            >
+              Undo our changes
+            </button>
+          )}
+          <button class="primary" type="submit">
+            Save product
+          </button>
+        </div>
+      </form>
+    </li>
+  );
+}
+
+function UnitsCard({ client, units }: { client: PageProps['client']; units: Unit[] }) {
+  const [form, setForm] = useState({ name: '', abbreviation: '', category: 'Count' as UnitCategory });
+  const { error, run } = useAction();
+  const [problem, setProblem] = useState<{ id: string; message: string } | null>(null);
+  const family = units.filter((u) => u.kind === 'family');
+  const global = units.filter((u) => u.kind === 'global');
+  return (
+    <section class="card">
+      <h2>Units</h2>
+      <form
+        onSubmit={(e) => {
+          e.preventDefault();
+          void run(async () => {
+            await client.rest('POST', '/api/units', { name: form.name.trim(), abbreviation: form.abbreviation.trim(), category: form.category });
+            setForm({ ...form, name: '', abbreviation: '' });
+          });
+        }}
+      >
+        <div class="field-row">
+          <Field label="Unit name" required maxLength={100} value={form.name} onInput={(e) => setForm({ ...form, name: e.currentTarget.value })} />
+          <Field
+            label="Abbreviation"
+            required
+            maxLength={20}
+            value={form.abbreviation}
+            onInput={(e) => setForm({ ...form, abbreviation: e.currentTarget.value })}
+          />
+        </div>
+        <div class="field">
+          <label for="unit-category">Category</label>
+          <select id="unit-category" value={form.category} onChange={(e) => setForm({ ...form, category: e.currentTarget.value as UnitCategory })}>
+            {UNIT_CATEGORIES.map((c) => (
+              <option value={c}>{c}</option>
+            ))}
+          </select>
+        </div>
+        <ErrorText error={error} />
+        <button class="primary" type="submit">
+          Add unit
+        </button>
+      </form>
+      <h3>Your units</h3>
+      {family.length === 0 && <p class="hint">None yet.</p>}
+      <ul class="rows">
+        {family.map((u) => (
+          <li class="row">
+            <span class="grow">
+              {u.name} ({u.abbreviation}) <small class="hint">{u.category}</small>
+              {problem?.id === u.id && (
+                <span class="error" role="alert">
+                  {problem.message}
+                </span>
+              )}
+            </span>
+            <button
+              type="button"
+              aria-label={`Delete ${u.name}`}
+              onClick={() =>
+                void client.rest('DELETE', `/api/units/${u.id}`).then(
+                  () => setProblem(null),
+                  (err) =>
+                    setProblem({
+                      id: u.id,
+                      message:
+                        err?.code === 'unit_in_use'
+                          ? `${u.name} cannot be deleted: it is used by a list item or a recipe ingredient.`
+                          : err?.detail ?? 'The unit could not be deleted.',
+                    }),
+                )
+              }
+            >
+              Delete
+            </button>
+          </li>
+        ))}
+      </ul>
+      <details>
+        <summary>Shared units ({global.length})</summary>
+        <ul class="rows compact">
+          {global.map((u) => (
+            <li class="row">
+              {u.name} ({u.abbreviation}) <small class="hint">{u.category}</small>
+            </li>
+          ))}
+        </ul>
+      </details>
+    </section>
+  );
+}

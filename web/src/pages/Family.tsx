@@ -1,0 +1,196 @@
+/**
+ * The family: its name and invite code (every member sees the code, to share it), members
+ * and roles, invitations. Admin actions are online-only REST calls (`client.rest`).
+ */
+import { useEffect, useState } from 'preact/hooks';
+import type { PageProps } from '../App.tsx';
+import { errorMessage, useAction } from '../lib/hooks.ts';
+import { ErrorText, Field } from '../components/Form.tsx';
+
+interface Family {
+  id: string;
+  name: string;
+  inviteCode: string;
+}
+interface Member {
+  userId: string;
+  userName: string;
+  email: string;
+  role: 'admin' | 'member';
+  joinedAt: string;
+}
+interface Invite {
+  id: string;
+  email: string;
+  createdAt: string;
+  expiresAt: string;
+}
+
+export function FamilyPage({ client, session }: PageProps) {
+  const admin = session.role === 'admin';
+  const [family, setFamily] = useState<Family | null>(null);
+  const [members, setMembers] = useState<Member[]>([]);
+  const [invites, setInvites] = useState<Invite[]>([]);
+  const [loadError, setLoadError] = useState<string | null>(null);
+  const [familyName, setFamilyName] = useState('');
+  const [email, setEmail] = useState('');
+  const [notice, setNotice] = useState<string | null>(null);
+  const { error, run } = useAction();
+
+  const load = async () => {
+    try {
+      const [f, m, i] = await Promise.all([
+        client.rest<Family>('GET', '/api/family'),
+        client.rest<Member[]>('GET', '/api/family/members'),
+        admin ? client.rest<Invite[]>('GET', '/api/family/invites') : Promise.resolve([]),
+      ]);
+      setFamily(f);
+      setFamilyName(f.name);
+      setMembers(m);
+      setInvites(i);
+      setLoadError(null);
+    } catch (err) {
+      setLoadError(errorMessage(err));
+    }
+  };
+  useEffect(() => {
+    void load();
+    const again = () => void load();
+    window.addEventListener('online', again);
+    return () => window.removeEventListener('online', again);
+  }, [client]);
+
+  const act = (fn: () => Promise<unknown>, done?: string) =>
+    run(async () => {
+      await fn();
+      setNotice(done ?? null);
+      await load();
+    });
+
+  return (
+    <>
+      <h1>Family</h1>
+      {loadError && (
+        <p class="error" role="alert">
+          {loadError}{' '}
+          <button type="button" onClick={() => void load()}>
+            Try again
+          </button>
+        </p>
+      )}
+      {family && (
+        <>
+          <section class="card">
+            <h2>{family.name}</h2>
+            <p>Anyone with this code can join the family when they create an account:</p>
+            <p class="code" aria-label="Invite code">
+              {family.inviteCode}
+            </p>
+            {admin && (
+              <button type="button" onClick={() => confirm('Make a new code? The old one stops working.') && void act(() => client.rest('POST', '/api/family/invite-code'), 'A new invite code is in place.')}>
+                New invite code
+              </button>
+            )}
+            {admin && (
+              <form
+                class="row-form"
+                onSubmit={(e) => {
+                  e.preventDefault();
+                  void act(() => client.rest('PATCH', '/api/family', { name: familyName.trim() }), 'Family name saved.');
+                }}
+              >
+                <div class="grow">
+                  <Field label="Family name" required maxLength={100} value={familyName} onInput={(e) => setFamilyName(e.currentTarget.value)} />
+                </div>
+                <button type="submit">Save name</button>
+              </form>
+            )}
+          </section>
+          {notice && <p class="notice">{notice}</p>}
+          <ErrorText error={error} />
+          <section class="card">
+            <h2>Members</h2>
+            <ul class="rows">
+              {members.map((m) => (
+                <li class="row member">
+                  <span class="grow">
+                    <strong>{m.userName}</strong>
+                    {m.userId === session.user.id && ' (you)'}
+                    <br />
+                    <small class="hint">{m.email}</small>
+                  </span>
+                  {admin ? (
+                    <>
+                      <select
+                        aria-label={`Role of ${m.userName}`}
+                        value={m.role}
+                        onChange={(e) => void act(() => client.rest('PATCH', `/api/family/members/${m.userId}`, { role: e.currentTarget.value }))}
+                      >
+                        <option value="admin">Admin</option>
+                        <option value="member">Member</option>
+                      </select>
+                      {m.userId !== session.user.id && (
+                        <button
+                          type="button"
+                          class="danger"
+                          onClick={() =>
+                            confirm(`Remove ${m.userName} from the family?`) && void act(() => client.rest('DELETE', `/api/family/members/${m.userId}`), `${m.userName} was removed.`)
+                          }
+                        >
+                          Remove {m.userName}
+                        </button>
+                      )}
+                    </>
+                  ) : (
+                    <small class="tag">{m.role}</small>
+                  )}
+                </li>
+              ))}
+            </ul>
+          </section>
+          {admin && (
+            <section class="card">
+              <h2>Invitations</h2>
+              <form
+                class="row-form"
+                onSubmit={(e) => {
+                  e.preventDefault();
+                  const to = email.trim();
+                  if (to) void act(async () => (await client.rest('POST', '/api/family/invites', { email: to }), setEmail('')), `Invitation sent to ${to}.`);
+                }}
+              >
+                <div class="grow">
+                  <Field label="Invite by email" type="email" required value={email} onInput={(e) => setEmail(e.currentTarget.value)} />
+                </div>
+                <button class="primary" type="submit">
+                  Send invitation
+                </button>
+              </form>
+              {invites.length === 0 ? (
+                <p class="hint">No invitations waiting.</p>
+              ) : (
+                <ul class="rows">
+                  {invites.map((i) => (
+                    <li class="row">
+                      <span class="grow">
+                        {i.email}
+                        <br />
+                        <small class="hint">until {new Date(i.expiresAt).toLocaleDateString()}</small>
+                      </span>
+                      <button type="button" aria-label={`Resend to ${i.email}`} onClick={() => void act(() => client.rest('POST', `/api/family/invites/${i.id}/resend`), `Sent again to ${i.email}.`)}>
+                        Resend
+                      </button>
+                      <button type="button" aria-label={`Revoke ${i.email}`} onClick={() => void act(() => client.rest('DELETE', `/api/family/invites/${i.id}`), 'Invitation revoked.')}>
+                        Revoke
+                      </button>
+                    </li>
+                  ))}
+                </ul>
+              )}
+            </section>
+          )}
+        </>
+      )}
+    </>
+  );
+}

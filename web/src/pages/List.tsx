@@ -1,0 +1,289 @@
+import { useEffect, useRef, useState } from 'preact/hooks';
+import type { PageProps } from '../App.tsx';
+import { domain, type Item, type ListDetail, type Unit } from '../lib/domain.ts';
+import { stores$, type StoreWithSections } from '../lib/local.ts';
+import { useAction, useObservable } from '../lib/hooks.ts';
+import { Link, navigate } from '../lib/router.tsx';
+import { ErrorText, Field } from '../components/Form.tsx';
+import { AmountFields, EMPTY_AMOUNT, amountInput, amountOf, formatAmount, type Amount } from '../components/ItemFields.tsx';
+import { ProductInput, productFor, productIds, useSuggestions, type Named } from '../components/ProductInput.tsx';
+
+export function ListPage({ client, params }: PageProps) {
+  const d = domain(client);
+  const listId = params.listId!;
+  const detail = useObservable<ListDetail | null | undefined>(() => d.lists.detail$(listId), [client, listId], undefined);
+  const stores = useObservable(() => stores$(client), [client], []);
+  const units = useObservable(() => d.units.all$(), [client], [] as Unit[]);
+  const [removed, setRemoved] = useState<Item | null>(null);
+  const [editing, setEditing] = useState<Item | null>(null);
+  const { error, run } = useAction();
+
+  useEffect(() => {
+    if (!removed) return;
+    const t = setTimeout(() => setRemoved(null), 10_000);
+    return () => clearTimeout(t);
+  }, [removed]);
+
+  if (detail === undefined) return <p aria-busy="true">Loading…</p>;
+  if (detail === null) {
+    return (
+      <>
+        <h1>List not found</h1>
+        <p>
+          This list was deleted or is not yours. <Link href="/">Back to the lists</Link>
+        </p>
+      </>
+    );
+  }
+  const store = stores.find((s) => s.id === detail.storeId) ?? null;
+  const total = detail.groups.reduce((n, g) => n + g.items.length, 0);
+  const checked = detail.groups.reduce((n, g) => n + g.items.filter((i) => i.checked).length, 0);
+
+  return (
+    <>
+      <div class="list-head">
+        <h1>{detail.name}</h1>
+        <p class="list-meta">
+          {checked} of {total} checked{store ? ` · ${store.name}` : ''}
+          {detail.archivedAt ? ' · archived' : ''}
+        </p>
+      </div>
+      <AddItem client={client} listId={listId} units={units} />
+      <ErrorText error={error} />
+      {total === 0 && <p class="empty">Nothing on this list yet.</p>}
+      {detail.groups.map((g) => (
+        <section class="group" key={g.sectionId ?? 'none'}>
+          <h2>{g.name}</h2>
+          <ul class="items">
+            {g.items.map((item) => (
+              <li class={item.checked ? 'item checked' : 'item'} key={item.id}>
+                <input
+                  type="checkbox"
+                  id={`item-${item.id}`}
+                  aria-label={item.name}
+                  checked={item.checked}
+                  onChange={() => void run(() => d.items.toggle(listId, item.id))}
+                />
+                <label for={`item-${item.id}`} class="item-text">
+                  <span class="item-name">{item.name}</span>
+                  {formatAmount(item, units) && <span class="item-amount">{formatAmount(item, units)}</span>}
+                </label>
+                <button type="button" class="icon" aria-label={`Edit ${item.name}`} onClick={() => setEditing(item)}>
+                  ✎
+                </button>
+                <button
+                  type="button"
+                  class="icon"
+                  aria-label={`Remove ${item.name}`}
+                  onClick={() =>
+                    void run(async () => {
+                      await d.items.remove(listId, item.id);
+                      setRemoved(item);
+                    })
+                  }
+                >
+                  ×
+                </button>
+              </li>
+            ))}
+          </ul>
+        </section>
+      ))}
+      <ListSettings client={client} detail={detail} stores={stores} />
+      <div class="snackbar-slot">
+        {removed && (
+          <div class="snackbar">
+            <span>Removed {removed.name}</span>
+            <button
+              type="button"
+              onClick={() =>
+                void run(async () => {
+                  const it = removed;
+                  setRemoved(null);
+                  await d.items.restore(listId, it.id);
+                })
+              }
+            >
+              Undo
+            </button>
+          </div>
+        )}
+      </div>
+      {editing && <EditItem client={client} listId={listId} item={editing} store={store} units={units} onClose={() => setEditing(null)} />}
+    </>
+  );
+}
+
+function AddItem({ client, listId, units }: { client: PageProps['client']; listId: string; units: Unit[] }) {
+  const d = domain(client);
+  const [named, setNamed] = useState<Named>({ name: '', product: null });
+  const [amount, setAmount] = useState<Amount>(EMPTY_AMOUNT);
+  const [more, setMore] = useState(false);
+  const suggestions = useSuggestions(client, named.name);
+  const { error, run } = useAction();
+  const product = productFor(named, suggestions);
+  const submit = (e: Event) => {
+    e.preventDefault();
+    const name = named.name.trim();
+    if (!name) return;
+    void run(async () => {
+      await d.items.add(listId, { name, ...productIds(product), ...amountInput(amount, units) });
+      setNamed({ name: '', product: null });
+      setAmount(EMPTY_AMOUNT);
+      document.getElementById('add-item')?.focus();
+    });
+  };
+  return (
+    <form class="add-item" onSubmit={submit}>
+      <div class="row-form">
+        <ProductInput id="add-item" label="Add item" value={named} onChange={setNamed} suggestions={suggestions} />
+        <button class="primary" type="submit">
+          Add
+        </button>
+      </div>
+      <details open={more} onToggle={(e) => setMore((e.currentTarget as HTMLDetailsElement).open)}>
+        <summary>Quantity, unit and note</summary>
+        <AmountFields value={amount} onChange={setAmount} units={units} product={product} />
+      </details>
+      <ErrorText error={error} />
+    </form>
+  );
+}
+
+function EditItem({
+  client,
+  listId,
+  item,
+  store,
+  units,
+  onClose,
+}: {
+  client: PageProps['client'];
+  listId: string;
+  item: Item;
+  store: StoreWithSections | null;
+  units: Unit[];
+  onClose: () => void;
+}) {
+  const d = domain(client);
+  const ref = useRef<HTMLDialogElement>(null);
+  const [named, setNamed] = useState<Named>({ name: item.name, product: null });
+  const [amount, setAmount] = useState<Amount>(amountOf(item));
+  const [sectionId, setSectionId] = useState(item.sectionId ?? '');
+  const suggestions = useSuggestions(client, named.name);
+  const { error, run } = useAction();
+  useEffect(() => {
+    ref.current?.showModal();
+  }, []);
+  const linked = suggestions.find((p) => p.id === (item.productId ?? item.familyProductId)) ?? null;
+  const product = productFor(named, suggestions) ?? (named.name === item.name ? linked : null);
+  const save = (e: Event) => {
+    e.preventDefault();
+    void run(async () => {
+      const renamed = named.name.trim() !== item.name;
+      await d.items.update(listId, item.id, {
+        name: named.name.trim(),
+        ...(renamed ? productIds(product) : {}),
+        ...amountInput(amount, units),
+        ...(store ? { sectionId: sectionId || null } : {}),
+      });
+      onClose();
+    });
+  };
+  return (
+    <dialog ref={ref} class="dialog" aria-labelledby="edit-title" onClose={onClose}>
+      <form onSubmit={save}>
+        <h2 id="edit-title">Edit {item.name}</h2>
+        <div class="field">
+          <ProductInput id="edit-name" label="Name" showLabel value={named} onChange={setNamed} suggestions={suggestions} />
+        </div>
+        <AmountFields value={amount} onChange={setAmount} units={units} product={product ?? linked} />
+        {store && (
+          <div class="field">
+            <label for="edit-section">Section</label>
+            <select id="edit-section" value={sectionId} onChange={(e) => setSectionId(e.currentTarget.value)}>
+              <option value="">Uncategorized</option>
+              {store.sections.map((s) => (
+                <option value={s.id}>{s.name}</option>
+              ))}
+            </select>
+          </div>
+        )}
+        <ErrorText error={error} />
+        <div class="actions">
+          <button type="button" onClick={onClose}>
+            Cancel
+          </button>
+          <button class="primary" type="submit">
+            Save
+          </button>
+        </div>
+      </form>
+    </dialog>
+  );
+}
+
+function ListSettings({ client, detail, stores }: { client: PageProps['client']; detail: ListDetail; stores: StoreWithSections[] }) {
+  const d = domain(client);
+  const [name, setName] = useState(detail.name);
+  const { error, run } = useAction();
+  return (
+    <details class="settings">
+      <summary>List settings</summary>
+      <form
+        class="row-form"
+        onSubmit={(e) => {
+          e.preventDefault();
+          if (name.trim()) void run(() => d.lists.update(detail.id, { name: name.trim() }));
+        }}
+      >
+        <div class="grow">
+          <Field label="List name" required maxLength={200} value={name} onInput={(e) => setName(e.currentTarget.value)} />
+        </div>
+        <button type="submit">Rename</button>
+      </form>
+      <div class="field">
+        <label for="list-store">Store</label>
+        <select id="list-store" value={detail.storeId ?? ''} onChange={(e) => void run(() => d.lists.update(detail.id, { storeId: e.currentTarget.value || null }))}>
+          <option value="">No store</option>
+          {stores.map((s) => (
+            <option value={s.id}>{s.name}</option>
+          ))}
+        </select>
+      </div>
+      <div class="actions">
+        {detail.archivedAt ? (
+          <button type="button" onClick={() => void run(() => d.lists.unarchive(detail.id))}>
+            Unarchive
+          </button>
+        ) : (
+          <button
+            type="button"
+            onClick={() =>
+              void run(async () => {
+                await d.lists.archive(detail.id);
+                navigate('/');
+              })
+            }
+          >
+            Archive
+          </button>
+        )}
+        <button
+          type="button"
+          class="danger"
+          onClick={() =>
+            confirm(`Delete “${detail.name}” and its items?`) &&
+            void run(async () => {
+              await d.lists.delete(detail.id);
+              navigate('/');
+            })
+          }
+        >
+          Delete list
+        </button>
+      </div>
+      <ErrorText error={error} />
+    </details>
+  );
+}

@@ -1,0 +1,55 @@
+import type { FamilyClient } from '@family-shopping/client';
+import { useState } from 'preact/hooks';
+import { notice$, startReplication } from '../lib/app.ts';
+import { useAction, useObservable } from '../lib/hooks.ts';
+import { Link, navigate } from '../lib/router.tsx';
+import { ErrorText, Field } from '../components/Form.tsx';
+
+/** Where to go after signing in: the page that asked for it (same-origin paths only). */
+export function nextPath(): string {
+  const next = new URLSearchParams(location.search).get('next');
+  return next && next.startsWith('/') && !next.startsWith('//') ? next : '/';
+}
+
+export function LoginPage({ client }: { client: FamilyClient }) {
+  const [email, setEmail] = useState('');
+  const [password, setPassword] = useState('');
+  const notice = useObservable(() => notice$, [], notice$.value);
+  const { busy, error, run } = useAction();
+  const submit = (e: Event) => {
+    e.preventDefault();
+    void run(async () => {
+      await client.auth.login(email.trim(), password);
+      notice$.next(null);
+      await startReplication();
+      navigate(nextPath(), { replace: true });
+    });
+  };
+  return (
+    <div class="auth">
+      <h1>Sign in</h1>
+      {notice && <p class="notice">{notice}</p>}
+      <form onSubmit={submit}>
+        <Field label="Email" type="email" autocomplete="username" required value={email} onInput={(e) => setEmail(e.currentTarget.value)} />
+        <Field
+          label="Password"
+          type="password"
+          autocomplete="current-password"
+          required
+          value={password}
+          onInput={(e) => setPassword(e.currentTarget.value)}
+        />
+        <ErrorText error={error} />
+        <button class="primary" type="submit" disabled={busy}>
+          Sign in
+        </button>
+      </form>
+      <p>
+        <Link href="/forgot-password">Forgot your password?</Link>
+      </p>
+      <p>
+        New here? <Link href="/register">Create an account</Link> with your family's code.
+      </p>
+    </div>
+  );
+}

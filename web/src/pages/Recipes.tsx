@@ -1,0 +1,253 @@
+import { useState } from 'preact/hooks';
+import type { PageProps } from '../App.tsx';
+import { domain, type ListSummary, type Unit } from '../lib/domain.ts';
+import { recipe$, recipes$ } from '../lib/local.ts';
+import { useAction, useObservable } from '../lib/hooks.ts';
+import { Link, navigate } from '../lib/router.tsx';
+import { ErrorText, Field } from '../components/Form.tsx';
+import { AmountFields, EMPTY_AMOUNT, amountInput, formatAmount, type Amount } from '../components/ItemFields.tsx';
+import { ProductInput, productFor, productIds, useSuggestions, type Named } from '../components/ProductInput.tsx';
+
+export function RecipesPage({ client }: PageProps) {
+  const d = domain(client);
+  const recipes = useObservable(() => recipes$(client), [client], null);
+  const [name, setName] = useState('');
+  const { error, run } = useAction();
+  return (
+    <>
+      <h1>Recipes</h1>
+      <form
+        class="row-form"
+        onSubmit={(e) => {
+          e.preventDefault();
+          const n = name.trim();
+          if (n)
+            void run(async () => {
+              const r = await d.recipes.create({ name: n });
+              setName('');
+              navigate(`/recipes/${r.id}`);
+            });
+        }}
+      >
+        <div class="grow">
+          <label class="sr-only" for="new-recipe">
+            New recipe
+          </label>
+          <input id="new-recipe" placeholder="New recipe" maxLength={200} value={name} onInput={(e) => setName(e.currentTarget.value)} />
+        </div>
+        <button class="primary" type="submit">
+          Add recipe
+        </button>
+      </form>
+      <ErrorText error={error} />
+      {recipes?.length === 0 && <p class="empty">No recipes yet. A recipe's ingredients go onto a list in one tap.</p>}
+      <ul class="cards">
+        {recipes?.map((r) => (
+          <li>
+            <Link href={`/recipes/${r.id}`} class="list-card">
+              <span class="list-name">{r.name}</span>
+              <span class="list-meta">
+                {r.ingredientCount} {r.ingredientCount === 1 ? 'ingredient' : 'ingredients'}
+                {r.servings ? ` · serves ${r.servings}` : ''}
+              </span>
+            </Link>
+          </li>
+        ))}
+      </ul>
+    </>
+  );
+}
+
+export function RecipePage({ client, params }: PageProps) {
+  const d = domain(client);
+  const id = params.recipeId!;
+  const recipe = useObservable(() => recipe$(client, id), [client, id], undefined);
+  const units = useObservable(() => d.units.all$(), [client], [] as Unit[]);
+  const lists = useObservable(() => d.lists.summaries$({ archived: false }), [client], [] as ListSummary[]);
+  const { error, run } = useAction();
+  const [editing, setEditing] = useState(false);
+  const [form, setForm] = useState({ name: '', servings: '', instructions: '' });
+  const [chosen, setChosen] = useState<Set<string> | null>(null);
+  const [listId, setListId] = useState('');
+  const [copied, setCopied] = useState<string | null>(null);
+
+  if (recipe === undefined) return <p aria-busy="true">Loading…</p>;
+  if (recipe === null)
+    return (
+      <>
+        <h1>Recipe not found</h1>
+        <Link href="/recipes">Back to the recipes</Link>
+      </>
+    );
+  const picked = chosen ?? new Set(recipe.ingredients.map((i) => i.id));
+  const target = listId || lists[0]?.id || '';
+
+  return (
+    <>
+      <h1>{recipe.name}</h1>
+      {recipe.servings && <p class="list-meta">Serves {recipe.servings}</p>}
+      {editing ? (
+        <form
+          class="card"
+          onSubmit={(e) => {
+            e.preventDefault();
+            void run(async () => {
+              await d.recipes.update(id, {
+                name: form.name.trim(),
+                servings: form.servings ? Number(form.servings) : null,
+                instructions: form.instructions.trim() || null,
+              });
+              setEditing(false);
+            });
+          }}
+        >
+          <Field label="Recipe name" required maxLength={200} value={form.name} onInput={(e) => setForm({ ...form, name: e.currentTarget.value })} />
+          <Field label="Servings" type="number" min="1" max="1000" value={form.servings} onInput={(e) => setForm({ ...form, servings: e.currentTarget.value })} />
+          <div class="field">
+            <label for="instructions">Instructions</label>
+            <textarea id="instructions" rows={6} value={form.instructions} onInput={(e) => setForm({ ...form, instructions: e.currentTarget.value })} />
+          </div>
+          <div class="actions">
+            <button type="button" onClick={() => setEditing(false)}>
+              Cancel
+            </button>
+            <button class="primary" type="submit">
+              Save recipe
+            </button>
+          </div>
+        </form>
+      ) : (
+        <>
+          {recipe.instructions && <p class="instructions">{recipe.instructions}</p>}
+          <div class="actions">
+            <button
+              type="button"
+              onClick={() => {
+                setForm({ name: recipe.name, servings: recipe.servings ? String(recipe.servings) : '', instructions: recipe.instructions ?? '' });
+                setEditing(true);
+              }}
+            >
+              Edit recipe
+            </button>
+            <button
+              type="button"
+              class="danger"
+              onClick={() =>
+                confirm(`Delete the recipe ${recipe.name}?`) &&
+                void run(async () => {
+                  await d.recipes.delete(id);
+                  navigate('/recipes');
+                })
+              }
+            >
+              Delete recipe
+            </button>
+          </div>
+        </>
+      )}
+      <h2>Ingredients</h2>
+      <ul class="items">
+        {recipe.ingredients.map((ing) => (
+          <li class="item" key={ing.id}>
+            <input
+              type="checkbox"
+              id={`ing-${ing.id}`}
+              aria-label={`Copy ${ing.name}`}
+              checked={picked.has(ing.id)}
+              onChange={(e) => {
+                const next = new Set(picked);
+                if (e.currentTarget.checked) next.add(ing.id);
+                else next.delete(ing.id);
+                setChosen(next);
+              }}
+            />
+            <label for={`ing-${ing.id}`} class="item-text">
+              <span class="item-name">{ing.name}</span>
+              {formatAmount(ing, units) && <span class="item-amount">{formatAmount(ing, units)}</span>}
+            </label>
+            <button type="button" class="icon" aria-label={`Remove ${ing.name}`} onClick={() => void run(() => d.ingredients.delete(id, ing.id))}>
+              ×
+            </button>
+          </li>
+        ))}
+      </ul>
+      <AddIngredient client={client} recipeId={id} units={units} position={recipe.ingredients.length} />
+      {recipe.ingredients.length > 0 && (
+        <section class="card">
+          <h2>Copy to a list</h2>
+          {lists.length === 0 ? (
+            <p>
+              Make a list first on the <Link href="/">Lists</Link> page.
+            </p>
+          ) : (
+            <form
+              onSubmit={(e) => {
+                e.preventDefault();
+                void run(async () => {
+                  const ids = recipe.ingredients.filter((i) => picked.has(i.id)).map((i) => i.id);
+                  await d.recipes.copyToList(id, { listId: target, ingredientIds: ids.length === recipe.ingredients.length ? undefined : ids });
+                  setCopied(target);
+                });
+              }}
+            >
+              <div class="field">
+                <label for="copy-list">List</label>
+                <select id="copy-list" value={target} onChange={(e) => setListId(e.currentTarget.value)}>
+                  {lists.map((l) => (
+                    <option value={l.id}>{l.name}</option>
+                  ))}
+                </select>
+              </div>
+              <p class="hint">
+                {picked.size} of {recipe.ingredients.length} ingredients chosen (untick the ones you have).
+              </p>
+              <button class="primary" type="submit" disabled={picked.size === 0}>
+                Copy to list
+              </button>
+              {copied && (
+                <p class="notice">
+                  Copied. <Link href={`/lists/${copied}`}>Open the list</Link>
+                </p>
+              )}
+            </form>
+          )}
+        </section>
+      )}
+      <ErrorText error={error} />
+    </>
+  );
+}
+
+function AddIngredient({ client, recipeId, units, position }: { client: PageProps['client']; recipeId: string; units: Unit[]; position: number }) {
+  const d = domain(client);
+  const [named, setNamed] = useState<Named>({ name: '', product: null });
+  const [amount, setAmount] = useState<Amount>(EMPTY_AMOUNT);
+  const suggestions = useSuggestions(client, named.name);
+  const product = productFor(named, suggestions);
+  const { error, run } = useAction();
+  return (
+    <form
+      class="card"
+      onSubmit={(e) => {
+        e.preventDefault();
+        const name = named.name.trim();
+        if (!name) return;
+        void run(async () => {
+          await d.ingredients.add(recipeId, { name, position, ...productIds(product), ...amountInput(amount, units) });
+          setNamed({ name: '', product: null });
+          setAmount(EMPTY_AMOUNT);
+        });
+      }}
+    >
+      <h2>Add an ingredient</h2>
+      <div class="field">
+        <ProductInput id="add-ingredient" label="Ingredient" showLabel value={named} onChange={setNamed} suggestions={suggestions} />
+      </div>
+      <AmountFields value={amount} onChange={setAmount} units={units} product={product} />
+      <ErrorText error={error} />
+      <button class="primary" type="submit">
+        Add ingredient
+      </button>
+    </form>
+  );
+}
