@@ -8,7 +8,8 @@
 //     clock started in its after-commit hook (absolute clocks, one machine) and stopped when a
 //     socket's message handler has the frame; the next event once every socket has it.
 // Baseline in the same run: a bare `ws` server in a process of its own broadcasting the same
-// two frames to N plain sockets (its memory per socket measured the same way).
+// two frames to N plain sockets (its memory per socket measured the same way). Each size gets a
+// fresh service process and a fresh bare server.
 //
 //   npx tsx bench/live-fanout.ts          (BENCH_SOCKETS=1,100 picks sizes)
 import path from 'node:path';
@@ -119,46 +120,57 @@ async function measure(n: number, fire: (k: number) => Promise<number>, receipts
   return side;
 }
 
-async function main() {
+/** One size against a fresh service process (so its memory readings start from the same place). */
+async function serviceSide(n: number): Promise<Side> {
   const service = await Service.start();
-  const bare: Remote = await forkRemote('bare-ws', path.join(BENCH_DIR, 'lib', 'bare-ws-child.ts'), process.env);
-  const rows: Array<{ n: number; service: Side; bare: Side }> = [];
   try {
-    const { url: bareUrl } = await bare.call<{ url: string }>('start');
     const family = await service.family();
     const list = await service.rest(family, 'POST', '/api/lists', { name: 'Fan-out' });
     const wsUrl = service.url.replace(/^http/, 'ws') + '/api/realtime';
-    // Load every code path once, so the first size's memory is not the code's.
-    {
-      const r = new Receipts();
-      const warm = await openSockets(10, wsUrl, family.token, r);
-      await service.emit(family, list.id, 1);
-      await closeSockets(warm);
-    }
-    for (const n of SIZES) {
-      const t = Date.now();
-      let receipts = new Receipts();
-      let before = await service.memory();
-      let sockets = await openSockets(n, wsUrl, family.token, receipts);
-      const s = await measure(n, (k) => service.emit(family, list.id, k), receipts, () => service.memory(), before);
-      await closeSockets(sockets);
+    // Every code path once, so the memory readings are not the code's.
+    const warm = await openSockets(10, wsUrl, family.token, new Receipts());
+    await service.emit(family, list.id, 1);
+    await closeSockets(warm);
+    const receipts = new Receipts();
+    const before = await service.memory();
+    const sockets = await openSockets(n, wsUrl, family.token, receipts);
+    const side = await measure(n, (k) => service.emit(family, list.id, k), receipts, () => service.memory(), before);
+    await closeSockets(sockets);
+    return side;
+  } finally {
+    await service.close();
+  }
+}
 
-      receipts = new Receipts();
-      before = await bare.call<Memory>('memory');
-      sockets = await openSockets(n, bareUrl, null, receipts);
-      while ((await bare.call<number>('clients')) < n) await sleep(10);
-      const b = await measure(n, (k) => bare.call<number>('broadcast', { listId: list.id, k }), receipts, () => bare.call<Memory>('memory'), before);
-      await closeSockets(sockets);
-      rows.push({ n, service: s, bare: b });
-      console.error(`${n} sockets: service p50 ${spread(s.p50).median.toFixed(2)} ms, ${(s.rssPerSocket / 1024).toFixed(1)} KB RSS/socket (${((Date.now() - t) / 1000).toFixed(0)} s)`);
-    }
+async function bareSide(n: number): Promise<Side> {
+  const bare: Remote = await forkRemote('bare-ws', path.join(BENCH_DIR, 'lib', 'bare-ws-child.ts'), process.env);
+  try {
+    const { url } = await bare.call<{ url: string }>('start');
+    const warm = await openSockets(10, url, null, new Receipts());
+    await bare.call('broadcast', { listId: 'warm', k: 1 });
+    await closeSockets(warm);
+    const receipts = new Receipts();
+    const before = await bare.call<Memory>('memory');
+    const sockets = await openSockets(n, url, null, receipts);
+    while ((await bare.call<number>('clients')) < n) await sleep(10);
+    const side = await measure(n, (k) => bare.call<number>('broadcast', { listId: 'bench', k }), receipts, () => bare.call<Memory>('memory'), before);
+    await closeSockets(sockets);
+    return side;
   } finally {
     await bare.call('close').catch(() => undefined);
     await bare.close();
-    await service.close();
   }
-  // RSS moves by tens of MB with the allocator's whims: per socket it means something from
-  // 1,000 sockets on; the heap from 100.
+}
+
+async function main() {
+  const rows: Array<{ n: number; service: Side; bare: Side }> = [];
+  for (const n of SIZES) {
+    const t = Date.now();
+    const s = await serviceSide(n);
+    const b = await bareSide(n);
+    rows.push({ n, service: s, bare: b });
+    console.error(`${n} sockets: service p50 ${spread(s.p50).median.toFixed(2)} ms, ${(s.rssPerSocket / 1024).toFixed(1)} KB RSS, ${(s.heapPerSocket / 1024).toFixed(1)} KB heap per socket (${((Date.now() - t) / 1000).toFixed(0)} s)`);
+  }
   const kb = (b: number, n: number, min: number) => (n < min ? '—' : `${(b / 1024).toFixed(1)}`);
   const md = [
     `Measured ${today()}${SMOKE ? ' (smoke run)' : ''}: ${backendName()}, in-process bus, ${machine()}; ${ROUNDS} rounds per size (events per round: ${SIZES.map((n) => `${eventsPerRound(n)} at ${n.toLocaleString('en-US')}`).join(', ')}), p50/p99 per round, median (min–max). Memory per socket: one reading per size (RSS from 1,000 sockets, heap from 100; below that it is noise).`,
