@@ -11,7 +11,7 @@
  * Heartbeat (api-contract §7 "Client liveness"): once authenticated the client sends `Ping`
  * every `heartbeatTimeoutMs / 2.5`; a socket from which no frame at all has arrived for
  * `heartbeatTimeoutMs` (default 25 s; counted from the connect, so a connect that never gets an
- * answer is given up too) is dropped and reopened. That is what notices a silent dead zone
+ * answer is given up too) while an answer was awaited is dropped and reopened. That is what notices a silent dead zone
  * (packets dropped, no close), where neither side's TCP says anything for minutes.
  */
 import { backoffDelay, type BackoffOptions } from './backoff.js';
@@ -74,6 +74,8 @@ export class LiveChannel {
   private heartbeat: ReturnType<typeof setInterval> | undefined;
   /** When the current socket last gave a sign of life (opened or a frame arrived). */
   private lastHeard = 0;
+  /** Since when an answer is awaited (the connect, or the first Ping no frame followed). */
+  private awaitingSince: number | undefined;
   private pings = 0;
 
   constructor(private readonly options: LiveOptions) {}
@@ -127,15 +129,22 @@ export class LiveChannel {
   }
 
   /** Every 2/5 of the timeout: a Ping when authenticated; the socket is given up when nothing
-   *  at all arrived for the whole timeout. */
+   *  at all arrived for the whole timeout although an answer was awaited for at least one
+   *  period. (The second condition keeps a hidden browser tab, whose timers may fire only once
+   *  a minute, from dropping a healthy socket: its Ping must go out and stay unanswered.) */
   private beat(ws: WebSocketLike): void {
     if (ws !== this.ws) return;
-    if (Date.now() - this.lastHeard >= this.heartbeatTimeoutMs) {
+    const now = Date.now();
+    const awaited = this.awaitingSince !== undefined && now - this.awaitingSince >= this.heartbeatTimeoutMs / 2.5;
+    if (awaited && now - this.lastHeard >= this.heartbeatTimeoutMs) {
       this.drop(4000, 'no frame from the server');
       this.scheduleReconnect();
       return;
     }
-    if (this.authenticated && ws.readyState === OPEN) ws.send(encodeFrame({ type: 'Ping', requestId: `ping:${++this.pings}` }));
+    if (this.authenticated && ws.readyState === OPEN) {
+      this.awaitingSince ??= now;
+      ws.send(encodeFrame({ type: 'Ping', requestId: `ping:${++this.pings}` }));
+    }
   }
 
   /** Joins a list's group now when authenticated (otherwise on the next connect). */
@@ -176,7 +185,7 @@ export class LiveChannel {
     }
     this.ws = ws;
     this.sentToken = null;
-    this.lastHeard = Date.now();
+    this.lastHeard = this.awaitingSince = Date.now();
     clearInterval(this.heartbeat);
     const period = this.heartbeatTimeoutMs / 2.5;
     this.heartbeat = setInterval(() => this.beat(ws), period);
@@ -191,6 +200,7 @@ export class LiveChannel {
     };
     ws.onmessage = (ev) => {
       this.lastHeard = Date.now();
+      this.awaitingSince = undefined;
       this.onMessage(ev.data);
     };
     ws.onclose = (ev) => void this.onClose(ws, ev.code);

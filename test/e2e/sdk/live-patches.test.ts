@@ -131,6 +131,27 @@ describe('e2e SDK: live patches', function () {
     expect(pulls).to.deep.equal([]);
   });
 
+  it('a frame that arrives while the collection pulls is not taken from: the pull brings it', async () => {
+    let gate: Promise<void> = Promise.resolve();
+    let open = () => {};
+    const base = fetchAs();
+    const gated: FetchLike = async (input, init) => {
+      if (/\/api\/sync\/items\/pull/.test(input)) await gate;
+      return base(input, init);
+    };
+    const { api, list, c, pulls, changedFrames } = await deviceInSync({ fetch: gated });
+    gate = new Promise<void>((resolve) => (open = resolve));
+    const syncing = c.sync(); // a pull of every collection; the one of items waits at the gate
+    await waitFor(() => pulls.includes('items'), 'the pull of items under way');
+    const salt = await api('POST', `/api/lists/${list.id}/items`, { name: 'Salt' });
+    await waitFor(() => changedFrames().some((f) => f.docs?.items?.documents.some((d) => d.id === salt.id)), 'the frame of Salt');
+    await new Promise((r) => setTimeout(r, 500));
+    expect(await localDoc(c, 'items', salt.id), 'not taken from the frame while a pull runs').to.equal(undefined);
+    open();
+    await syncing;
+    await waitFor(() => localDoc(c, 'items', salt.id), 'Salt, by a pull');
+  });
+
   it('a device whose checkpoint is behind the frame (it missed a Changed) takes nothing from it and pulls', async () => {
     // Drops the next Changed that names items, once armed.
     let dropNext = false;
