@@ -67,7 +67,7 @@ export function App() {
 
   useEffect(() => {
     if (pub?.r.signedOutOnly && session) navigate('/', { replace: true });
-    else if (!pub && !session) navigate(`/login${path !== '/' ? `?next=${encodeURIComponent(path)}` : ''}`, { replace: true });
+    else if (!pub && !session) navigate(`/login${path !== '/' && path !== '/account' ? `?next=${encodeURIComponent(path)}` : ''}`, { replace: true });
   }, [path, !!session, !!pub]);
 
   const title = pub?.r.title ?? app?.r.title ?? 'Not found';

@@ -2,7 +2,6 @@ import { useState } from 'preact/hooks';
 import type { PageProps } from '../App.tsx';
 import { signOut } from '../lib/app.ts';
 import { useAction } from '../lib/hooks.ts';
-import { navigate } from '../lib/router.tsx';
 import { ErrorText, Field } from '../components/Form.tsx';
 
 export function AccountPage({ client, session }: PageProps) {
@@ -88,10 +87,8 @@ export function AccountPage({ client, session }: PageProps) {
           type="button"
           class="danger"
           onClick={() =>
-            void out.run(async () => {
-              await signOut();
-              navigate('/login', { replace: true });
-            })
+            // The shell takes a signed-out app to the sign-in page.
+            void out.run(() => signOut())
           }
         >
           Sign out
