@@ -39,7 +39,8 @@ function sizes() {
   for (const f of files(DIST)) {
     const ext = path.extname(f).slice(1);
     if (!['js', 'mjs', 'css', 'html', 'webmanifest'].includes(ext)) continue;
-    const kind = ext === 'mjs' ? 'js' : ext;
+    const base = path.basename(f);
+    const kind = ext === 'css' || ext === 'html' || ext === 'webmanifest' ? ext : /^(sw|workbox-)/.test(base) ? 'js (service worker)' : 'js (app)';
     const buf = readFileSync(f);
     const k = (kinds[kind] ??= { raw: 0, gz: 0, count: 0 });
     k.raw += buf.byteLength;
@@ -49,26 +50,33 @@ function sizes() {
   return kinds;
 }
 
-/** Records in the page when `window.__ttiCount` checkboxes first exist (performance.now(), ms
- *  since navigation start), from a MutationObserver installed before any script runs. */
-function installProbe(threshold: number) {
-  const w = window as unknown as { __tti?: number };
-  const check = () => {
-    if (w.__tti === undefined && document.querySelectorAll('input[type=checkbox], [role=checkbox]').length >= threshold) {
-      w.__tti = performance.now();
-      obs.disconnect();
-    }
-  };
-  const obs = new MutationObserver(check);
-  obs.observe(document, { childList: true, subtree: true });
-}
+/** Records in the page when `threshold` checkboxes first exist (performance.now(), ms since
+ *  navigation start), from a MutationObserver installed before any script runs. A string: a
+ *  compiled function would carry the TypeScript loader's helpers into the page. */
+const probe = (threshold: number) => `
+  (() => {
+    const obs = new MutationObserver(() => {
+      if (window.__tti === undefined && document.querySelectorAll('input[type=checkbox], [role=checkbox]').length >= ${threshold}) {
+        window.__tti = performance.now();
+        obs.disconnect();
+      }
+    });
+    obs.observe(document, { childList: true, subtree: true });
+  })();`;
 
 async function ttiOf(page: Page, url: string, threshold: number, reload = false): Promise<number> {
-  await page.addInitScript(installProbe, threshold);
+  await page.addInitScript(probe(threshold));
   if (reload) await page.reload({ waitUntil: 'commit' });
   else await page.goto(url, { waitUntil: 'commit' });
-  const h = await page.waitForFunction(() => (window as unknown as { __tti?: number }).__tti, undefined, { timeout: 60_000, polling: 50 });
-  return (await h.jsonValue()) as number;
+  try {
+    const h = await page.waitForFunction(() => (window as unknown as { __tti?: number }).__tti, undefined, { timeout: 60_000, polling: 50 });
+    return (await h.jsonValue()) as number;
+  } catch (err) {
+    const shown = await page.locator('input[type=checkbox], [role=checkbox]').count().catch(() => -1);
+    const file = path.join(BENCH_DIR, 'results', 'web-app-timeout.png');
+    await page.screenshot({ path: file }).catch(() => undefined);
+    throw new Error(`${url}: ${shown} of ${threshold} checkboxes after 60 s (screenshot: ${file})`, { cause: err });
+  }
 }
 
 async function timeToInteractive(): Promise<{ cold: number[]; warm: number[]; bare: number[]; boxes: number } | string> {
