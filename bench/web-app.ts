@@ -40,7 +40,7 @@ function sizes() {
     const ext = path.extname(f).slice(1);
     if (!['js', 'mjs', 'css', 'html', 'webmanifest'].includes(ext)) continue;
     const base = path.basename(f);
-    const kind = ext === 'css' || ext === 'html' || ext === 'webmanifest' ? ext : /^(sw|workbox-)/.test(base) ? 'js (service worker)' : 'js (app)';
+    const kind = ext === 'css' || ext === 'html' || ext === 'webmanifest' ? ext : path.dirname(f) === DIST && /^(sw|workbox-)/.test(base) ? 'js (service worker)' : 'js (app)';
     const buf = readFileSync(f);
     const k = (kinds[kind] ??= { raw: 0, gz: 0, count: 0 });
     k.raw += buf.byteLength;
