@@ -1,6 +1,8 @@
 // UnitCategoryFlags: stored as bit flags, exchanged as an array of category names.
-export const UNIT_CATEGORIES = ['Count', 'Weight', 'Volume'] as const;
-export type UnitCategoryName = (typeof UNIT_CATEGORIES)[number];
+import { UNIT_CATEGORIES, type UnitCategory } from '@family-shopping/client/protocol';
+
+export { UNIT_CATEGORIES };
+export type UnitCategoryName = UnitCategory;
 
 const BITS: Record<UnitCategoryName, number> = { Count: 1, Weight: 2, Volume: 4 };
 

@@ -5,9 +5,6 @@ import type { EffectiveProductRow, EffectiveUnitRow } from './records.js';
 
 type Q = Knex | Knex.Transaction;
 
-/** Escapes LIKE wildcards; the pattern uses `!` as its escape character. */
-const likeEscape = (s: string) => s.replace(/[!%_]/g, (c) => `!${c}`);
-
 /** Global products with the family's live override applied (the global half of the effective
  *  catalog; replication pulls reuse it with their cursor columns added). */
 export function effectiveGlobalProducts(q: Q, familyId: string): Knex.QueryBuilder {
@@ -43,24 +40,10 @@ function effectiveProducts(q: Q, familyId: string): Knex.QueryBuilder {
   return q.queryBuilder().from(q.raw('(? union all ?) as e', [globals, family]));
 }
 
-/**
- * Merged search: case-insensitive substring match on the effective name, prefix matches first,
- * then by name (and id, so equal names have a stable order). Empty `text` lists everything.
- */
-export async function searchEffectiveProducts(
-  q: Q,
-  familyId: string,
-  text: string,
-  limit: number,
-): Promise<EffectiveProductRow[]> {
-  const needle = likeEscape(text.toLowerCase());
-  const query = effectiveProducts(q, familyId).select('*');
-  if (needle) {
-    query
-      .whereRaw("lower(name) like ? escape '!'", [`%${needle}%`])
-      .orderByRaw("(lower(name) like ? escape '!') desc", [`${needle}%`]);
-  }
-  return (await query.orderByRaw('lower(name), name, id').limit(limit)) as EffectiveProductRow[];
+/** The family's whole effective product catalog (the search and its order are the protocol's
+ *  `searchProducts`, applied by the service, so the SDK's products.search$ orders alike). */
+export async function allEffectiveProducts(q: Q, familyId: string): Promise<EffectiveProductRow[]> {
+  return (await effectiveProducts(q, familyId).select('*')) as EffectiveProductRow[];
 }
 
 /** One product of the family's effective catalog (global or the family's own), or undefined. */

@@ -1,32 +1,14 @@
 // Row → REST record mapping for the product and unit catalogs. The replication `products` and
 // `units` docs are these records plus `_deleted`, so the mappers are shared with sync.
-import { z } from 'zod';
-import { bitsToFlags, UNIT_CATEGORIES, type UnitCategoryName } from './flags.js';
+import { CATALOG_KINDS, recordSchemas, type CatalogKind, type DocData } from '@family-shopping/client/protocol';
+import { bitsToFlags, type UnitCategoryName } from './flags.js';
 
-export const CATALOG_KINDS = ['global', 'family'] as const;
-export type CatalogKind = (typeof CATALOG_KINDS)[number];
+export { CATALOG_KINDS, type CatalogKind };
 
-/** A product as the effective catalog shows it (override applied to global products). */
-export interface ProductRecord {
-  id: string;
-  kind: CatalogKind;
-  name: string;
-  unitCategoryFlags: UnitCategoryName[];
-  overridden: boolean;
-  createdAt: string;
-  updatedAt: string;
-}
-
-export interface UnitRecord {
-  id: string;
-  kind: CatalogKind;
-  code: string | null;
-  name: string;
-  abbreviation: string;
-  category: UnitCategoryName;
-  createdAt: string;
-  updatedAt: string;
-}
+/** A product as the effective catalog shows it (override applied to global products), and a
+ *  unit: the protocol's record shapes. */
+export type ProductRecord = DocData<'products'>;
+export type UnitRecord = DocData<'units'>;
 
 /**
  * One row of the effective product catalog, as the queries in `queries.ts` select it: a global
@@ -82,34 +64,6 @@ export function toUnit(row: EffectiveUnitRow): UnitRecord {
   };
 }
 
-// Response schemas (OpenAPI documentation of the records above).
-export const UnitCategoryFlagsSchema = z
-  .array(z.enum(UNIT_CATEGORIES))
-  .max(UNIT_CATEGORIES.length)
-  .refine((a) => new Set(a).size === a.length, { message: 'must not repeat a category' })
-  .meta({ description: 'Unit categories the product is typically packaged in; [] means no filter (a hint only).' });
-
-export const ProductRecordSchema = z
-  .object({
-    id: z.uuid(),
-    kind: z.enum(CATALOG_KINDS),
-    name: z.string(),
-    unitCategoryFlags: UnitCategoryFlagsSchema,
-    overridden: z.boolean(),
-    createdAt: z.iso.datetime(),
-    updatedAt: z.iso.datetime(),
-  })
-  .meta({ id: 'Product' });
-
-export const UnitRecordSchema = z
-  .object({
-    id: z.uuid(),
-    kind: z.enum(CATALOG_KINDS),
-    code: z.string().nullable(),
-    name: z.string(),
-    abbreviation: z.string(),
-    category: z.enum(UNIT_CATEGORIES),
-    createdAt: z.iso.datetime(),
-    updatedAt: z.iso.datetime(),
-  })
-  .meta({ id: 'Unit' });
+// Response schemas (OpenAPI documentation of the records above): the protocol's.
+export const ProductRecordSchema = recordSchemas.products.meta({ id: 'Product' });
+export const UnitRecordSchema = recordSchemas.units.meta({ id: 'Unit' });

@@ -4,6 +4,7 @@
 // Used inside a family write (REST and replication push alike), so it only reads through `trx`.
 import type { Trx } from '../db/knex.js';
 import { badRequest, validationFailed } from '../http/errors.js';
+import { effectiveProductById } from './queries.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -83,4 +84,16 @@ export async function assertProductRef(
       { path: fieldPath(options.prefix, 'familyProductId'), message: 'unknown product' },
     ]);
   }
+}
+
+/**
+ * Item by product (api-contract §7): the name an item or ingredient takes when its input names
+ * a product and no name. The product's effective name (a family's override of a global product
+ * applies); call after assertProductRef.
+ */
+export async function productName(trx: Trx, familyId: string, ref: ProductRef): Promise<string> {
+  const id = ref.productId ?? ref.familyProductId;
+  const row = id ? await effectiveProductById(trx, familyId, id) : undefined;
+  if (!row) throw validationFailed([{ path: 'body.name', message: 'required unless productId or familyProductId is given' }]);
+  return row.name;
 }

@@ -3,8 +3,16 @@ import { z } from 'zod';
 import type { Deps } from '../context.js';
 import type { ApiRouter } from '../http/route.js';
 import { familyWrite } from '../db/family-write.js';
-import { UNIT_CATEGORIES } from './flags.js';
-import { ProductRecordSchema, UnitCategoryFlagsSchema, UnitRecordSchema } from './records.js';
+import {
+  SEARCH_LIMIT_DEFAULT,
+  SEARCH_LIMIT_MAX,
+  productCreateInput,
+  productOverrideInput,
+  productUpdateInput,
+  unitCreateInput,
+  unitUpdateInput,
+} from '@family-shopping/client/protocol';
+import { ProductRecordSchema, UnitRecordSchema } from './records.js';
 import {
   clearOverride,
   createFamilyProduct,
@@ -19,16 +27,7 @@ import {
 } from './service.js';
 import { created, noContent, ok, problem, responses } from '../openapi/responses.js';
 
-export const SEARCH_LIMIT_DEFAULT = 50;
-export const SEARCH_LIMIT_MAX = 200;
-
-// Lengths match the replicated docs (client-sdk protocol: product name ≤ 200, unit name ≤ 100,
-// abbreviation ≤ 20), so every record the REST API writes is a valid doc.
-const ProductName = z.string().trim().min(1).max(200);
-const UnitName = z.string().trim().min(1).max(100);
-const Abbreviation = z.string().trim().min(1).max(20);
-const Category = z.enum(UNIT_CATEGORIES);
-const ClientId = z.uuid().optional().meta({ description: 'Client-chosen id (offline creation); re-sending it returns the existing record with 200' });
+export { SEARCH_LIMIT_DEFAULT, SEARCH_LIMIT_MAX };
 
 const SearchQuery = z.object({
   q: z.string().max(200).optional().meta({ description: 'Case-insensitive substring of the name; prefix matches first' }),
@@ -38,26 +37,12 @@ const FamilyProductParams = z.object({ familyProductId: z.uuid() });
 const ProductParams = z.object({ productId: z.uuid() });
 const UnitParams = z.object({ unitId: z.uuid() });
 
-const FamilyProductCreate = z.object({
-  id: ClientId,
-  name: ProductName,
-  unitCategoryFlags: UnitCategoryFlagsSchema.optional(),
-});
-const FamilyProductPatch = z.object({
-  name: ProductName.optional(),
-  unitCategoryFlags: UnitCategoryFlagsSchema.optional(),
-});
-const OverrideBody = z
-  .object({
-    name: ProductName.nullable().optional().meta({ description: 'Family name of the product; absent or null follows the global name' }),
-    unitCategoryFlags: UnitCategoryFlagsSchema.nullable().optional(),
-  })
-  .refine((b) => b.name != null || b.unitCategoryFlags != null, {
-    message: 'set name or unitCategoryFlags (DELETE the override to drop it)',
-    path: ['name'],
-  });
-const FamilyUnitCreate = z.object({ id: ClientId, name: UnitName, abbreviation: Abbreviation, category: Category });
-const FamilyUnitPatch = z.object({ name: UnitName.optional(), abbreviation: Abbreviation.optional(), category: Category.optional() });
+// Bodies: the protocol's inputs (the rules push and the SDK apply too).
+const FamilyProductCreate = productCreateInput;
+const FamilyProductPatch = productUpdateInput;
+const OverrideBody = productOverrideInput;
+const FamilyUnitCreate = unitCreateInput;
+const FamilyUnitPatch = unitUpdateInput;
 
 export function registerCatalogRoutes(api: ApiRouter, deps: Deps): void {
   const tag = 'Catalog';

@@ -10,6 +10,7 @@ import { flagsToBits, type UnitCategoryName } from './flags.js';
 import * as q from './queries.js';
 import { toProduct, toUnit, type ProductRecord, type UnitRecord } from './records.js';
 import { toItem } from '../lists/records.js';
+import { searchProducts as searchEffective, sortUnits } from '@family-shopping/client/protocol';
 
 export interface FamilyProductInput {
   id?: string;
@@ -65,12 +66,15 @@ async function effectiveProduct(w: FamilyWrite, id: string): Promise<ProductReco
 
 // Reads
 
+/** Case-insensitive substring match, prefix matches first, then by name: the protocol's
+ *  `searchProducts` over the effective catalog (the SDK's products.search$ is the same function). */
 export async function searchProducts(db: Db, familyId: string, text: string, limit: number): Promise<ProductRecord[]> {
-  return (await q.searchEffectiveProducts(db, familyId, text.trim(), limit)).map(toProduct);
+  return searchEffective((await q.allEffectiveProducts(db, familyId)).map(toProduct), text, limit);
 }
 
+/** Global units, then the family's, each by category then name: the protocol's `sortUnits`. */
 export async function listUnits(db: Db, familyId: string): Promise<UnitRecord[]> {
-  return (await q.effectiveUnits(db, familyId)).map(toUnit);
+  return sortUnits((await q.effectiveUnits(db, familyId)).map(toUnit));
 }
 
 // Family products

@@ -1,5 +1,5 @@
 // Small pieces shared by the stores, lists and recipes features: value mapping for records,
-// client-chosen ids on create, and the zod field builders of their request bodies.
+// client-chosen ids on create, path ids.
 import { z } from 'zod';
 import type { Actor, Deps } from '../context.js';
 import { familyWrite, type FamilyWrite } from '../db/family-write.js';
@@ -41,25 +41,11 @@ export interface Created<T> {
   created: boolean;
 }
 
-// --- request field builders ------------------------------------------------------------
+// --- request fields ---------------------------------------------------------------------
+// Body fields follow the protocol's rules (@family-shopping/client/protocol: rules.ts, inputs.ts).
 
-export const QUANTITY_MAX = 999_999_999.999;
-export const POSITION_MAX = 2_147_483_647;
-
-/** True for a number written with at most 3 decimal places (JSON's shortest form). */
-export const hasAtMost3Decimals = (n: number): boolean => Number.isFinite(n) && /^-?\d+(\.\d{1,3})?$/.test(String(n));
-
+/** A path id (a malformed one names no record: 404). */
 export const uuid = () => z.uuid();
-export const name = (max: number) => z.string().trim().min(1).max(max);
-export const note = () => z.string().max(500);
-export const quantity = () =>
-  z
-    .number()
-    .min(0)
-    .max(QUANTITY_MAX)
-    .refine(hasAtMost3Decimals, { message: 'must have at most 3 decimal places' });
-export const position = () => z.int().min(0).max(POSITION_MAX);
-
 /** Ids in REST input may be upper case; stored and compared lower case. */
 export const lower = <T extends string | null | undefined>(v: T): T => (typeof v === 'string' ? (v.toLowerCase() as T) : v);
 

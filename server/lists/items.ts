@@ -6,7 +6,7 @@ import type { Actor } from '../context.js';
 import type { FamilyWrite } from '../db/family-write.js';
 import { newId } from '../db/ids.js';
 import { badRequest, notFound } from '../http/errors.js';
-import { assertProductRef, assertUnitRef } from '../catalog/refs.js';
+import { assertProductRef, assertUnitRef, productName } from '../catalog/refs.js';
 import { recallSection, rememberSection } from '../stores/memory.js';
 import { sectionRow } from '../stores/queries.js';
 import { existingForCreate, lower, type Created, type Row } from './common.js';
@@ -15,7 +15,8 @@ import { toItem, type ItemRecord } from './records.js';
 
 export interface ItemInput {
   id?: string;
-  name: string;
+  /** May be left out when a product is given: the item takes the product's effective name. */
+  name?: string;
   quantity?: number | null;
   unitOfMeasureId?: string | null;
   familyUnitOfMeasureId?: string | null;
@@ -141,6 +142,7 @@ export async function createItem(
   const product = productOf({ productId: lower(input.productId), familyProductId: lower(input.familyProductId) });
   await assertUnitRef(w.trx, w.familyId, unit, o);
   await assertProductRef(w.trx, w.familyId, product, o);
+  const name = input.name ?? (await productName(w.trx, w.familyId, product));
 
   const storeId = list.store_id == null ? null : String(list.store_id);
   let sectionId = lower(input.sectionId) ?? null;
@@ -154,7 +156,7 @@ export async function createItem(
   const row = await w.insert('shopping_list_items', {
     id: lower(input.id) ?? newId(),
     list_id: listId,
-    name: input.name,
+    name,
     quantity: input.quantity ?? null,
     unit_of_measure_id: unit.unitOfMeasureId,
     family_unit_of_measure_id: unit.familyUnitOfMeasureId,

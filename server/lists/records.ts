@@ -1,65 +1,12 @@
 // Row → REST record mapping for shopping lists and items. Replication docs are these records
 // (the list doc without its counts) plus `_deleted`, so they carry nothing else.
+import type { DocData, ItemGroup, ListDetail, ListSummary } from '@family-shopping/client/protocol';
 import { iso, isoOrNull, quantityOut, str, strOrNull, type Row } from './common.js';
 
-/** The list doc (replication `lists`). */
-export interface ListRecord {
-  id: string;
-  name: string;
-  storeId: string | null;
-  archivedAt: string | null;
-  createdAt: string;
-  updatedAt: string;
-}
-
-/** The REST list: summary with counts of active items. */
-export interface ListSummary {
-  id: string;
-  name: string;
-  storeId: string | null;
-  archivedAt: string | null;
-  itemCount: number;
-  checkedCount: number;
-  createdAt: string;
-  updatedAt: string;
-}
-
-export interface ItemRecord {
-  id: string;
-  listId: string;
-  name: string;
-  quantity: number | null;
-  unitOfMeasureId: string | null;
-  familyUnitOfMeasureId: string | null;
-  isApproximate: boolean;
-  quantityNote: string | null;
-  productId: string | null;
-  familyProductId: string | null;
-  sectionId: string | null;
-  checked: boolean;
-  checkedAt: string | null;
-  removedAt: string | null;
-  removedByUserId: string | null;
-  createdAt: string;
-  updatedAt: string;
-}
-
-export interface ItemGroup {
-  sectionId: string | null;
-  name: string;
-  position: number | null;
-  items: ItemRecord[];
-}
-
-export interface ListDetail {
-  id: string;
-  name: string;
-  storeId: string | null;
-  archivedAt: string | null;
-  createdAt: string;
-  updatedAt: string;
-  groups: ItemGroup[];
-}
+/** The list doc, the REST list summary and detail, and the item: the protocol's shapes. */
+export type ListRecord = DocData<'lists'>;
+export type ItemRecord = DocData<'items'>;
+export type { ListSummary, ListDetail, ItemGroup };
 
 export interface ListCounts {
   itemCount: number;

@@ -9,7 +9,9 @@ import { recallSection } from '../stores/memory.js';
 import { sectionRows, storeRow } from '../stores/queries.js';
 import { existingForCreate, lower, type Created, type Row } from './common.js';
 import { itemRows, listRow, listSummaryRow, listSummaryRows, tombstoneItemsOfList } from './queries.js';
-import { toItem, toList, toListSummary, type ItemGroup, type ListDetail, type ListSummary } from './records.js';
+import { toItem, toList, toListSummary, type ListDetail, type ListSummary } from './records.js';
+import { toSection } from '../stores/records.js';
+import { compareLists, listDetail } from '@family-shopping/client/protocol';
 
 type ReadDeps = Pick<Deps, 'db'>;
 
@@ -29,7 +31,6 @@ export interface PathOptions {
   prefix?: string;
 }
 
-export const UNCATEGORIZED = 'Uncategorized';
 
 async function assertStore(w: FamilyWrite, storeId: string, o: PathOptions): Promise<void> {
   if (!(await storeRow(w.trx, w.familyId, storeId))) {
@@ -52,29 +53,20 @@ async function summaryIn(w: FamilyWrite, listId: string): Promise<ListSummary> {
 // --- reads ---------------------------------------------------------------------------------
 
 export async function listLists(deps: ReadDeps, actor: Actor, archived: boolean): Promise<ListSummary[]> {
-  return (await listSummaryRows(deps.db, actor.familyId, archived)).map((r) => toListSummary(r));
+  // The protocol's order, which the SDK's lists.summaries$ uses too.
+  return (await listSummaryRows(deps.db, actor.familyId, archived)).map((r) => toListSummary(r)).sort(compareLists);
 }
 
 /** Active items grouped by section of the list's store in walking order; items without a
  *  section (every item of a list without a store) in a last "Uncategorized" group. Within a
- *  group: unchecked before checked, then by createdAt. */
+ *  group: unchecked before checked, then by createdAt. The grouping is the protocol's
+ *  `listDetail`, which the SDK's lists.detail$ uses too. */
 export async function getListDetail(deps: ReadDeps, actor: Actor, listId: string): Promise<ListDetail> {
   const list = await listRow(deps.db, actor.familyId, listId);
   if (!list) throw notFound('List not found');
   const items = (await itemRows(deps.db, actor.familyId, listId)).map(toItem);
-  const sections = list.store_id ? await sectionRows(deps.db, actor.familyId, [String(list.store_id)]) : [];
-  const groups: ItemGroup[] = [];
-  const bySection = new Map<string, ItemGroup>();
-  for (const s of sections) {
-    const g: ItemGroup = { sectionId: String(s.id), name: String(s.name), position: Number(s.position), items: [] };
-    bySection.set(g.sectionId!, g);
-    groups.push(g);
-  }
-  const uncategorized: ItemGroup = { sectionId: null, name: UNCATEGORIZED, position: null, items: [] };
-  for (const item of items) (bySection.get(item.sectionId ?? '') ?? uncategorized).items.push(item);
-  const result = groups.filter((g) => g.items.length > 0);
-  if (uncategorized.items.length > 0) result.push(uncategorized);
-  return { ...toList(list), groups: result };
+  const sections = list.store_id ? (await sectionRows(deps.db, actor.familyId, [String(list.store_id)])).map(toSection) : [];
+  return listDetail(toList(list), sections, items);
 }
 
 // --- inner operations -------------------------------------------------------------------------

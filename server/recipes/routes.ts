@@ -2,8 +2,16 @@
 import { z } from 'zod';
 import type { Deps } from '../context.js';
 import type { ApiRouter } from '../http/route.js';
-import { name, position, uuid, writeAs } from '../lists/common.js';
-import { ItemSchema, QUANTITY_REFS, quantityFields } from '../lists/schemas.js';
+import {
+  copyToListInput,
+  ingredientAddInput,
+  ingredientUpdateInput,
+  recipeCreateInput,
+  recipeUpdateInput,
+  recordSchemas,
+} from '@family-shopping/client/protocol';
+import { uuid, writeAs } from '../lists/common.js';
+import { ItemSchema, QUANTITY_REFS } from '../lists/schemas.js';
 import {
   addIngredient,
   copyRecipeToList,
@@ -16,53 +24,25 @@ import {
   updateRecipe,
 } from './service.js';
 
-const ts = () => z.iso.datetime({ offset: true });
+// Bodies and records: the protocol's inputs and shapes (the rules push and the SDK apply too).
+const IngredientBody = ingredientAddInput;
+const IngredientPatchBody = ingredientUpdateInput;
+const RecipeBody = recipeCreateInput;
+const RecipePatchBody = recipeUpdateInput;
+const CopyBody = copyToListInput;
 
-const IngredientBody = z.object({ id: uuid().optional(), name: name(500), ...quantityFields, position: position().optional() });
-const IngredientPatchBody = z.object({ name: name(500).optional(), ...quantityFields, position: position().optional() });
-const servings = () => z.int().min(1).max(1000).nullable();
-const instructions = () => z.string().max(20000).nullable();
-const RecipeBody = z.object({
-  id: uuid().optional(),
-  name: name(200),
-  servings: servings().optional(),
-  instructions: instructions().optional(),
-  ingredients: z.array(IngredientBody).max(500).optional(),
-});
-const RecipePatchBody = z.object({ name: name(200).optional(), servings: servings().optional(), instructions: instructions().optional() });
-const CopyBody = z.object({ listId: uuid(), ingredientIds: z.array(uuid()).max(500).optional() });
-
-export const IngredientSchema = z.object({
-  id: z.uuid(),
-  recipeId: z.uuid(),
-  name: z.string(),
-  quantity: z.number().nullable(),
-  unitOfMeasureId: z.uuid().nullable(),
-  familyUnitOfMeasureId: z.uuid().nullable(),
-  isApproximate: z.boolean(),
-  quantityNote: z.string().nullable(),
-  productId: z.uuid().nullable(),
-  familyProductId: z.uuid().nullable(),
-  position: z.int(),
-  createdAt: ts(),
-  updatedAt: ts(),
-});
+export const IngredientSchema = recordSchemas.ingredients;
 export const RecipeSchema = z.object({
-  id: z.uuid(),
-  name: z.string(),
-  servings: z.int().nullable(),
-  instructions: z.string().nullable(),
-  ingredients: z.array(IngredientSchema),
-  createdAt: ts(),
-  updatedAt: ts(),
+  ...recordSchemas.recipes.shape,
+  ingredients: z.array(recordSchemas.ingredients),
 });
 const RecipeSummarySchema = z.object({
-  id: z.uuid(),
-  name: z.string(),
-  servings: z.int().nullable(),
-  ingredientCount: z.int(),
-  createdAt: ts(),
-  updatedAt: ts(),
+  id: recordSchemas.recipes.shape.id,
+  name: recordSchemas.recipes.shape.name,
+  servings: recordSchemas.recipes.shape.servings,
+  ingredientCount: z.int().min(0),
+  createdAt: recordSchemas.recipes.shape.createdAt,
+  updatedAt: recordSchemas.recipes.shape.updatedAt,
 });
 
 const RecipeParams = z.object({ recipeId: uuid() });

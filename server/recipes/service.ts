@@ -5,7 +5,7 @@ import type { Actor, Deps } from '../context.js';
 import type { FamilyWrite } from '../db/family-write.js';
 import { newId } from '../db/ids.js';
 import { badRequest, notFound } from '../http/errors.js';
-import { assertProductRef, assertUnitRef } from '../catalog/refs.js';
+import { assertProductRef, assertUnitRef, productName } from '../catalog/refs.js';
 import { existingForCreate, lower, type Created, type Row } from '../lists/common.js';
 import { createItem } from '../lists/items.js';
 import { listRow } from '../lists/queries.js';
@@ -17,7 +17,8 @@ type ReadDeps = Pick<Deps, 'db'>;
 
 export interface IngredientInput {
   id?: string;
-  name: string;
+  /** May be left out when a product is given: the ingredient takes the product's effective name. */
+  name?: string;
   quantity?: number | null;
   unitOfMeasureId?: string | null;
   familyUnitOfMeasureId?: string | null;
@@ -132,6 +133,7 @@ export async function addIngredient(
   const product = { productId: lower(input.productId) ?? null, familyProductId: lower(input.familyProductId) ?? null };
   await assertUnitRef(w.trx, w.familyId, unit, o);
   await assertProductRef(w.trx, w.familyId, product, o);
+  const name = input.name ?? (await productName(w.trx, w.familyId, product));
   let position = input.position;
   if (position === undefined) {
     const max = await maxIngredientPosition(w.trx, w.familyId, recipeId);
@@ -140,7 +142,7 @@ export async function addIngredient(
   const row = await w.insert('recipe_ingredients', {
     id: lower(input.id) ?? newId(),
     recipe_id: recipeId,
-    name: input.name,
+    name,
     quantity: input.quantity ?? null,
     unit_of_measure_id: unit.unitOfMeasureId,
     family_unit_of_measure_id: unit.familyUnitOfMeasureId,

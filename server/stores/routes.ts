@@ -2,7 +2,15 @@
 import { z } from 'zod';
 import type { Deps } from '../context.js';
 import type { ApiRouter } from '../http/route.js';
-import { name, position, uuid, writeAs } from '../lists/common.js';
+import {
+  recordSchemas,
+  sectionAddInput,
+  sectionOrderInput,
+  sectionRenameInput,
+  storeCreateInput,
+  storeUpdateInput,
+} from '@family-shopping/client/protocol';
+import { uuid, writeAs } from '../lists/common.js';
 import {
   createSection,
   createStore,
@@ -16,33 +24,24 @@ import {
   reorderSections,
 } from './service.js';
 
-const ts = () => z.iso.datetime({ offset: true });
-
-export const SectionSchema = z.object({
-  id: z.uuid(),
-  storeId: z.uuid(),
-  name: z.string(),
-  position: z.int(),
-  createdAt: ts(),
-  updatedAt: ts(),
-});
-
+// Bodies and records: the protocol's inputs and shapes (the rules push and the SDK apply too).
+export const SectionSchema = recordSchemas.sections;
 export const StoreSchema = z.object({
-  id: z.uuid(),
-  name: z.string(),
-  sections: z.array(SectionSchema),
-  createdAt: ts(),
-  updatedAt: ts(),
+  id: recordSchemas.stores.shape.id,
+  name: recordSchemas.stores.shape.name,
+  sections: z.array(recordSchemas.sections),
+  createdAt: recordSchemas.stores.shape.createdAt,
+  updatedAt: recordSchemas.stores.shape.updatedAt,
 });
 
 const StoreParams = z.object({ storeId: uuid() });
 const SectionParams = z.object({ storeId: uuid(), sectionId: uuid() });
 
-const StoreBody = z.object({ id: uuid().optional(), name: name(200) });
-const StorePatch = z.object({ name: name(200) });
-const SectionBody = z.object({ id: uuid().optional(), name: name(200), position: position().optional() });
-const SectionPatch = z.object({ name: name(200) });
-const OrderBody = z.object({ sectionIds: z.array(uuid()).max(1000) });
+const StoreBody = storeCreateInput;
+const StorePatch = storeUpdateInput;
+const SectionBody = sectionAddInput;
+const SectionPatch = sectionRenameInput;
+const OrderBody = sectionOrderInput;
 
 const TAG = 'Stores';
 

@@ -18,7 +18,7 @@
  * - pairs: at most one of `unitOfMeasureId`/`familyUnitOfMeasureId` and of
  *   `productId`/`familyProductId` may be set.
  *
- * Only zod's core features are used (object, string, number, refine, trim/toLowerCase
+ * Only zod's core features are used (object, string, guid, number, refine, trim/toLowerCase
  * overwrites, nullable/optional, enum, array), so the rules port to `zod/mini` unchanged.
  */
 import { z } from 'zod';
@@ -101,11 +101,11 @@ export function textRule(max: number, min = 0) {
 }
 
 /** A record id as stored: a lowercase canonical UUID (RxDB primary keys compare as strings). */
-export const idRule = () => z.string().regex(UUID_RE, { message: 'must be a lowercase UUID' });
+export const idRule = () => z.guid({ message: 'must be a UUID' }).refine((s) => UUID_RE.test(s), { message: 'must be a lowercase UUID' });
 
 /** A reference to a record (or a client-chosen id in a REST body): a UUID in any letter case,
  *  taken in lower case. */
-export const refRule = () => z.string().toLowerCase().regex(UUID_RE, { message: 'must be a UUID' });
+export const refRule = () => z.guid({ message: 'must be a UUID' }).toLowerCase();
 
 export const quantityRule = () =>
   z
