@@ -27,7 +27,7 @@ import { writeResult } from './lib/report.js';
 
 const SIZES = (process.env.BENCH_DEVICES ?? pick('1,10,100', '1,3')).split(',').map(Number);
 const ROUNDS = pick(3, 2);
-const WRITES = pick(10, 3);
+const WRITES = pick(8, 3);
 const WARMUP = pick(3, 1);
 const ARRIVAL_TIMEOUT_MS = 30_000;
 

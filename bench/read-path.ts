@@ -17,7 +17,7 @@ import { ensurePeers, peerRequire } from './lib/peers.js';
 import { writeResult } from './lib/report.js';
 
 const SIZES = (process.env.BENCH_DETAIL_SIZES ?? pick('50,200,1000', '50')).split(',').map(Number);
-const SECONDS = Number(process.env.BENCH_SECONDS ?? pick(4, 1));
+const SECONDS = Number(process.env.BENCH_SECONDS ?? pick(3, 1));
 const ROUNDS = pick(3, 2);
 const CONNECTIONS = 50;
 
