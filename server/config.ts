@@ -1,11 +1,10 @@
 // The one place that reads process.env. Validated with zod at start; an invalid value stops the
 // process with a message naming the variable.
 import { z } from 'zod';
+import { FAMILY_NAME_MAX } from './auth/schemas.js';
 
-const duration = z
-  .string()
-  .regex(/^\d+(ms|s|m|h|d)$/, 'must be a duration such as 15m, 12h or 30d')
-  .refine((v) => /[1-9]/.test(v), 'must be longer than zero');
+const durationOrZero = z.string().regex(/^\d+(ms|s|m|h|d)$/, 'must be a duration such as 15m, 12h or 30d');
+const duration = durationOrZero.refine((v) => /[1-9]/.test(v), 'must be longer than zero');
 
 const bool = z
   .string()
@@ -39,10 +38,13 @@ const schema = z.object({
     .optional(),
   ACCESS_TOKEN_TTL: duration.default('15m'),
   REFRESH_TOKEN_TTL: duration.default('30d'),
-  APP_BASE_URL: url(['http:', 'https:']).default('http://localhost:5173'),
+  /** How long a rotated refresh token still answers with its successor (0s: never). */
+  REFRESH_REUSE_GRACE: durationOrZero.default('30s'),
+  /** Unset: the server's own address once it listens (see server/mail/base-url.ts). */
+  APP_BASE_URL: url(['http:', 'https:']).optional(),
   SMTP_URL: url(['smtp:', 'smtps:']).optional(),
   MAIL_FROM: z.string().min(3).default('Family Shopping <no-reply@localhost>'),
-  DEFAULT_FAMILY_NAME: z.string().min(1).max(200).default('Family'),
+  DEFAULT_FAMILY_NAME: z.string().trim().min(1).max(FAMILY_NAME_MAX).default('Family'),
   DEFAULT_FAMILY_INVITE_CODE: z
     .string()
     .regex(/^[A-Za-z0-9_-]{6,64}$/, 'must be 6 to 64 letters, digits, _ or -')
@@ -59,6 +61,8 @@ export type Config = Omit<z.output<typeof schema>, 'ACCESS_TOKEN_TTL' | 'REFRESH
   /** Token lifetimes in seconds, parsed from the TTL strings. */
   accessTokenTtlSeconds: number;
   refreshTokenTtlSeconds: number;
+  /** REFRESH_REUSE_GRACE in milliseconds (0: off). */
+  refreshReuseGraceMs: number;
 };
 
 export class ConfigError extends Error {
@@ -71,9 +75,14 @@ export class ConfigError extends Error {
 const UNIT_SECONDS: Record<string, number> = { ms: 0.001, s: 1, m: 60, h: 3600, d: 86400 };
 
 export function durationSeconds(value: string): number {
+  return Math.max(1, Math.floor(durationMs(value) / 1000));
+}
+
+/** A duration string (`500ms`, `30s`, `15m`, `12h`, `30d`, `0s`) in milliseconds. */
+export function durationMs(value: string): number {
   const m = /^(\d+)(ms|s|m|h|d)$/.exec(value);
   if (!m) throw new Error(`bad duration ${value}`);
-  return Math.max(1, Math.floor(Number(m[1]) * UNIT_SECONDS[m[2]!]!));
+  return Math.round(Number(m[1]) * UNIT_SECONDS[m[2]!]! * 1000);
 }
 
 /** Parses configuration from an environment (process.env by default); throws ConfigError. */
@@ -95,5 +104,6 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     ...c,
     accessTokenTtlSeconds: durationSeconds(c.ACCESS_TOKEN_TTL),
     refreshTokenTtlSeconds: durationSeconds(c.REFRESH_TOKEN_TTL),
+    refreshReuseGraceMs: durationMs(c.REFRESH_REUSE_GRACE),
   };
 }

@@ -1,3 +1,4 @@
+import type { KeyObject } from 'node:crypto';
 import type { Config } from './config.js';
 import type { Db } from './db/knex.js';
 import type { EventBus } from './events/bus.js';
@@ -21,6 +22,8 @@ export interface Deps {
   clock: Clock;
   /** Secret for HS256 access tokens (from config or generated once and kept in the database). */
   jwtSecret: string;
+  /** The same secret as a KeyObject, made once: what signs and verifies access tokens. */
+  jwtKey: KeyObject;
   /** Optional ioredis client when REDIS_URL is set. */
   redis?: unknown;
   /** Outgoing email (SMTP or the dev outbox), see server/mail/mailer.ts. */
@@ -40,4 +43,6 @@ export interface Actor {
   userId: string;
   familyId: string;
   role: Role;
+  /** The session (refresh-token chain) named by the access token's `sid` claim, if any. */
+  sessionId?: string;
 }

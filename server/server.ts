@@ -12,9 +12,11 @@ import { RedisBus } from './events/redis-bus.js';
 import { attachRealtime, type RealtimeOptions } from './realtime/server.js';
 import { systemClock, type Clock, type Deps } from './context.js';
 import { buildApp } from './app.js';
+import { jwtKey } from './auth/tokens.js';
 import { clientErrorHandler } from './http/middleware.js';
 import type { ApiRouter } from './http/route.js';
 import { createMailer } from './mail/mailer.js';
+import { ownBaseUrl } from './mail/base-url.js';
 import { connectRateLimitRedis, createRateLimiters } from './http/ratelimit.js';
 import { schedulePurge } from './sync/purge.js';
 
@@ -58,11 +60,11 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
 
   // With REDIS_URL, events fan out to every instance through Redis; otherwise in process.
   const bus: EventBus = config.REDIS_URL ? await RedisBus.connect({ url: config.REDIS_URL, log }) : new InProcessBus();
-  const deps: Deps = { config, db, bus, log, clock: options.clock ?? systemClock, jwtSecret };
+  const deps: Deps = { config, db, bus, log, clock: options.clock ?? systemClock, jwtSecret, jwtKey: jwtKey(jwtSecret) };
   // The rate-limit counters' own connection, which never makes a request wait (ratelimit.ts).
   const redis = config.REDIS_URL ? await connectRateLimitRedis(config.REDIS_URL, log) : undefined;
   if (redis) deps.redis = redis;
-  deps.mailer = createMailer(config, log);
+  deps.mailer = createMailer(config, log, config.APP_BASE_URL ? { appBaseUrl: config.APP_BASE_URL } : {});
   deps.rateLimiters = createRateLimiters({
     redis,
     log,
@@ -85,6 +87,8 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
   const { port } = server.address() as AddressInfo;
   const host = config.HOST.includes(':') ? `[${config.HOST}]` : config.HOST;
   const url = `http://${host}:${port}`;
+  // APP_BASE_URL unset: links in emails start with the address the server listens on.
+  deps.mailer.setAppBaseUrl(config.APP_BASE_URL ?? ownBaseUrl(config.HOST, port));
 
   let closing: Promise<void> | undefined;
   const close = (closeOptions: CloseOptions = {}) =>

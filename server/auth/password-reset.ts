@@ -36,8 +36,8 @@ export async function forgotPassword(deps: Deps, email: string): Promise<{ messa
       await invalidateOutstandingResetTokens(trx, user.id, now);
       await insertResetToken(trx, { id: newId(), user_id: user.id, token_hash: sha256(token), created_at: now, expires_at: expiresAt });
     });
-    void deps.mailer?.sendInBackground(
-      passwordResetEmail({ to: user.email, userName: user.user_name, link: resetLink(deps.config.APP_BASE_URL, token), expiresAt }),
+    void deps.mailer?.sendInBackground((base) =>
+      passwordResetEmail({ to: user.email, userName: user.user_name, link: resetLink(base, token), expiresAt }),
     );
   }
   return { message: FORGOT_PASSWORD_MESSAGE };

@@ -1,4 +1,5 @@
-// SQL of accounts: users, memberships (as seen by auth), refresh tokens, password reset tokens.
+// SQL of accounts: users, memberships (as seen by auth), refresh tokens, password reset tokens,
+// email confirmation tokens.
 // Every function takes the handle to use (the transaction inside a write: never deps.db there).
 import type { Db, Trx } from '../db/knex.js';
 import type { Role } from '../context.js';
@@ -78,6 +79,20 @@ export async function insertMembership(
   await q('family_memberships').insert(row);
 }
 
+export async function updateUserName(q: Q, userId: string, userName: string, now: Date): Promise<void> {
+  await q('users').where({ id: userId }).update({ user_name: userName, updated_at: now });
+}
+
+/** Confirms the address, once: false when it was confirmed already. */
+export async function markEmailConfirmed(q: Q, userId: string, now: Date): Promise<boolean> {
+  const rows = await q('users')
+    .where({ id: userId })
+    .whereNull('email_confirmed_at')
+    .update({ email_confirmed_at: now, updated_at: now })
+    .returning('id');
+  return rows.length > 0;
+}
+
 export async function updatePasswordHash(q: Q, userId: string, passwordHash: string, now: Date): Promise<void> {
   await q('users').where({ id: userId }).update({ password_hash: passwordHash, updated_at: now });
 }
@@ -85,33 +100,50 @@ export async function updatePasswordHash(q: Q, userId: string, passwordHash: str
 // Refresh tokens.
 export interface RefreshTokenRow {
   id: string;
+  chain_id: string;
   user_id: string;
   family_id: string;
   token_hash: string;
   expires_at: Date;
   rotated_at: Date | null;
   revoked_at: Date | null;
+  successor_id: string | null;
+  successor_sealed: string | null;
 }
 
 export async function insertRefreshToken(
   q: Q,
-  row: { id: string; user_id: string; family_id: string; token_hash: string; created_at: Date; expires_at: Date },
+  row: { id: string; chain_id: string; user_id: string; family_id: string; token_hash: string; created_at: Date; expires_at: Date },
 ): Promise<void> {
   await q('refresh_tokens').insert(row);
 }
 
-export const findRefreshToken = (q: Q, tokenHash: string) =>
-  q('refresh_tokens').where({ token_hash: tokenHash }).first() as Promise<RefreshTokenRow | undefined>;
+/** The token a hash names; `forUpdate` locks its row until the transaction ends (rotation). */
+export const findRefreshToken = (q: Q, tokenHash: string, forUpdate = false) => {
+  const query = q('refresh_tokens').where({ token_hash: tokenHash });
+  return (forUpdate ? query.forUpdate().first() : query.first()) as Promise<RefreshTokenRow | undefined>;
+};
 
-/** Marks a live token rotated; false when another request rotated or revoked it first. */
-export async function markRefreshTokenRotated(q: Q, id: string, now: Date): Promise<boolean> {
-  const rows = await q('refresh_tokens')
+export const findRefreshTokenById = (q: Q, id: string) =>
+  q('refresh_tokens').where({ id }).first() as Promise<RefreshTokenRow | undefined>;
+
+/** Marks a token rotated, naming its successor (and keeping it sealed for the reuse grace). */
+export async function markRefreshTokenRotated(
+  q: Q,
+  id: string,
+  successor: { id: string; sealed: string | null },
+  now: Date,
+): Promise<void> {
+  await q('refresh_tokens')
     .where({ id })
-    .whereNull('rotated_at')
-    .whereNull('revoked_at')
-    .update({ rotated_at: now })
-    .returning('id');
-  return rows.length > 0;
+    .update({ rotated_at: now, successor_id: successor.id, successor_sealed: successor.sealed });
+}
+
+/** Revokes every refresh token of the user but those of one session (chain); all when null. */
+export async function revokeRefreshTokensExceptChain(q: Q, userId: string, chainId: string | null, now: Date): Promise<void> {
+  const query = q('refresh_tokens').where({ user_id: userId }).whereNull('revoked_at');
+  if (chainId) query.whereNot({ chain_id: chainId });
+  await query.update({ revoked_at: now });
 }
 
 export async function revokeRefreshToken(q: Q, tokenHash: string, now: Date): Promise<void> {
@@ -153,4 +185,38 @@ export const findResetToken = (q: Q, tokenHash: string, forUpdate = false) => {
 
 export async function markResetTokenUsed(q: Q, id: string, now: Date): Promise<void> {
   await q('password_reset_tokens').where({ id }).update({ used_at: now });
+}
+
+// Email confirmation tokens.
+export interface EmailConfirmationRow {
+  id: string;
+  user_id: string;
+  email: string;
+  expires_at: Date;
+  used_at: Date | null;
+  invalidated_at: Date | null;
+}
+
+export async function invalidateOutstandingConfirmations(q: Q, userId: string, now: Date): Promise<void> {
+  await q('email_confirmation_tokens')
+    .where({ user_id: userId })
+    .whereNull('used_at')
+    .whereNull('invalidated_at')
+    .update({ invalidated_at: now });
+}
+
+export async function insertEmailConfirmation(
+  q: Q,
+  row: { id: string; user_id: string; email: string; token_hash: string; created_at: Date; expires_at: Date },
+): Promise<void> {
+  await q('email_confirmation_tokens').insert(row);
+}
+
+export const findEmailConfirmation = (q: Q, tokenHash: string, forUpdate = false) => {
+  const query = q('email_confirmation_tokens').where({ token_hash: tokenHash });
+  return (forUpdate ? query.forUpdate().first() : query.first()) as Promise<EmailConfirmationRow | undefined>;
+};
+
+export async function markEmailConfirmationUsed(q: Q, id: string, now: Date): Promise<void> {
+  await q('email_confirmation_tokens').where({ id }).update({ used_at: now });
 }

@@ -1,5 +1,5 @@
-// HTTP of accounts (contract section 3): register, login, refresh, logout, invite lookup,
-// forgot/reset password, /me. Rate-limited endpoints name their bucket (http/ratelimit.ts).
+// HTTP of accounts (contracts sections 3 and 7): register, login, refresh, logout, invite lookup,
+// forgot/reset password, email confirmation, /me and its self-service. Rate-limited endpoints name their bucket (http/ratelimit.ts).
 import type { ApiRouter } from '../http/route.js';
 import type { Deps } from '../context.js';
 import { registerFamilyRoutes } from '../family/routes.js';
@@ -7,7 +7,10 @@ import { invitationNotFound, lookupInvite } from '../family/invites.js';
 import { dummyPasswordHash } from './passwords.js';
 import { login, logout, me, refresh, register } from './service.js';
 import { forgotPassword, resetPassword } from './password-reset.js';
+import { changePassword, changeUserName, confirmEmail, requestEmailConfirmation } from './account.js';
 import {
+  ChangePasswordBody,
+  ConfirmEmailBody,
   ForgotPasswordBody,
   InviteLookup,
   InviteTokenParams,
@@ -18,6 +21,7 @@ import {
   RegisterBody,
   ResetPasswordBody,
   Session,
+  UpdateMeBody,
 } from './schemas.js';
 
 const problem = (description: string) => ({ description });
@@ -168,6 +172,92 @@ export function registerAuthRoutes(api: ApiRouter, deps: Deps): void {
     },
     async (ctx, { actor }) => {
       ctx.body = await me(deps, actor);
+    },
+  );
+
+  api.add(
+    {
+      method: 'patch',
+      path: '/me',
+      summary: "Change the caller's user name (unique in any letter case)",
+      tag: 'auth',
+      access: 'member',
+      body: UpdateMeBody,
+      responses: {
+        200: { description: 'Profile', schema: Me },
+        400: problem('validation_failed'),
+        401: problem('unauthenticated'),
+        409: problem('duplicate_user_name'),
+      },
+    },
+    async (ctx, { actor, body }) => {
+      ctx.body = await changeUserName(deps, actor, body.userName);
+    },
+  );
+
+  api.add(
+    {
+      method: 'post',
+      path: '/me/password',
+      summary: "Change the caller's password; every other session of the user is signed out",
+      tag: 'auth',
+      access: 'member',
+      rateLimit: 'changePassword',
+      body: ChangePasswordBody,
+      responses: {
+        204: { description: 'Changed' },
+        400: problem('invalid_credentials (wrong current password), validation_failed'),
+        401: problem('unauthenticated'),
+        429: problem('rate_limited'),
+      },
+    },
+    async (ctx, { actor, body }) => {
+      await changePassword(deps, actor, body);
+      ctx.status = 204;
+    },
+  );
+
+  api.add(
+    {
+      method: 'post',
+      path: '/me/email-confirmation',
+      summary: 'Email a link that confirms the address (202), unless it is confirmed already (200)',
+      tag: 'auth',
+      access: 'member',
+      rateLimit: 'emailConfirmation',
+      responses: {
+        200: { description: 'Already confirmed: no mail', schema: Message },
+        202: { description: 'A confirmation link is on its way', schema: Message },
+        401: problem('unauthenticated'),
+        429: problem('rate_limited'),
+      },
+    },
+    async (ctx, { actor }) => {
+      const outcome = await requestEmailConfirmation(deps, actor);
+      ctx.status = outcome === 'sent' ? 202 : 200;
+      ctx.body = {
+        message: outcome === 'sent' ? 'A confirmation link is on its way.' : 'Your email address is already confirmed.',
+      };
+    },
+  );
+
+  api.add(
+    {
+      method: 'post',
+      path: '/auth/confirm-email',
+      summary: 'Confirm an email address with the token of a confirmation link',
+      tag: 'auth',
+      access: 'public',
+      rateLimit: 'confirmEmail',
+      body: ConfirmEmailBody,
+      responses: {
+        200: { description: 'Confirmed', schema: Message },
+        400: problem('confirmation_invalid, validation_failed'),
+        429: problem('rate_limited'),
+      },
+    },
+    async (ctx, { body }) => {
+      ctx.body = await confirmEmail(deps, body.token);
     },
   );
 }

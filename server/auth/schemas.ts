@@ -1,12 +1,15 @@
 // Request and response shapes of the auth and family endpoints (zod). Input limits keep huge
-// strings out: email ≤ 254, userName ≤ 100, password 8..1024, names ≤ 200.
+// strings out: email ≤ 254, userName ≤ 100, password 8..1024, family names ≤ 100. Each field rule
+// is defined once here and imported wherever the field is taken (registration, self-service).
 import { z } from 'zod';
 
 /** Trimmed, lower-cased email (emails compare case-insensitively and are stored normalised). */
 export const Email = z.string().trim().toLowerCase().max(254).pipe(z.email());
 export const Password = z.string().min(8, 'must be at least 8 characters').max(1024);
 export const UserName = z.string().trim().min(1).max(100);
-export const FamilyName = z.string().trim().min(1).max(200);
+export const FAMILY_NAME_MAX = 100;
+/** A family's name: trimmed, 1 to 100 characters, not unique. */
+export const FamilyName = z.string().trim().min(1).max(FAMILY_NAME_MAX);
 /** Opaque tokens from links and sessions (base64url, 43 characters when we make them). */
 export const OpaqueToken = z.string().min(1).max(512);
 
@@ -36,6 +39,12 @@ export const RefreshBody = z.object({ refreshToken: OpaqueToken });
 export const ForgotPasswordBody = z.object({ email: Email });
 export const ResetPasswordBody = z.object({ token: OpaqueToken, newPassword: Password });
 export const InviteTokenParams = z.object({ token: OpaqueToken });
+
+// Self-service (contract section 7).
+export const ChangePasswordBody = z.object({ currentPassword: z.string().min(1).max(1024), newPassword: Password });
+export const UpdateMeBody = z.object({ userName: UserName });
+export const UpdateFamilyBody = z.object({ name: FamilyName });
+export const ConfirmEmailBody = z.object({ token: OpaqueToken });
 
 export const RoleSchema = z.enum(['admin', 'member']);
 

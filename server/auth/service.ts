@@ -7,12 +7,14 @@ import { AppError, badRequest, forbidden, unauthenticated } from '../http/errors
 import { createFamilyRow } from '../family/create.js';
 import { findFamily, findFamilyByCode, findPendingInviteByToken, consumeInvite } from '../family/queries.js';
 import { hashPassword, verifyAgainstDummy, verifyPassword } from './passwords.js';
-import { issueSession, userRecord } from './session.js';
+import { issueSession, issueSessionToken, sessionBody, userRecord, type SessionSubject } from './session.js';
+import { openSuccessor, sealSuccessor } from './successor.js';
 import type { RegisterInput, SessionRecord } from './schemas.js';
 import {
   emailTaken,
   familyHasAdmin,
   findRefreshToken,
+  findRefreshTokenById,
   findUserByEmail,
   findUserById,
   insertMembership,
@@ -23,6 +25,7 @@ import {
   revokeAllRefreshTokens,
   revokeRefreshToken,
   userNameTaken,
+  type RefreshTokenRow,
   type UserRow,
 } from './queries.js';
 
@@ -171,41 +174,68 @@ export async function login(deps: Deps, input: { email: string; password: string
 }
 
 /**
- * Rotation: every refresh token works once. Presenting one that was already rotated means it was
- * copied (or the client is confused): every refresh token of that user is revoked.
+ * Rotation: every refresh token works once. Presented again less than REFRESH_REUSE_GRACE after
+ * its rotation it answers the same successor (two tabs, or a retried request, refreshing at
+ * once); later, it was copied (or the client is confused): every refresh token of that user is
+ * revoked. The token's row is locked for the whole decision, so of two concurrent refreshes one
+ * rotates and the other waits and then answers the successor the first one stored.
  */
 export async function refresh(deps: Deps, refreshToken: string): Promise<SessionRecord> {
-  const now = deps.clock.now();
-  const row = await findRefreshToken(deps.db, sha256(refreshToken));
-  if (!row || row.revoked_at) throw refreshInvalid();
-  if (row.rotated_at) {
-    await revokeAllRefreshTokens(deps.db, row.user_id, now);
-    deps.log.warn({ userId: row.user_id }, 'refresh token reused; all refresh tokens of the user revoked');
-    throw refreshInvalid();
-  }
-  if (row.expires_at.getTime() <= now.getTime()) throw refreshInvalid();
-
-  const outcome = await deps.db.transaction(async (trx) => {
-    if (!(await markRefreshTokenRotated(trx, row.id, now))) return 'raced' as const;
-    const membership = await membershipOf(trx, row.user_id);
-    const user = await findUserById(trx, row.user_id);
-    if (!user || !membership || membership.family_id !== row.family_id) return 'gone' as const;
-    return issueSession(deps, trx, {
-      user,
-      family: { id: membership.family_id, name: membership.family_name },
-      role: membership.role,
-    });
+  const tokenHash = sha256(refreshToken);
+  const outcome = await deps.db.transaction(async (trx): Promise<SessionRecord | 'invalid' | 'revoke'> => {
+    const now = deps.clock.now();
+    const row = await findRefreshToken(trx, tokenHash, true);
+    if (!row || row.revoked_at) return 'invalid';
+    if (row.rotated_at) return answerAgain(deps, trx, row, refreshToken, now);
+    if (row.expires_at.getTime() <= now.getTime()) return 'invalid';
+    const subject = await sessionSubject(trx, row);
+    if (!subject) return revokeAll(trx, row.user_id, now);
+    const { session, refreshTokenId } = await issueSessionToken(deps, trx, { ...subject, chainId: row.chain_id });
+    const sealed = deps.config.refreshReuseGraceMs > 0 ? sealSuccessor(refreshToken, session.refreshToken) : null;
+    await markRefreshTokenRotated(trx, row.id, { id: refreshTokenId, sealed }, now);
+    return session;
   });
-  if (outcome === 'raced') {
-    // Another request rotated it a moment ago: the same token used twice.
-    await revokeAllRefreshTokens(deps.db, row.user_id, now);
-    throw refreshInvalid();
-  }
-  if (outcome === 'gone') {
-    await revokeAllRefreshTokens(deps.db, row.user_id, now);
-    throw refreshInvalid();
-  }
+  if (outcome === 'invalid' || outcome === 'revoke') throw refreshInvalid();
   return outcome;
+}
+
+/** Signs the user out everywhere (committed with the refresh's transaction), then answers 401. */
+async function revokeAll(trx: Trx, userId: string, now: Date): Promise<'revoke'> {
+  await revokeAllRefreshTokens(trx, userId, now);
+  return 'revoke';
+}
+
+/** The user, family and current role a refresh token may still speak for (null: no longer). */
+async function sessionSubject(trx: Trx, row: RefreshTokenRow): Promise<SessionSubject | null> {
+  const membership = await membershipOf(trx, row.user_id);
+  const user = await findUserById(trx, row.user_id);
+  if (!user || !membership || membership.family_id !== row.family_id) return null;
+  return { user, family: { id: membership.family_id, name: membership.family_name }, role: membership.role };
+}
+
+/** A rotated token presented again: within the grace, the same successor; later, reuse. */
+async function answerAgain(
+  deps: Deps,
+  trx: Trx,
+  row: RefreshTokenRow,
+  refreshToken: string,
+  now: Date,
+): Promise<SessionRecord | 'invalid' | 'revoke'> {
+  const grace = deps.config.refreshReuseGraceMs;
+  const age = now.getTime() - row.rotated_at!.getTime();
+  if (grace <= 0 || age >= grace || !row.successor_id || !row.successor_sealed) {
+    deps.log.warn({ userId: row.user_id }, 'refresh token reused; all refresh tokens of the user revoked');
+    return revokeAll(trx, row.user_id, now);
+  }
+  const successor = await findRefreshTokenById(trx, row.successor_id);
+  // The successor was signed out meanwhile (logout, password change): nothing to answer, and
+  // no sign of theft either.
+  if (!successor || successor.revoked_at || successor.expires_at.getTime() <= now.getTime()) return 'invalid';
+  const raw = openSuccessor(refreshToken, row.successor_sealed);
+  if (!raw || sha256(raw) !== successor.token_hash) return 'invalid';
+  const subject = await sessionSubject(trx, successor);
+  if (!subject) return revokeAll(trx, row.user_id, now);
+  return sessionBody(deps, subject, { token: raw, chainId: successor.chain_id });
 }
 
 /** Revokes the refresh token; answers the same whether or not it was known. */

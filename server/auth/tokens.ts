@@ -1,4 +1,7 @@
-// Access tokens: HS256 JWTs with sub, family_id, role, iat, exp, jti. Only HS256 is accepted.
+// Access tokens: HS256 JWTs with sub, family_id, role, sid, iat, exp, jti. Only HS256 is
+// accepted. The secret is made once into a KeyObject (jwtKey): jsonwebtoken given a string tries
+// to parse it as a public or private key on every call before falling back to a secret key.
+import crypto, { KeyObject } from 'node:crypto';
 import jwt from 'jsonwebtoken';
 import { newId } from '../db/ids.js';
 import type { Role } from '../context.js';
@@ -7,36 +10,56 @@ export interface AccessClaims {
   sub: string;
   family_id: string;
   role: Role;
+  /** The session (refresh-token chain) the token was issued to; absent on tokens of before. */
+  sid?: string;
   iat: number;
   exp: number;
   jti: string;
 }
 
+/** The HMAC key of access tokens, made once from the secret. */
+export const jwtKey = (secret: string): KeyObject => crypto.createSecretKey(Buffer.from(secret, 'utf8'));
+
+// A caller holding the secret as a string (tests, benches) gets the key made once per secret.
+let lastSecret: string | undefined;
+let lastKey: KeyObject | undefined;
+function keyOf(secret: KeyObject | string): KeyObject {
+  if (secret instanceof KeyObject) return secret;
+  if (secret !== lastSecret || !lastKey) {
+    lastKey = jwtKey(secret);
+    lastSecret = secret;
+  }
+  return lastKey;
+}
+
 export function signAccessToken(
-  secret: string,
-  input: { userId: string; familyId: string; role: Role },
+  secret: KeyObject | string,
+  input: { userId: string; familyId: string; role: Role; sessionId?: string },
   ttlSeconds: number,
   nowMs = Date.now(),
 ): string {
   const iat = Math.floor(nowMs / 1000);
+  const payload: Record<string, unknown> = { sub: input.userId, family_id: input.familyId, role: input.role };
+  if (input.sessionId) payload.sid = input.sessionId;
   return jwt.sign(
-    { sub: input.userId, family_id: input.familyId, role: input.role, iat, exp: iat + ttlSeconds, jti: newId() },
-    secret,
+    { ...payload, iat, exp: iat + ttlSeconds, jti: newId() },
+    keyOf(secret),
     // No `noTimestamp`: jsonwebtoken would delete our iat. With iat in the payload it keeps it.
     { algorithm: 'HS256' },
   );
 }
 
 /** Returns the claims, or null for a malformed, tampered, expired or non-HS256 token. */
-export function verifyAccessToken(secret: string, token: string, nowMs = Date.now()): AccessClaims | null {
+export function verifyAccessToken(secret: KeyObject | string, token: string, nowMs = Date.now()): AccessClaims | null {
   try {
-    const claims = jwt.verify(token, secret, {
+    const claims = jwt.verify(token, keyOf(secret), {
       algorithms: ['HS256'],
       clockTimestamp: Math.floor(nowMs / 1000),
     }) as Partial<AccessClaims>;
     if (typeof claims.sub !== 'string' || typeof claims.family_id !== 'string' || typeof claims.exp !== 'number') {
       return null;
     }
+    if (claims.sid !== undefined && typeof claims.sid !== 'string') return null;
     return claims as AccessClaims;
   } catch {
     return null;

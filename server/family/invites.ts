@@ -6,7 +6,7 @@ import { newId, randomToken, sha256 } from '../db/ids.js';
 import { familyWrite } from '../db/family-write.js';
 import { AppError, conflict, notFound } from '../http/errors.js';
 import { inviteEmail, inviteLink } from '../mail/templates.js';
-import type { MailMessage } from '../mail/mailer.js';
+import type { MailInput } from '../mail/mailer.js';
 import {
   findFamily,
   findInvite,
@@ -32,19 +32,21 @@ export function inviteRecord(row: InviteRow) {
   return { id: row.id, email: row.email, createdAt: row.created_at.toISOString(), expiresAt: row.expires_at.toISOString() };
 }
 
-function send(deps: Deps, message: MailMessage) {
+function send(deps: Deps, message: MailInput) {
   void deps.mailer?.sendInBackground(message);
 }
 
-async function composeInvite(deps: Deps, w: { trx: Parameters<typeof findFamily>[0] }, actor: Actor, row: InviteRow, token: string) {
+async function composeInvite(w: { trx: Parameters<typeof findFamily>[0] }, actor: Actor, row: InviteRow, token: string): Promise<MailInput> {
   const family = await findFamily(w.trx, actor.familyId);
-  return inviteEmail({
-    to: row.email,
-    familyName: family?.name ?? 'your family',
-    inviterName: await userName(w.trx, actor.userId),
-    link: inviteLink(deps.config.APP_BASE_URL, token),
-    expiresAt: row.expires_at,
-  });
+  const inviterName = await userName(w.trx, actor.userId);
+  return (base) =>
+    inviteEmail({
+      to: row.email,
+      familyName: family?.name ?? 'your family',
+      inviterName,
+      link: inviteLink(base, token),
+      expiresAt: row.expires_at,
+    });
 }
 
 export async function listInvites(deps: Deps, actor: Actor) {
@@ -71,7 +73,7 @@ export async function issueInvite(deps: Deps, actor: Actor, email: string) {
         created_at: w.now,
         expires_at: new Date(w.now.getTime() + INVITE_TTL_MS),
       });
-      return { record: inviteRecord(row), mail: await composeInvite(deps, w, actor, row, token) };
+      return { record: inviteRecord(row), mail: await composeInvite(w, actor, row, token) };
     },
     { actorUserId: actor.userId },
   );
@@ -89,7 +91,7 @@ export async function resendInvite(deps: Deps, actor: Actor, id: string) {
       if (!open) throw notFound('No open invitation with that id');
       const token = randomToken(32);
       const row = await rotateInvite(w.trx, open.id, sha256(token), new Date(w.now.getTime() + INVITE_TTL_MS));
-      return { record: inviteRecord(row), mail: await composeInvite(deps, w, actor, row, token) };
+      return { record: inviteRecord(row), mail: await composeInvite(w, actor, row, token) };
     },
     { actorUserId: actor.userId },
   );

@@ -16,6 +16,10 @@ export const findFamily = (q: Q, id: string) =>
 export const findFamilyByCode = (q: Q, code: string) =>
   q('families').where({ invite_code: code }).first('id', 'name', 'invite_code') as Promise<FamilyRow | undefined>;
 
+export async function setFamilyName(q: Q, familyId: string, name: string, now: Date): Promise<void> {
+  await q('families').where({ id: familyId }).update({ name, updated_at: now });
+}
+
 export async function setInviteCode(q: Q, familyId: string, code: string, now: Date): Promise<void> {
   await q('families').where({ id: familyId }).update({ invite_code: code, updated_at: now });
 }

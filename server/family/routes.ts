@@ -10,8 +10,9 @@ import {
   MemberParams,
   MemberRecord,
   RoleBody,
+  UpdateFamilyBody,
 } from '../auth/schemas.js';
-import { changeRole, getFamily, getMembers, removeMember, rotateFamilyCode } from './service.js';
+import { changeRole, getFamily, getMembers, removeMember, renameFamily, rotateFamilyCode } from './service.js';
 import { issueInvite, listInvites, resendInvite, revokeInvite } from './invites.js';
 
 const problem = (description: string) => ({ description });
@@ -28,6 +29,25 @@ export function registerFamilyRoutes(api: ApiRouter, deps: Deps): void {
     },
     async (ctx, { actor }) => {
       ctx.body = await getFamily(deps, actor);
+    },
+  );
+
+  api.add(
+    {
+      method: 'patch',
+      path: '/family',
+      summary: "Rename the family (names are trimmed, 1 to 100 characters, not unique)",
+      tag: 'family',
+      access: 'admin',
+      body: UpdateFamilyBody,
+      responses: {
+        200: { description: 'Family', schema: FamilyRecord },
+        400: problem('validation_failed'),
+        403: problem('forbidden'),
+      },
+    },
+    async (ctx, { actor, body }) => {
+      ctx.body = await renameFamily(deps, actor, body.name);
     },
   );
 

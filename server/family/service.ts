@@ -12,6 +12,7 @@ import {
   findFamily,
   findMember,
   listMembers,
+  setFamilyName,
   setInviteCode,
   setRole,
   type MemberRow,
@@ -27,6 +28,21 @@ export async function getFamily(deps: Deps, actor: Actor) {
   const family = await findFamily(deps.db, actor.familyId);
   if (!family) throw notFound();
   return { id: family.id, name: family.name, inviteCode: family.invite_code };
+}
+
+/** Renames the family (admin). Names are not unique; the family code stays. */
+export async function renameFamily(deps: Deps, actor: Actor, name: string) {
+  return familyWrite(
+    deps,
+    actor.familyId,
+    async (w) => {
+      await setFamilyName(w.trx, actor.familyId, name, w.now);
+      const family = await findFamily(w.trx, actor.familyId);
+      if (!family) throw notFound();
+      return { id: family.id, name: family.name, inviteCode: family.invite_code };
+    },
+    { actorUserId: actor.userId },
+  );
 }
 
 /** A new random code; the old one stops working at once. */

@@ -7,8 +7,8 @@ import type { Actor, Deps, Role } from '../context.js';
 import { verifyAccessToken } from '../auth/tokens.js';
 import { forbidden, unauthenticated } from './errors.js';
 
-export async function resolveActor(deps: Pick<Deps, 'db' | 'jwtSecret' | 'clock'>, token: string): Promise<Actor | null> {
-  const claims = verifyAccessToken(deps.jwtSecret, token, deps.clock.now().getTime());
+export async function resolveActor(deps: Pick<Deps, 'db' | 'jwtKey' | 'clock'>, token: string): Promise<Actor | null> {
+  const claims = verifyAccessToken(deps.jwtKey, token, deps.clock.now().getTime());
   if (!claims) return null;
   const membership = (await deps.db('family_memberships')
     .where({ user_id: claims.sub, family_id: claims.family_id })
@@ -17,7 +17,9 @@ export async function resolveActor(deps: Pick<Deps, 'db' | 'jwtSecret' | 'clock'
   // A token issued before this membership began belongs to an earlier one that was removed: a
   // person removed and invited back does not revive the tokens of before the removal.
   if (claims.iat < Math.floor(new Date(membership.created_at).getTime() / 1000)) return null;
-  return { userId: claims.sub, familyId: claims.family_id, role: membership.role };
+  const actor: Actor = { userId: claims.sub, familyId: claims.family_id, role: membership.role };
+  if (claims.sid) actor.sessionId = claims.sid;
+  return actor;
 }
 
 export function bearerToken(ctx: Context): string | null {

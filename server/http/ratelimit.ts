@@ -39,6 +39,11 @@ export const RATE_LIMITS: Record<string, RateLimitRule> = {
   register: { max: 10, durationMs: 60 * 60_000 },
   forgotPassword: { max: 5, durationMs: 60 * 60_000 },
   resetPassword: { max: 10, durationMs: 15 * 60_000 },
+  // Self-service (contract section 7; docs/auth.md): confirm-email guesses tokens like
+  // reset-password does; the other two cost an argon2 verification or send a mail.
+  confirmEmail: { max: 10, durationMs: 15 * 60_000 },
+  changePassword: { max: 10, durationMs: 15 * 60_000 },
+  emailConfirmation: { max: 5, durationMs: 60 * 60_000 },
 };
 
 export type RateLimiters = Record<string, Middleware>;

@@ -5,6 +5,10 @@
 //
 // Sending never fails a request: callers hand a message to `sendInBackground` after their
 // transaction has committed; a failure is logged (recipient and subject only) and dropped.
+//
+// Links in mails start with APP_BASE_URL, which by default is the server's own address, known
+// only once it listens. So a message may be given as a function of that base: it is built as
+// soon as the base is known (at once when APP_BASE_URL is set), even when queued before.
 import crypto from 'node:crypto';
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -19,6 +23,9 @@ export interface MailMessage {
   html: string;
 }
 
+/** A message, or one built from the base of links (APP_BASE_URL or the server's address). */
+export type MailInput = MailMessage | ((appBaseUrl: string) => MailMessage);
+
 export interface OutboxEntry extends MailMessage {
   from: string;
   sentAt: Date;
@@ -30,9 +37,13 @@ export interface Mailer {
   /** 'smtp' when SMTP_URL is set, 'dev' otherwise (log + outbox). */
   readonly mode: 'smtp' | 'dev';
   /** Sends one message; rejects when the SMTP server refuses it. */
-  send(message: MailMessage): Promise<void>;
+  send(message: MailInput): Promise<void>;
   /** Fire and forget: never rejects, logs failures. Returns the settled promise for tests. */
-  sendInBackground(message: MailMessage): Promise<void>;
+  sendInBackground(message: MailInput): Promise<void>;
+  /** The base of links: APP_BASE_URL, or the server's address once `setAppBaseUrl` named it. */
+  appBaseUrl(): Promise<string>;
+  /** Names the base of links (the server does, once it listens); the first call wins. */
+  setAppBaseUrl(url: string): void;
   /** Dev mode only: the most recent messages (newest last, at most 100). Empty in SMTP mode. */
   readonly outbox: OutboxEntry[];
   /** Dev mode only: the directory of .eml files (DATA_DIR/outbox), unless NODE_ENV=test. */
@@ -45,6 +56,8 @@ const OUTBOX_LIMIT = 100;
 export interface MailerOptions {
   /** Where the dev outbox writes .eml files; default DATA_DIR/outbox, none under NODE_ENV=test. */
   outboxDir?: string;
+  /** The base of links when known at once (APP_BASE_URL); else set later with setAppBaseUrl. */
+  appBaseUrl?: string;
 }
 
 export function createMailer(
@@ -67,8 +80,25 @@ export function createMailer(
   // Builds the same MIME message SMTP would carry, without sending it anywhere.
   const composer = outboxDir ? nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'unix' }) : undefined;
   const pending = new Set<Promise<void>>();
+  let baseUrl: string | undefined;
+  let baseKnown!: (url: string) => void;
+  let baseNeverKnown!: (err: Error) => void;
+  const base = new Promise<string>((resolve, reject) => {
+    baseKnown = resolve;
+    baseNeverKnown = reject;
+  });
+  base.catch(() => {}); // observed by the sends that wait on it
+  const setAppBaseUrl = (url: string) => {
+    if (baseUrl !== undefined) return;
+    baseUrl = url;
+    baseKnown(url);
+  };
+  if (options.appBaseUrl) setAppBaseUrl(options.appBaseUrl);
 
-  const send = async (message: MailMessage): Promise<void> => {
+  const build = async (input: MailInput): Promise<MailMessage> =>
+    typeof input === 'function' ? input(baseUrl ?? (await base)) : input;
+
+  const deliver = async (message: MailMessage): Promise<void> => {
     if (transport) {
       await transport.sendMail({ from, to: message.to, subject: message.subject, text: message.text, html: message.html });
       log.info({ to: message.to, subject: message.subject }, 'mail sent');
@@ -94,18 +124,27 @@ export function createMailer(
 
   return {
     mode: transport ? 'smtp' : 'dev',
-    send,
-    sendInBackground(message) {
-      const p = send(message).catch((err: Error) => {
-        log.error({ to: message.to, subject: message.subject, err: errorFields(err) }, 'mail could not be sent');
+    send: async (input) => deliver(await build(input)),
+    sendInBackground(input) {
+      let message: MailMessage | undefined;
+      const p = (async () => {
+        message = await build(input);
+        await deliver(message);
+      })().catch((err: Error) => {
+        const about = message ? { to: message.to, subject: message.subject } : {};
+        log.error({ ...about, err: errorFields(err) }, 'mail could not be sent');
       });
       pending.add(p);
       void p.finally(() => pending.delete(p));
       return p;
     },
+    appBaseUrl: () => (baseUrl !== undefined ? Promise.resolve(baseUrl) : base),
+    setAppBaseUrl,
     outbox,
     outboxDir,
     async close() {
+      // Mails still waiting for a base that will never come (closed before listening) are dropped.
+      if (baseUrl === undefined) baseNeverKnown(new Error('the server closed before it listened; the base of links is unknown'));
       await Promise.allSettled([...pending]);
       transport?.close();
       composer?.close();

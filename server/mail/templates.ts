@@ -66,6 +66,31 @@ export function passwordResetEmail(input: { to: string; userName: string; link: 
   return { to: input.to, subject, text, html };
 }
 
+export function emailConfirmationEmail(input: { to: string; userName: string; link: string; expiresAt: Date }): MailMessage {
+  const subject = 'Confirm your email for Family Shopping';
+  const expires = input.expiresAt.toISOString();
+  const text = [
+    `Hello ${input.userName},`,
+    '',
+    `Open this link to confirm that ${input.to} is your email address on Family Shopping: ${input.link}`,
+    '',
+    `The link works once and expires at ${expires} (24 hours). A confirmed email lets you reset a forgotten password.`,
+    'If you did not ask for this, ignore this email.',
+  ].join('\n');
+  const html = layout(
+    subject,
+    [
+      `Hello ${escapeHtml(input.userName)},`,
+      `Confirm that <strong>${escapeHtml(input.to)}</strong> is your email address on Family Shopping.`,
+    ],
+    { href: input.link, label: 'Confirm my email' },
+    `The link works once and expires at ${escapeHtml(expires)} (24 hours). A confirmed email lets you reset a forgotten password. If you did not ask for this, ignore this email.`,
+  );
+  return { to: input.to, subject, text, html };
+}
+
 export const inviteLink = (appBaseUrl: string, token: string) => `${appBaseUrl.replace(/\/+$/, '')}/invite/${token}`;
 export const resetLink = (appBaseUrl: string, token: string) =>
   `${appBaseUrl.replace(/\/+$/, '')}/reset-password/${token}`;
+export const confirmEmailLink = (appBaseUrl: string, token: string) =>
+  `${appBaseUrl.replace(/\/+$/, '')}/confirm-email/${token}`;

@@ -173,7 +173,7 @@ export class RealtimeConnection implements HubMember {
   private async authenticate(frame: AuthenticateFrame): Promise<void> {
     const actor = await resolveActor(this.deps, frame.token);
     if (this.closed) return;
-    const claims = actor ? verifyAccessToken(this.deps.jwtSecret, frame.token, this.deps.clock.now().getTime()) : null;
+    const claims = actor ? verifyAccessToken(this.deps.jwtKey, frame.token, this.deps.clock.now().getTime()) : null;
     if (!actor || !claims) {
       this.close(CLOSE_CODES.UNAUTHENTICATED, 'invalid or expired token');
       return;

@@ -93,7 +93,7 @@ export async function startSmtpSink(): Promise<SmtpSink> {
 }
 
 /** The token at the end of the first link to `${base}/${kind}/<token>` in a mail's text. */
-export function linkToken(mail: ReceivedMail, kind: 'invite' | 'reset-password'): string {
+export function linkToken(mail: ReceivedMail, kind: 'invite' | 'reset-password' | 'confirm-email'): string {
   const m = new RegExp(`https?://\\S+/${kind}/([A-Za-z0-9_-]+)`).exec(mail.text);
   if (!m) throw new Error(`no ${kind} link in mail "${mail.subject}"`);
   return m[1]!;

@@ -57,6 +57,10 @@ describe(`auth: rate limits (${usingRedis ? 'redis' : 'memory'} driver)`, () => 
     await expectLimited('/api/auth/reset-password', () => ({ token: 'z'.repeat(43), newPassword: 'long enough pw' }), 10, 900);
   });
 
+  it('confirm-email: 10 per 15 minutes (it guesses link tokens as reset-password does)', async () => {
+    await expectLimited('/api/auth/confirm-email', () => ({ token: 'c'.repeat(43) }), 10, 900);
+  });
+
   it('counts bad requests too, and sends RateLimit headers on allowed requests', async () => {
     const ip = randomIp();
     const res = await a.req('POST', '/api/auth/forgot-password', { body: {}, headers: { 'x-forwarded-for': ip } });

@@ -73,11 +73,13 @@ describe('auth: login, refresh, logout, access tokens', () => {
     expect(r2.status).to.equal(200);
   });
 
-  it('revokes every refresh token of the user when a rotated one is reused', async () => {
+  it('revokes every refresh token of the user when a rotated one is reused after the grace (30 s)', async () => {
     const u = await newFamily(a);
     const other = await login(u.email, PASSWORD); // a second device
     const r1 = await a.req('POST', '/api/auth/refresh', { body: { refreshToken: u.body.refreshToken } });
+    a.clock.advance(30_000); // REFRESH_REUSE_GRACE: exactly 30 s later is reuse
     const reuse = await a.req('POST', '/api/auth/refresh', { body: { refreshToken: u.body.refreshToken } });
+    a.clock.advance(-30_000);
     expect(reuse.status).to.equal(401);
     expect(reuse.body.code).to.equal('unauthenticated');
     // the thief's and the owner's newer tokens are dead too
@@ -193,6 +195,7 @@ describe('auth: login, refresh, logout, access tokens', () => {
         ['DELETE', `/api/family/invites/${admin.body.user.id}`],
         ['PATCH', `/api/family/members/${m.body.user.id}`, { role: 'admin' }],
         ['DELETE', `/api/family/members/${admin.body.user.id}`],
+        ['PATCH', '/api/family', { name: 'Taken over' }],
       ];
       for (const [method, path, body] of calls) {
         const res = await a.req(method, path, { token: t, body });

@@ -15,7 +15,7 @@ function failure(env: Record<string, string>): ConfigError {
 
 const VARIABLES = [
   'PORT', 'HOST', 'DATABASE_URL', 'DATA_DIR', 'REDIS_URL', 'JWT_SECRET', 'ACCESS_TOKEN_TTL',
-  'REFRESH_TOKEN_TTL', 'APP_BASE_URL', 'SMTP_URL', 'MAIL_FROM', 'DEFAULT_FAMILY_NAME',
+  'REFRESH_TOKEN_TTL', 'REFRESH_REUSE_GRACE', 'APP_BASE_URL', 'SMTP_URL', 'MAIL_FROM', 'DEFAULT_FAMILY_NAME',
   'DEFAULT_FAMILY_INVITE_CODE', 'ALLOW_NEW_FAMILIES', 'TRUST_PROXY', 'NODE_ENV', 'LOG_LEVEL',
 ] as const;
 
@@ -34,7 +34,8 @@ describe('configuration (contract section 2)', () => {
       JWT_SECRET: undefined,
       ACCESS_TOKEN_TTL: '15m',
       REFRESH_TOKEN_TTL: '30d',
-      APP_BASE_URL: 'http://localhost:5173',
+      REFRESH_REUSE_GRACE: '30s',
+      APP_BASE_URL: undefined, // the server's own address once it listens (auth/base-url.test.ts)
       SMTP_URL: undefined,
       MAIL_FROM: 'Family Shopping <no-reply@localhost>',
       DEFAULT_FAMILY_NAME: 'Family',
@@ -46,6 +47,7 @@ describe('configuration (contract section 2)', () => {
     });
     expect(c.accessTokenTtlSeconds).to.equal(15 * 60);
     expect(c.refreshTokenTtlSeconds).to.equal(30 * 86400);
+    expect(c.refreshReuseGraceMs).to.equal(30_000);
   });
 
   it('treats an empty value as unset', () => {
@@ -63,6 +65,7 @@ describe('configuration (contract section 2)', () => {
       JWT_SECRET: 'x'.repeat(32),
       ACCESS_TOKEN_TTL: '10m',
       REFRESH_TOKEN_TTL: '7d',
+      REFRESH_REUSE_GRACE: '0s',
       APP_BASE_URL: 'https://shop.example',
       SMTP_URL: 'smtp://mail.example:587',
       MAIL_FROM: 'Shop <shop@example.com>',
@@ -82,6 +85,7 @@ describe('configuration (contract section 2)', () => {
       REDIS_URL: 'redis://cache.example:6379',
       ACCESS_TOKEN_TTL: '10m',
       REFRESH_TOKEN_TTL: '7d',
+      REFRESH_REUSE_GRACE: '0s',
       APP_BASE_URL: 'https://shop.example',
       SMTP_URL: 'smtp://mail.example:587',
       MAIL_FROM: 'Shop <shop@example.com>',
@@ -94,6 +98,8 @@ describe('configuration (contract section 2)', () => {
     });
     expect(c.accessTokenTtlSeconds).to.equal(600);
     expect(c.refreshTokenTtlSeconds).to.equal(7 * 86400);
+    expect(c.refreshReuseGraceMs).to.equal(0);
+    expect(loadConfig({ REFRESH_REUSE_GRACE: '1500ms' }).refreshReuseGraceMs).to.equal(1500);
     expect(loadConfig({ DATABASE_URL: 'pglite://memory' }).DATABASE_URL).to.equal('pglite://memory');
   });
 
@@ -109,6 +115,8 @@ describe('configuration (contract section 2)', () => {
     ['ACCESS_TOKEN_TTL', 'forever'],
     ['ACCESS_TOKEN_TTL', '0m'],
     ['REFRESH_TOKEN_TTL', '30'],
+    ['REFRESH_REUSE_GRACE', '30'],
+    ['REFRESH_REUSE_GRACE', '-1s'],
     ['APP_BASE_URL', 'localhost:5173'],
     ['SMTP_URL', 'mail.example'],
     ['DEFAULT_FAMILY_INVITE_CODE', 'a b'],

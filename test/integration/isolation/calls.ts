@@ -97,13 +97,20 @@ export interface ValidCall {
   params?: Record<string, string>;
   /** Query string. */
   query?: string;
+  /** The route changes the caller's own account, not family data: the family version stays. */
+  account?: true;
 }
 
 const named = (prefix: string) => () => ({ name: `${prefix} ${tag()}` });
 
 /** One entry per family-data route with a body or side effect (every non-GET member/admin route). */
 export const VALID_CALLS: Record<string, ValidCall> = {
+  // The caller's own account
+  'PATCH /me': { body: () => ({ userName: `renamed-${tag()}` }), account: true },
+  'POST /me/password': { body: (fx) => ({ currentPassword: fx.admin.password, newPassword: 'another long password' }), account: true },
+  'POST /me/email-confirmation': { account: true },
   // Accounts and family (admin)
+  'PATCH /family': { body: named('Renamed family') },
   'POST /family/invite-code': {},
   'PATCH /family/members/:userId': { body: () => ({ role: 'admin' }) },
   'DELETE /family/members/:userId': {},
