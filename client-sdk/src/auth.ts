@@ -1,11 +1,14 @@
 /**
  * Accounts and the session: register, login, logout, and access-token refresh. Refresh tokens
  * work once (reuse revokes every session of the user), so refreshes are single-flight: one
- * request at a time, every caller waiting for it shares its result.
+ * request at a time, every caller waiting for it shares its result; in browsers also across
+ * tabs (tabs.ts: the session is shared, a refresh runs under a Web Lock and first adopts what
+ * another tab stored).
  */
 import { FamilyApiError, problemFrom } from './errors.js';
 import { isExpired, tokenTimes, type Session } from './session.js';
 import { readJson, type Transport } from './transport.js';
+import type { SharedSessionRecord, Tabs } from './tabs.js';
 
 export interface RegisterInput {
   email: string;
@@ -23,6 +26,10 @@ export type SessionChange = 'signed_in' | 'refreshed' | 'signed_out' | 'expired'
 
 export class Auth {
   private current: Session | null;
+  /** When the current session was obtained here or stored by the tab it came from. */
+  private currentAt = 0;
+  /** The store of the last change (tabs): awaited before a refresh releases its lock. */
+  private publishing: Promise<void> = Promise.resolve();
   private refreshing: Promise<Session | null> | null = null;
   /** This device's clock minus the server's, measured on the last token received fresh (its
    *  `iat` is the server's "now"); 0 until then. A device clock that is off by minutes would
@@ -34,8 +41,26 @@ export class Auth {
     private readonly transport: Transport,
     initial: Session | null | undefined,
     private readonly onSession?: (session: Session | null) => void,
+    private readonly tabs?: Tabs,
   ) {
     this.current = initial ?? null;
+  }
+
+  /** A session change another tab stored (tabs only): taken when it is newer than ours. */
+  adopt(record: SharedSessionRecord): boolean {
+    if (record.at <= this.currentAt) return false;
+    if (record.session === null) {
+      if (!this.current) return false;
+      this.set(null, record.why, record.at);
+      return true;
+    }
+    if (this.current && record.session.refreshToken === this.current.refreshToken) {
+      this.currentAt = record.at;
+      return false;
+    }
+    this.measureClock(record.session);
+    this.set(record.session, this.current ? 'refreshed' : 'signed_in', record.at);
+    return true;
   }
 
   /** The server's clock as this device estimates it (ms). */
@@ -115,6 +140,21 @@ export class Auth {
   }
 
   private async doRefresh(s: Session): Promise<Session | null> {
+    const tabs = this.tabs;
+    if (!tabs) return this.refreshOverHttp(s);
+    return tabs.exclusive(async () => {
+      if (this.current !== s) return this.current; // another tab's session arrived meanwhile
+      // Another tab may have rotated the refresh token since this one got it: refreshing with
+      // it would be reuse (every session revoked). Take what that tab stored instead.
+      const stored = await tabs.readSession();
+      if (stored && this.adopt(stored)) return this.current;
+      const next = await this.refreshOverHttp(s);
+      await this.publishing; // stored before the next tab looks
+      return next;
+    });
+  }
+
+  private async refreshOverHttp(s: Session): Promise<Session | null> {
     const res = await this.transport.send('POST', '/api/auth/refresh', { refreshToken: s.refreshToken });
     // Signed out or in again while the refresh was under way: that newer state stands.
     if (this.current !== s) return this.current;
@@ -139,8 +179,14 @@ export class Auth {
     if (t) this.clockOffsetMs = Date.now() - t.issuedAt;
   }
 
-  private set(session: Session | null, why: SessionChange): void {
+  /** `storedAt`: the change came from another tab (already stored and announced). */
+  private set(session: Session | null, why: SessionChange, storedAt?: number): void {
     this.current = session;
+    this.currentAt = storedAt ?? Math.max(Date.now(), this.currentAt + 1);
+    if (this.tabs && storedAt === undefined) {
+      const record: SharedSessionRecord = { session, why, at: this.currentAt };
+      this.publishing = this.tabs.writeSession(record).catch(() => undefined);
+    }
     // Persist first: a rotated refresh token must be stored before it is used.
     try {
       this.onSession?.(session);

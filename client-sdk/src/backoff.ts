@@ -12,8 +12,9 @@ export function backoffDelay(attempt: number, { baseMs = 500, maxMs = 30_000 }: 
 }
 
 /**
- * Waits that end early on `wake()` (the live channel is back, or the client stops), so a
- * request that failed offline is retried as soon as the server is reachable again.
+ * Waits that end early on `wake()`: the network is back (browser `online`), the live channel
+ * reconnected, the app called `sync()`, or the client stops. Every retry the SDK waits out
+ * (its backoff, and RxDB's `retryTime`) waits here, so none outlives the moment it could work.
  */
 export class Wakeup {
   private readonly waiting = new Set<() => void>();

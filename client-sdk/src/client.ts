@@ -2,11 +2,12 @@
  * createFamilyClient: the offline-first client of a Family Shopping server. It owns a local
  * RxDB database of the family's data (`client.db`), keeps it replicated while started
  * (`start()`/`stop()`), signs in and keeps the session fresh (`client.auth`), and calls the REST
- * API (`client.rest`). See docs/sdk.md.
+ * API (`client.rest`). In browsers the tabs of one origin share the database and the session,
+ * and one of them replicates (tabs.ts). See docs/sdk.md.
  */
 import { BehaviorSubject, Subject, distinctUntilChanged, filter, type Observable, type Subscription } from 'rxjs';
 import type { RxStorage } from 'rxdb';
-import { Auth } from './auth.js';
+import { Auth, notSignedIn } from './auth.js';
 import { backoffDelay, Wakeup, type BackoffOptions } from './backoff.js';
 import { openFamilyDatabase, readOwner, writeOwner, type FamilyDatabase } from './database.js';
 import { FamilyClientError } from './errors.js';
@@ -15,10 +16,11 @@ import { LiveChannel, type WebSocketConstructor } from './live.js';
 import { Replications } from './replication.js';
 import { Rest, type HttpMethod } from './rest.js';
 import { refreshDelay, type Session } from './session.js';
-import { Transport, type FetchLike } from './transport.js';
+import { SyncTracker, type PullProgress } from './status.js';
 import { defaultStorage } from './storage.js';
+import { Tabs, tabsAvailable, type TabMessage } from './tabs.js';
+import { Transport, type FetchLike } from './transport.js';
 import { PULL_LIMIT_MAX, RefusedRows, SCHEMA_VERSION, type CollectionName } from './protocol/index.js';
-import { notSignedIn } from './auth.js';
 import { createDomain, type Domain } from './domain/index.js';
 
 export interface FamilyClientOptions {
@@ -27,7 +29,7 @@ export interface FamilyClientOptions {
   /** Where the local database lives. Default: IndexedDB (RxDB's Dexie storage) where the
    * runtime has it (browsers), memory otherwise (Node: the data lives as long as the process). */
   storage?: RxStorage<any, any>;
-  /** Local database name (default `family-shopping`); one open client per name. */
+  /** Local database name (default `family-shopping`); one open client per name and page. */
   databaseName?: string;
   /** A session the app persisted earlier (tokens), to start signed in. */
   session?: Session | null;
@@ -41,11 +43,17 @@ export interface FamilyClientOptions {
   /** Use the live channel as the replication nudge (default true). Without it the client
    * pulls at start and on `sync()` only. */
   realtime?: boolean;
+  /** Share the database and the session with the other tabs of this origin, one of them
+   * replicating (default: true where Web Locks and BroadcastChannel exist, i.e. browsers). */
+  tabs?: boolean;
+  /** A request without a complete answer after this many ms fails as offline (default 15000). */
+  requestTimeoutMs?: number;
   /** Pull page size (default and maximum 1000). */
   pullBatchSize?: number;
   /** Push batch size (default 100, at most 500). */
   pushBatchSize?: number;
-  /** Retry delay for errors RxDB handles itself (default 5000 ms). */
+  /** Retry delay after an error the server will not answer differently soon (default 5000 ms;
+   * cut short when the network returns, the live channel reconnects or on `sync()`). */
   retryTime?: number;
   /** Backoff of reconnects and of requests that failed offline (default 500 ms .. 30 s). */
   backoff?: BackoffOptions;
@@ -68,9 +76,15 @@ export interface FamilyClient {
   /** Current state: stopped | offline | syncing | idle. */
   readonly state: ClientState;
   readonly state$: Observable<ClientState>;
-  /** Whether the server is reachable (live channel authenticated; with `realtime: false`,
-   * the last request got an answer). */
+  /** Whether requests reach the server now (with `realtime`, also: the live channel is up). */
   readonly online: boolean;
+  /** Number of local documents with changes the server has not acknowledged yet. */
+  readonly pending$: Observable<number>;
+  /** `{ collection, pulled, done }` after every page of a running pull. */
+  readonly progress$: Observable<PullProgress>;
+  /** Whether this client replicates (always, outside browsers; in a browser, one started tab
+   * of the origin at a time). */
+  readonly leader: boolean;
   readonly events$: Observable<FamilyClientEvent>;
   on<T extends FamilyClientEventType>(type: T, listener: (event: FamilyClientEventOf<T>) => void): () => void;
   /** A REST call with the session's token; resolves to the JSON body, throws FamilyApiError. */
@@ -79,9 +93,10 @@ export interface FamilyClient {
   start(): Promise<void>;
   /** Stops replicating (local data and queued writes stay). */
   stop(): Promise<void>;
-  /** Pull everything new now, push what is pending, and wait until done. */
+  /** Retry now whatever waits, pull everything new, push what is pending, and wait until done. */
   sync(): Promise<void>;
-  /** Resolves when nothing is left to pull or push (waits while offline). */
+  /** Resolves when nothing is left to push and the server's state after this device's pushes
+   *  has been pulled back (waits while offline). */
   awaitInSync(): Promise<void>;
   /** Stops and deletes the local database (unpushed writes are lost). */
   destroy(): Promise<void>;
@@ -107,9 +122,35 @@ export interface FamilyClient {
 export async function createFamilyClient(options: FamilyClientOptions): Promise<FamilyClient> {
   const fetchImpl = options.fetch ?? ((input, init) => globalThis.fetch(input, init));
   const refused = new RefusedRows();
+  const name = options.databaseName ?? 'family-shopping';
+  const useTabs = (options.tabs ?? true) && tabsAvailable();
   const storage = options.storage ?? (await defaultStorage());
-  const db = await openFamilyDatabase(options.databaseName ?? 'family-shopping', storage, refused, false);
-  return new Client(options, fetchImpl, db, refused);
+  const db = await openFamilyDatabase(name, storage, refused, useTabs);
+  const tabs = useTabs ? new Tabs(db, name) : undefined;
+  const client = new Client(options, fetchImpl, db, refused, tabs);
+  if (tabs) {
+    // The session another tab stored is the newest one (every change is stored).
+    const stored = await tabs.readSession().catch(() => null);
+    if (stored?.session) client.auth.adopt(stored);
+  }
+  return client;
+}
+
+/** Events the leader forwards to the other tabs (they derive state and session events). */
+const FORWARDED: ReadonlySet<FamilyClientEventType> = new Set([
+  'changed',
+  'frame',
+  'rejected',
+  'error',
+  'checkpoint_expired',
+  'removed',
+  'schema_outdated',
+] satisfies FamilyClientEventType[]);
+
+interface OpenRequest {
+  op: 'sync' | 'awaitInSync';
+  resolve(): void;
+  reject(err: unknown): void;
 }
 
 class Client implements FamilyClient {
@@ -127,23 +168,42 @@ class Client implements FamilyClient {
   private readonly stateSubject = new BehaviorSubject<ClientState>('stopped');
   readonly events$ = this.events.asObservable();
   readonly state$ = this.stateSubject.pipe(distinctUntilChanged());
+  private readonly pendingSubject = new BehaviorSubject<number>(0);
+  readonly pending$ = this.pendingSubject.pipe(distinctUntilChanged());
+  private readonly progressSubject = new Subject<PullProgress>();
+  readonly progress$ = this.progressSubject.asObservable();
   private readonly wakeup = new Wakeup();
   private readonly realtime: boolean;
   private lifecycle: Promise<unknown> = Promise.resolve();
+  /** The app started this client (until stop()). */
+  private running = false;
+  /** `leader`: replicating here; `follower`: started, another tab replicates. */
+  private role: 'none' | 'leader' | 'follower' = 'none';
   private replications: Replications | null = null;
+  private tracker: SyncTracker | null = null;
   /** The family being replicated while started. */
   private familyId: string | null = null;
   private live: LiveChannel | null = null;
   private readonly joinedLists = new Set<string>();
+  /** Lists other tabs joined (leader): list → tabs. */
+  private readonly remoteJoins = new Map<string, Set<string>>();
   private subs: Subscription[] = [];
-  private running = false;
+  private releaseLead: (() => void) | null = null;
+  private removeNetworkListeners: (() => void) | null = null;
   /** The server ended this run (removed, schema_outdated): report it once. */
   private halted = false;
   private destroyed = false;
   private liveUp = false;
-  private unreachable = false;
+  /** The last request got an answer (and no browser `offline` came since). */
+  private reachable = true;
+  private probing = false;
   private active = false;
   private wasOnline = false;
+  /** Follower: the leader's last status. */
+  private leaderId: string | null = null;
+  private mirrored: { state: ClientState; online: boolean } | null = null;
+  private readonly openRequests = new Map<string, OpenRequest>();
+  private requestSeq = 0;
   private refreshTimer: ReturnType<typeof setTimeout> | undefined;
   private nudgeTimer: ReturnType<typeof setTimeout> | undefined;
   private nudgeVersion = -1;
@@ -155,9 +215,13 @@ class Client implements FamilyClient {
     fetchImpl: FetchLike,
     readonly db: FamilyDatabase,
     private readonly refused: RefusedRows,
+    private readonly tabs: Tabs | undefined,
   ) {
-    const transport = new Transport(options.baseUrl, fetchImpl);
-    this.auth = new Auth(transport, options.session, options.onSession);
+    const transport = new Transport(options.baseUrl, fetchImpl, {
+      timeoutMs: options.requestTimeoutMs ?? 15_000,
+      onReachable: (ok) => this.setReachable(ok),
+    });
+    this.auth = new Auth(transport, options.session, options.onSession, tabs);
     const domain = createDomain(db, () => {
       const session = this.auth.session;
       return session ? { userId: session.user.id, role: session.role } : null;
@@ -187,6 +251,7 @@ class Client implements FamilyClient {
         void this.stop(); // another family's account: this database is not its replica
       }
     });
+    tabs?.onMessage((msg) => this.onTabMessage(msg));
   }
 
   get state(): ClientState {
@@ -194,7 +259,13 @@ class Client implements FamilyClient {
   }
 
   get online(): boolean {
-    return this.realtime ? this.liveUp : this.running && !this.unreachable;
+    if (!this.running) return false;
+    if (this.role === 'follower') return this.mirrored?.online ?? false;
+    return this.reachable && (!this.realtime || this.liveUp);
+  }
+
+  get leader(): boolean {
+    return this.role === 'leader';
   }
 
   on<T extends FamilyClientEventType>(type: T, listener: (event: FamilyClientEventOf<T>) => void): () => void {
@@ -222,89 +293,23 @@ class Client implements FamilyClient {
         );
       }
       if (!owner) await writeOwner(this.db, { familyId: session.family.id, userId: session.user.id, baseUrl: this.options.baseUrl });
-
-      const WebSocketImpl = this.options.WebSocket ?? (globalThis as { WebSocket?: WebSocketConstructor }).WebSocket;
+      const WebSocketImpl = this.webSocket();
       if (this.realtime && !WebSocketImpl) {
         throw new FamilyClientError('no_websocket', 'no WebSocket: pass the `ws` package as the WebSocket option');
       }
       this.running = true;
       this.halted = false;
       this.familyId = session.family.id;
-      this.unreachable = false;
-      const backoff = this.options.backoff ?? {};
-      const replications = new Replications({
-        db: this.db,
-        refused: this.refused,
-        rest: this.rest_,
-        familyId: session.family.id,
-        schemaVersion: this.options.schemaVersion ?? SCHEMA_VERSION,
-        pullBatchSize: this.options.pullBatchSize ?? PULL_LIMIT_MAX,
-        pushBatchSize: this.options.pushBatchSize ?? 100,
-        retryTime: this.options.retryTime ?? 5_000,
-        backoff,
-        wakeup: this.wakeup,
-        hooks: {
-          reachable: (ok) => {
-            if (this.unreachable === !ok) return;
-            this.unreachable = !ok;
-            this.updateState();
-          },
-          rejected: (collection, rows) => this.emit({ type: 'rejected', collection, rows }),
-          schemaOutdated: () => this.halt({ type: 'schema_outdated' }),
-          checkpointExpired: (collection) => this.emit({ type: 'checkpoint_expired', collection }),
-          error: (collection, error) => this.emit({ type: 'error', collection, error }),
-        },
-      });
-      this.replications = replications;
-      this.subs.push(
-        replications.active$.subscribe((active) => {
-          this.active = active;
-          this.updateState();
-        }),
-      );
-      if (this.realtime && WebSocketImpl) {
-        this.live = new LiveChannel({
-          baseUrl: this.options.baseUrl,
-          WebSocket: WebSocketImpl,
-          backoff,
-          currentToken: () => this.auth.session?.accessToken ?? null,
-          freshToken: async (refused) => (await this.auth.refresh(refused))?.accessToken ?? null,
-          joinedLists: () => this.joinedLists,
-          heartbeatTimeoutMs: this.options.heartbeatTimeoutMs,
-          handlers: {
-            connected: () => {
-              this.liveUp = true;
-              this.unreachable = false;
-              this.wakeup.wake(); // requests waiting out a backoff go now
-              this.replications?.reSyncAll(); // catch up on what the socket missed
-              this.updateState();
-            },
-            disconnected: () => {
-              this.liveUp = false;
-              this.updateState();
-            },
-            changed: (frame) => {
-              this.emit({ type: 'changed', version: frame.version });
-              // A live patch is applied at once where it can be; the rest is pulled.
-              this.scheduleNudge(frame.version, this.replications?.applyChanged(frame) ?? frame.collections);
-            },
-            frame: (frame) => {
-              // A list that is not (or no longer) the family's: stop asking for it.
-              if (frame.type === 'Error' && typeof frame.requestId === 'string' && frame.requestId.startsWith('join:')) {
-                this.joinedLists.delete(frame.requestId.slice('join:'.length));
-              }
-              this.emit({ type: 'frame', frame });
-            },
-            removed: () => {
-              this.halt({ type: 'removed' });
-              this.auth.clear('signed_out');
-            },
-          },
-        });
-        this.live.start();
+      if (this.tabs) {
+        // Replicate once this tab holds the origin's leadership; mirror the leader meanwhile.
+        this.role = 'follower';
+        this.mirrored = null;
+        this.releaseLead = this.tabs.lead(() => void this.becomeLeader());
+        this.tabs.post({ k: 'hello', from: this.tabs.id });
+        this.updateState();
+      } else {
+        this.startReplicating();
       }
-      this.scheduleRefresh();
-      this.updateState();
     });
   }
 
@@ -312,19 +317,17 @@ class Client implements FamilyClient {
     return this.serial(async () => {
       if (!this.running) return;
       this.running = false;
-      clearTimeout(this.refreshTimer);
-      clearTimeout(this.nudgeTimer);
-      this.nudgeTimer = undefined;
-      this.live?.stop();
-      this.live = null;
-      this.liveUp = false;
-      for (const s of this.subs) s.unsubscribe();
-      this.subs = [];
-      const replications = this.replications;
-      this.replications = null;
-      this.active = false;
+      const wasLeader = this.role === 'leader';
+      this.role = 'none';
+      for (const [id, r] of this.openRequests) {
+        this.openRequests.delete(id);
+        r.reject(new FamilyClientError('stopped', 'the client stopped before it was in sync'));
+      }
+      if (wasLeader || !this.tabs) await this.stopReplicating();
+      this.releaseLead?.();
+      this.releaseLead = null;
+      this.mirrored = null;
       this.updateState();
-      await replications?.cancel();
     });
   }
 
@@ -333,20 +336,25 @@ class Client implements FamilyClient {
     if (this.joinedLists.has(id)) return;
     this.joinedLists.add(id);
     this.live?.join(id);
+    if (this.role === 'follower' && this.tabs) this.tabs.post({ k: 'join', from: this.tabs.id, listId: id });
   }
 
   leaveList(listId: string): void {
     const id = listId.toLowerCase();
     if (!this.joinedLists.delete(id)) return;
-    this.live?.leave(id);
+    if (!this.remoteJoins.has(id)) this.live?.leave(id);
+    if (this.role === 'follower' && this.tabs) this.tabs.post({ k: 'leave', from: this.tabs.id, listId: id });
   }
 
   async sync(): Promise<void> {
+    if (this.role === 'follower') return this.askLeader('sync');
+    this.wakeAll();
     this.replications?.reSyncAll();
     await this.awaitInSync();
   }
 
   async awaitInSync(): Promise<void> {
+    if (this.role === 'follower') return this.askLeader('awaitInSync');
     await this.replications?.awaitInSync();
   }
 
@@ -354,18 +362,198 @@ class Client implements FamilyClient {
     if (this.destroyed) return;
     await this.stop();
     this.destroyed = true;
+    this.tabs?.close();
     await this.serial(() => this.db.remove());
-    this.events.complete();
-    this.stateSubject.complete();
+    this.complete();
   }
 
   async close(): Promise<void> {
     if (this.destroyed) return;
     await this.stop();
     this.destroyed = true;
+    this.tabs?.close();
     await this.serial(() => this.db.close());
+    this.complete();
+  }
+
+  private complete(): void {
     this.events.complete();
     this.stateSubject.complete();
+    this.pendingSubject.complete();
+    this.progressSubject.complete();
+  }
+
+  private webSocket(): WebSocketConstructor | undefined {
+    return this.options.WebSocket ?? (globalThis as { WebSocket?: WebSocketConstructor }).WebSocket;
+  }
+
+  /** This tab got the origin's leadership: replicate here. */
+  private becomeLeader(): Promise<void> {
+    return this.serial(async () => {
+      if (!this.running || this.role !== 'follower' || !this.tabs) return;
+      const session = this.auth.session;
+      if (!session || session.family.id !== this.familyId) return;
+      this.role = 'leader';
+      this.mirrored = null;
+      this.startReplicating();
+      this.tabs.post({ k: 'leader', from: this.tabs.id });
+      this.postStatus();
+      // What this tab asked while it followed: run here now.
+      for (const [id, r] of this.openRequests) {
+        this.openRequests.delete(id);
+        (r.op === 'sync' ? this.sync() : this.awaitInSync()).then(r.resolve, r.reject);
+      }
+    });
+  }
+
+  private startReplicating(): void {
+    const session = this.auth.session!;
+    this.role = 'leader';
+    this.reachable = !isBrowserOffline();
+    const backoff = this.options.backoff ?? {};
+    const tracker = new SyncTracker();
+    this.tracker = tracker;
+    const replications = new Replications({
+      db: this.db,
+      refused: this.refused,
+      rest: this.rest_,
+      familyId: session.family.id,
+      schemaVersion: this.options.schemaVersion ?? SCHEMA_VERSION,
+      pullBatchSize: this.options.pullBatchSize ?? PULL_LIMIT_MAX,
+      pushBatchSize: this.options.pushBatchSize ?? 100,
+      retryTime: this.options.retryTime ?? 5_000,
+      backoff,
+      wakeup: this.wakeup,
+      tracker,
+      hooks: {
+        rejected: (collection, rows) => this.emit({ type: 'rejected', collection, rows }),
+        schemaOutdated: () => this.halt({ type: 'schema_outdated' }),
+        checkpointExpired: (collection) => this.emit({ type: 'checkpoint_expired', collection }),
+        error: (collection, error) => this.emit({ type: 'error', collection, error }),
+      },
+    });
+    this.replications = replications;
+    tracker.watch(replications.states);
+    this.subs.push(
+      replications.active$.subscribe((active) => {
+        this.active = active;
+        this.updateState();
+      }),
+      tracker.pending$.subscribe((n) => {
+        this.pendingSubject.next(n);
+        this.postStatus();
+      }),
+      tracker.progress$.subscribe((p) => {
+        this.progressSubject.next(p);
+        if (this.tabs) this.tabs.post({ k: 'progress', from: this.tabs.id, progress: p });
+      }),
+    );
+    const WebSocketImpl = this.webSocket();
+    if (this.realtime && WebSocketImpl) {
+      this.live = new LiveChannel({
+        baseUrl: this.options.baseUrl,
+        WebSocket: WebSocketImpl,
+        backoff,
+        currentToken: () => this.auth.session?.accessToken ?? null,
+        freshToken: async (refused) => (await this.auth.refresh(refused))?.accessToken ?? null,
+        joinedLists: () => new Set([...this.joinedLists, ...this.remoteJoins.keys()]),
+        heartbeatTimeoutMs: this.options.heartbeatTimeoutMs,
+        handlers: {
+          connected: () => {
+            this.liveUp = true;
+            this.reachable = true;
+            this.wakeup.wake(); // requests waiting out a backoff go now
+            this.replications?.reSyncAll(); // catch up on what the socket missed
+            this.updateState();
+          },
+          disconnected: () => {
+            this.liveUp = false;
+            this.updateState();
+          },
+          changed: (frame) => {
+            this.emit({ type: 'changed', version: frame.version });
+            // A live patch is applied at once where it can be; the rest is pulled.
+            this.scheduleNudge(frame.version, this.replications?.applyChanged(frame) ?? frame.collections);
+          },
+          frame: (frame) => {
+            // A list that is not (or no longer) the family's: stop asking for it.
+            if (frame.type === 'Error' && typeof frame.requestId === 'string' && frame.requestId.startsWith('join:')) {
+              const listId = frame.requestId.slice('join:'.length);
+              this.joinedLists.delete(listId);
+              this.remoteJoins.delete(listId);
+            }
+            this.emit({ type: 'frame', frame });
+          },
+          removed: () => {
+            this.halt({ type: 'removed' });
+            this.auth.clear('signed_out');
+          },
+        },
+      });
+      this.live.start();
+    }
+    this.removeNetworkListeners = listenToNetwork(
+      () => {
+        // The browser says the network is back: whatever waits goes now.
+        this.wakeAll();
+        this.replications?.reSyncAll();
+      },
+      () => this.setReachable(false),
+    );
+    this.scheduleRefresh();
+    this.updateState();
+  }
+
+  private async stopReplicating(): Promise<void> {
+    clearTimeout(this.refreshTimer);
+    clearTimeout(this.nudgeTimer);
+    this.nudgeTimer = undefined;
+    this.removeNetworkListeners?.();
+    this.removeNetworkListeners = null;
+    this.live?.stop();
+    this.live = null;
+    this.liveUp = false;
+    for (const s of this.subs) s.unsubscribe();
+    this.subs = [];
+    this.tracker?.stop();
+    this.tracker = null;
+    const replications = this.replications;
+    this.replications = null;
+    this.active = false;
+    this.remoteJoins.clear();
+    this.updateState();
+    await replications?.cancel();
+  }
+
+  /** Every retry that waits (backoff, retryTime, a reconnect) starts now. */
+  private wakeAll(): void {
+    this.wakeup.wake();
+    this.live?.reconnectNow();
+  }
+
+  private setReachable(ok: boolean): void {
+    if (this.reachable === ok) return;
+    this.reachable = ok;
+    this.updateState();
+    if (!ok) void this.probe();
+    // A request got through again: the network is back, whatever the browser says.
+    else this.wakeAll();
+  }
+
+  /** While requests fail, one cheap request now and then (woken like every retry) finds out
+   *  when the server answers again, even when nothing else is being sent. */
+  private async probe(): Promise<void> {
+    if (this.probing) return;
+    this.probing = true;
+    try {
+      for (let n = 0; this.running && this.role === 'leader' && !this.reachable; n++) {
+        await this.wakeup.wait(backoffDelay(n, this.options.backoff));
+        if (!this.running || this.role !== 'leader' || this.reachable) break;
+        await this.rest_.send('GET', '/api/me').catch(() => undefined);
+      }
+    } finally {
+      this.probing = false;
+    }
   }
 
   /** Stops replicating because the server said so; reported first, then stopped. */
@@ -390,12 +578,12 @@ class Client implements FamilyClient {
     }, this.options.nudgeDelayMs ?? 50);
   }
 
-  /** Refreshes the access token ahead of its expiry while started, so requests and the live
-   * channel never run on an expired token (a 401 still refreshes on demand). */
+  /** Refreshes the access token ahead of its expiry while replicating, so requests and the
+   * live channel never run on an expired token (a 401 still refreshes on demand). */
   private scheduleRefresh(): void {
     clearTimeout(this.refreshTimer);
     const session = this.auth.session;
-    if (!this.running || !session) return;
+    if (!this.running || this.role !== 'leader' || !session) return;
     const due = refreshDelay(session.accessToken, this.auth.serverNow());
     if (due === null) return;
     // Never in a tight loop, whatever the clocks say: at least a second between refreshes.
@@ -406,21 +594,21 @@ class Client implements FamilyClient {
           this.refreshFailures = 0;
         },
         () => {
-          // offline or server busy: try again later (requests refresh on 401 meanwhile)
-          clearTimeout(this.refreshTimer);
-          if (this.running) {
-            this.refreshTimer = setTimeout(
-              () => this.scheduleRefresh(),
-              backoffDelay(this.refreshFailures++, this.options.backoff),
-            );
-          }
+          // offline or server busy: try again after a backoff, or as soon as the network is
+          // back (requests refresh on 401 meanwhile)
+          void this.wakeup.wait(backoffDelay(this.refreshFailures++, this.options.backoff)).then(() => {
+            if (this.auth.session === session) this.scheduleRefresh();
+          });
         },
       );
     }, delay);
   }
 
   private updateState(): void {
-    const state: ClientState = !this.running ? 'stopped' : !this.online ? 'offline' : this.active ? 'syncing' : 'idle';
+    let state: ClientState;
+    if (!this.running) state = 'stopped';
+    else if (this.role === 'follower') state = this.mirrored?.state ?? 'syncing';
+    else state = !this.online ? 'offline' : this.active ? 'syncing' : 'idle';
     const online = this.online;
     if (online !== this.wasOnline) {
       this.wasOnline = online;
@@ -430,10 +618,115 @@ class Client implements FamilyClient {
       this.stateSubject.next(state);
       this.emit({ type: 'state', state });
     }
+    this.postStatus();
+  }
+
+  private lastPosted = '';
+  /** Leader: tell the other tabs its status when it changed. */
+  private postStatus(force = false): void {
+    if (!this.tabs || this.role !== 'leader') return;
+    const status = { state: this.state, online: this.online, pending: this.pendingSubject.value };
+    const key = JSON.stringify(status);
+    if (!force && key === this.lastPosted) return;
+    this.lastPosted = key;
+    this.tabs.post({ k: 'status', from: this.tabs.id, ...status });
   }
 
   private emit(event: FamilyClientEvent): void {
     if (!this.events.closed) this.events.next(event);
+    if (this.tabs && this.role === 'leader' && FORWARDED.has(event.type)) {
+      this.tabs.post({ k: 'event', from: this.tabs.id, event });
+    }
+  }
+
+  /** Follower: the leader runs sync()/awaitInSync() and answers. */
+  private askLeader(op: 'sync' | 'awaitInSync'): Promise<void> {
+    const tabs = this.tabs!;
+    const id = `${tabs.id}:${++this.requestSeq}`;
+    return new Promise<void>((resolve, reject) => {
+      this.openRequests.set(id, { op, resolve, reject });
+      tabs.post({ k: 'request', from: tabs.id, id, op });
+    });
+  }
+
+  private onTabMessage(msg: TabMessage): void {
+    const tabs = this.tabs!;
+    if (msg.k === 'session') {
+      this.auth.adopt(msg.record);
+      return;
+    }
+    if (this.role === 'leader') {
+      switch (msg.k) {
+        case 'hello':
+          this.postStatus(true);
+          return;
+        case 'request': {
+          const run = msg.op === 'sync' ? this.sync() : this.awaitInSync();
+          run.then(
+            () => tabs.post({ k: 'reply', from: tabs.id, to: msg.from, id: msg.id }),
+            (err: { code?: string; message?: string }) =>
+              tabs.post({
+                k: 'reply',
+                from: tabs.id,
+                to: msg.from,
+                id: msg.id,
+                error: { code: err?.code ?? 'stopped', message: err?.message ?? String(err) },
+              }),
+          );
+          return;
+        }
+        case 'join': {
+          const tabsOf = this.remoteJoins.get(msg.listId) ?? new Set<string>();
+          tabsOf.add(msg.from);
+          this.remoteJoins.set(msg.listId, tabsOf);
+          this.live?.join(msg.listId);
+          return;
+        }
+        case 'leave': {
+          const tabsOf = this.remoteJoins.get(msg.listId);
+          tabsOf?.delete(msg.from);
+          if (tabsOf && tabsOf.size === 0) {
+            this.remoteJoins.delete(msg.listId);
+            if (!this.joinedLists.has(msg.listId)) this.live?.leave(msg.listId);
+          }
+          return;
+        }
+        default:
+          return;
+      }
+    }
+    if (this.role !== 'follower') return;
+    switch (msg.k) {
+      case 'leader':
+        this.leaderId = msg.from;
+        for (const listId of this.joinedLists) tabs.post({ k: 'join', from: tabs.id, listId });
+        for (const [id, r] of this.openRequests) tabs.post({ k: 'request', from: tabs.id, id, op: r.op });
+        return;
+      case 'status':
+        this.leaderId = msg.from;
+        this.mirrored = { state: msg.state, online: msg.online };
+        this.pendingSubject.next(msg.pending);
+        this.updateState();
+        return;
+      case 'progress':
+        this.progressSubject.next(msg.progress);
+        return;
+      case 'event':
+        if (!this.events.closed) this.events.next(msg.event);
+        if (msg.event.type === 'removed' || msg.event.type === 'schema_outdated') void this.stop();
+        return;
+      case 'reply': {
+        if (msg.to !== tabs.id) return;
+        const r = this.openRequests.get(msg.id);
+        if (!r) return;
+        this.openRequests.delete(msg.id);
+        if (msg.error) r.reject(new FamilyClientError('stopped', msg.error.message));
+        else r.resolve();
+        return;
+      }
+      default:
+        return;
+    }
   }
 
   private serial<T>(fn: () => Promise<T>): Promise<T> {
@@ -441,4 +734,21 @@ class Client implements FamilyClient {
     this.lifecycle = run.catch(() => undefined);
     return run;
   }
+}
+
+function isBrowserOffline(): boolean {
+  const nav = (globalThis as { navigator?: { onLine?: unknown } }).navigator;
+  return nav?.onLine === false;
+}
+
+/** Browser `online`/`offline` events where the runtime has them; returns the unsubscribe. */
+function listenToNetwork(online: () => void, offline: () => void): () => void {
+  const target = globalThis as { addEventListener?: (t: string, l: () => void) => void; removeEventListener?: (t: string, l: () => void) => void };
+  if (typeof target.addEventListener !== 'function' || typeof target.removeEventListener !== 'function') return () => undefined;
+  target.addEventListener('online', online);
+  target.addEventListener('offline', offline);
+  return () => {
+    target.removeEventListener!('online', online);
+    target.removeEventListener!('offline', offline);
+  };
 }

@@ -69,7 +69,7 @@ export async function openFamilyDatabase(
           c,
           {
             schema: rxSchemas[c] as never,
-            conflictHandler: conflictHandlerFor(c, refused) as unknown as RxConflictHandler<any>,
+            conflictHandler: pullingServerFields(conflictHandlerFor(c, refused)) as unknown as RxConflictHandler<any>,
           },
         ]),
       ) as never,
@@ -79,6 +79,39 @@ export async function openFamilyDatabase(
     throw mapRxError(err, name);
   }
   return db;
+}
+
+/**
+ * The protocol's handler compares client-controlled fields only, which is what a conflict is
+ * about. RxDB also asks it whether a pulled doc differs from the local one before writing it
+ * (context `downstream-check-if-equal-1`); there every field counts, so what the server stamped
+ * (`updatedAt`, `checkedAt`, …) on a doc this device pushed comes back with the pull.
+ */
+function pullingServerFields<H extends { isEqual(a: any, b: any, context?: string): boolean }>(handler: H): H {
+  return {
+    ...handler,
+    isEqual(a: unknown, b: unknown, context?: string): boolean {
+      if (!handler.isEqual(a, b, context)) return false;
+      return context !== 'downstream-check-if-equal-1' || sameData(a, b);
+    },
+  };
+}
+
+const RX_META = new Set(['_meta', '_rev', '_attachments']);
+
+/** Deep equality of two documents' data (RxDB's bookkeeping fields aside). */
+function sameData(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
+  if (Array.isArray(a) !== Array.isArray(b)) return false;
+  if (Array.isArray(a)) {
+    const bb = b as unknown[];
+    return a.length === bb.length && a.every((v, i) => sameData(v, bb[i]));
+  }
+  const ka = Object.keys(a).filter((k) => !RX_META.has(k) && (a as Record<string, unknown>)[k] !== undefined);
+  const kb = Object.keys(b).filter((k) => !RX_META.has(k) && (b as Record<string, unknown>)[k] !== undefined);
+  if (ka.length !== kb.length) return false;
+  return ka.every((k) => sameData((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k]));
 }
 
 /** RxDB's bare codes of a second client in one page, as errors an app developer can act on. */

@@ -5,7 +5,8 @@
 export { createFamilyClient, type FamilyClient, type FamilyClientOptions } from './client.js';
 export { Auth, type RegisterInput, type SessionChange } from './auth.js';
 export type { Session, Role } from './session.js';
-export { FamilyApiError, FamilyClientError, type ProblemFieldError } from './errors.js';
+export { FamilyApiError, FamilyClientError, type FamilyClientErrorCode, type ProblemFieldError } from './errors.js';
+export type { PullProgress } from './status.js';
 export type { ClientState, FamilyClientEvent, FamilyClientEventType, FamilyClientEventOf } from './events.js';
 export type { FamilyCollections, FamilyDatabase } from './database.js';
 export type { WebSocketConstructor, WebSocketLike } from './live.js';

@@ -162,6 +162,17 @@ export class LiveChannel {
     ws.send(encodeFrame(frame));
   }
 
+  /** The network is back (or the app asked to sync): a reconnect waiting out its backoff, or
+   *  an attempt that has not authenticated yet, starts over at once. */
+  reconnectNow(): void {
+    if (!this.running || this.authenticated) return;
+    clearTimeout(this.timer);
+    this.timer = undefined;
+    this.drop(1000, 'reconnecting');
+    this.attempt = 0;
+    this.connect();
+  }
+
   /** Sends a refreshed token on the open socket (no reconnect needed). */
   reauthenticate(token: string): void {
     const ws = this.ws;
@@ -258,6 +269,9 @@ export class LiveChannel {
   private scheduleReconnect(): void {
     if (!this.running) return;
     clearTimeout(this.timer);
-    this.timer = setTimeout(() => this.connect(), backoffDelay(this.attempt++, this.options.backoff));
+    this.timer = setTimeout(() => {
+      this.timer = undefined;
+      this.connect();
+    }, backoffDelay(this.attempt++, this.options.backoff));
   }
 }

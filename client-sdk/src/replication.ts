@@ -29,6 +29,7 @@ import { FamilyApiError, FamilyClientError, problemFrom } from './errors.js';
 import { backoffDelay, Wakeup, type BackoffOptions } from './backoff.js';
 import type { FamilyDatabase } from './database.js';
 import type { Rest } from './rest.js';
+import type { SyncTracker } from './status.js';
 import {
   CATALOG_COLLECTIONS,
   COLLECTIONS,
@@ -49,15 +50,13 @@ import {
 } from './protocol/index.js';
 
 export interface ReplicationHooks {
-  /** A request reached the server (true) or could not (false). */
-  reachable(ok: boolean): void;
   /** The server refused pushed rows (other than parent_missing); they are being reverted. */
   rejected(collection: CollectionName, rows: RejectedRow[]): void;
   /** 426: this client's schema is outdated. */
   schemaOutdated(): void;
   /** 410: a collection is being pulled again from scratch. */
   checkpointExpired(collection: CollectionName): void;
-  /** An error RxDB reported (it retries after `retryTime`). */
+  /** An error the replication retries after `retryTime` (or at once on a wakeup). */
   error(collection: CollectionName, error: unknown): void;
 }
 
@@ -74,6 +73,8 @@ export interface ReplicationConfig {
   backoff: BackoffOptions;
   wakeup: Wakeup;
   hooks: ReplicationHooks;
+  /** pending / progress / pulled-back bookkeeping (status.ts). */
+  tracker: SyncTracker;
 }
 
 interface PullBody {
@@ -194,10 +195,20 @@ export class Replications {
     return !internal.events.active.up.getValue() && !internal.events.active.down.getValue();
   }
 
-  /** Resolves once every collection is in sync; rejects (`stopped`) when the replication is
-   *  cancelled first (RxDB's own wait would never settle then). */
+  /** Resolves once every collection is in sync and the server's state after this device's own
+   *  pushes has been pulled back (a push changes server-stamped fields and the version);
+   *  rejects (`stopped`) when the replication is cancelled first (RxDB's own wait would never
+   *  settle then). */
   async awaitInSync(): Promise<void> {
-    await Promise.race([Promise.all(COLLECTIONS.map((c) => this.states[c].awaitInSync())), this.cancelled]);
+    const { tracker } = this.config;
+    for (;;) {
+      await Promise.race([Promise.all(COLLECTIONS.map((c) => this.states[c].awaitInSync())), this.cancelled]);
+      const behind = tracker.behind();
+      if (behind.length === 0) return;
+      const ended = tracker.nextRunEnd(behind);
+      for (const c of behind) if (!tracker.isPulling(c)) this.states[c].reSync();
+      await Promise.race([ended, this.cancelled]);
+    }
   }
 
   private signalCancelled!: () => void;
@@ -224,6 +235,8 @@ export class Replications {
       live: true,
       retryTime: config.retryTime,
       waitForLeadership: false,
+      // The client decides which tab replicates (tabs.ts); a hidden leader keeps replicating.
+      toggleOnDocumentVisible: false,
       autoStart: true,
       pull: {
         batchSize: Math.min(config.pullBatchSize, PULL_LIMIT_MAX),
@@ -231,31 +244,38 @@ export class Replications {
         stream$: this.streams[c].asObservable(),
         handler: (checkpoint, batchSize) =>
           this.tracked(c, checkpoint ?? null, () =>
-            this.retrying(async () => {
-              const from = this.checkpointFor(c, checkpoint ?? null);
-              const res = await config.rest.send('GET', this.pullPath(c, from, batchSize));
-              if (res.status === 410) {
-                await res.body?.cancel().catch(() => undefined);
-                config.hooks.checkpointExpired(c);
-                const result = await this.resyncFromScratch(c);
-                // RxDB keeps its stored checkpoint when a pull brings no document (a collection
-                // empty on both sides): pull from the new one instead of the expired one until
-                // RxDB stores another, or every pull would answer 410 again.
-                this.replaced.set(c, { expired: JSON.stringify(checkpoint ?? null), by: result.checkpoint ?? null });
-                return result;
-              }
-              const body = await this.answer<PullBody>(res);
-              this.notePulled(c, body.checkpoint);
-              return { documents: body.documents, checkpoint: body.checkpoint ?? checkpoint ?? undefined };
-            }),
+            this.guarded(c, () =>
+              this.retrying(async () => {
+                config.tracker.pullStarting(c);
+                const from = this.checkpointFor(c, checkpoint ?? null);
+                const res = await config.rest.send('GET', this.pullPath(c, from, batchSize));
+                if (res.status === 410) {
+                  await res.body?.cancel().catch(() => undefined);
+                  config.hooks.checkpointExpired(c);
+                  const result = await this.resyncFromScratch(c);
+                  // RxDB keeps its stored checkpoint when a pull brings no document (a collection
+                  // empty on both sides): pull from the new one instead of the expired one until
+                  // RxDB stores another, or every pull would answer 410 again.
+                  this.replaced.set(c, { expired: JSON.stringify(checkpoint ?? null), by: result.checkpoint ?? null });
+                  config.tracker.pulled(c, result.documents.length, result.documents.length < batchSize);
+                  return result;
+                }
+                const body = await this.answer<PullBody>(res);
+                this.notePulled(c, body.checkpoint);
+                config.tracker.pulled(c, body.documents.length, body.documents.length < batchSize);
+                return { documents: body.documents, checkpoint: body.checkpoint ?? checkpoint ?? undefined };
+              }),
+            ),
           ),
       },
       push: {
         batchSize: Math.min(config.pushBatchSize, PUSH_MAX_ROWS),
         handler: (rows) =>
-          this.pushRows(
-            c,
-            rows.map((r) => ({ assumedMasterState: r.assumedMasterState ?? null, newDocumentState: r.newDocumentState })),
+          this.guarded(c, () =>
+            this.pushRows(
+              c,
+              rows.map((r) => ({ assumedMasterState: r.assumedMasterState ?? null, newDocumentState: r.newDocumentState })),
+            ),
           ),
       },
     });
@@ -277,6 +297,7 @@ export class Replications {
         this.answer<PushBody>(await this.config.rest.send('POST', this.pushPath(c), pending)),
       );
       conflicts.push(...body.conflicts);
+      if (body.rejected.length < pending.length) this.config.tracker.pushed(c);
       const refused = body.rejected.filter((r) => r.code !== 'parent_missing');
       if (refused.length > 0) {
         // Their server state comes back in `conflicts`: the conflict handler must take it as is.
@@ -388,15 +409,27 @@ export class Replications {
     for (let n = 0; ; n++) {
       if (this.stopped) throw new ReplicationHalted('replication stopped');
       try {
-        const result = await attempt();
-        this.config.hooks.reachable(true);
-        return result;
+        return await attempt();
       } catch (err) {
         const retry =
           err instanceof FamilyApiError && (err.transient || err.code === 'schema_unsupported') && !this.stopped;
         if (!retry) throw err;
-        this.config.hooks.reachable(err.status !== 0);
         await this.config.wakeup.wait(backoffDelay(n, this.config.backoff));
+      }
+    }
+  }
+
+  /** Runs a handler, retrying any other error after `retryTime` here rather than in RxDB, whose
+   *  wait nothing can cut short: this one ends on a wakeup (network back, `sync()`). */
+  private async guarded<T>(c: CollectionName, handler: () => Promise<T>): Promise<T> {
+    for (;;) {
+      if (this.stopped) throw new ReplicationHalted('replication stopped');
+      try {
+        return await handler();
+      } catch (err) {
+        if (err instanceof ReplicationHalted || this.stopped) throw err;
+        this.config.hooks.error(c, err);
+        await this.config.wakeup.wait(this.config.retryTime);
       }
     }
   }

@@ -1,13 +1,27 @@
-/** The one place that calls `fetch`: base URL, JSON bodies, bearer token, network errors. */
+/**
+ * The one place that calls `fetch`: base URL, JSON bodies, bearer token, network errors, a
+ * deadline per request, and what requests tell about reachability.
+ */
 import { networkError } from './errors.js';
 
 export type FetchLike = (input: string, init?: RequestInit) => Promise<Response>;
+
+export interface TransportOptions {
+  /** A request (headers and body) that takes longer is aborted: `network_error` (ms). */
+  timeoutMs: number;
+  /** Every outcome: true when the server answered (any status), false when nothing came back. */
+  onReachable?: (ok: boolean) => void;
+}
+
+/** Statuses whose response has no body (the Response constructor refuses one). */
+const NULL_BODY = new Set([101, 204, 205, 304]);
 
 export class Transport {
   private readonly base: string;
   constructor(
     baseUrl: string,
     private readonly fetchImpl: FetchLike,
+    private readonly options: TransportOptions = { timeoutMs: 15_000 },
   ) {
     this.base = baseUrl.replace(/\/+$/, '');
   }
@@ -16,7 +30,10 @@ export class Transport {
     return this.base + path;
   }
 
-  /** Sends one request; throws FamilyApiError `network_error` when no answer came back. */
+  /**
+   * Sends one request and reads its whole body within the deadline; throws FamilyApiError
+   * `network_error` when no complete answer came back (offline, refused, timed out).
+   */
   async send(method: string, path: string, body?: unknown, token?: string | null): Promise<Response> {
     const headers: Record<string, string> = { accept: 'application/json, application/problem+json' };
     if (token) headers.authorization = `Bearer ${token}`;
@@ -25,10 +42,27 @@ export class Transport {
       payload = JSON.stringify(body);
       headers['content-type'] = 'application/json';
     }
+    const controller = new AbortController();
+    let timedOut = false;
+    const timer = setTimeout(() => {
+      timedOut = true;
+      controller.abort();
+    }, this.options.timeoutMs);
     try {
-      return await this.fetchImpl(this.url(path), { method, headers, body: payload });
+      const res = await this.fetchImpl(this.url(path), { method, headers, body: payload, signal: controller.signal });
+      // The body too: a connection that dies mid-answer must not hang the caller.
+      const text = await res.text();
+      this.options.onReachable?.(true);
+      return new Response(NULL_BODY.has(res.status) ? null : text, {
+        status: res.status,
+        statusText: res.statusText,
+        headers: res.headers,
+      });
     } catch (err) {
-      throw networkError(err);
+      this.options.onReachable?.(false);
+      throw networkError(timedOut ? new Error(`no answer within ${this.options.timeoutMs} ms`) : err);
+    } finally {
+      clearTimeout(timer);
     }
   }
 }

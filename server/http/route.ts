@@ -3,7 +3,6 @@
 import Router, { type RouterMiddleware } from '@koa/router';
 import type { Context } from 'koa';
 import { z } from 'zod';
-import { fieldErrors, NUL_MESSAGE } from '@family-shopping/client/protocol';
 import type { Actor, Deps } from '../context.js';
 import { authenticate } from './auth.js';
 import { notFound, validationFailed, type AppError, type FieldError } from './errors.js';
@@ -13,14 +12,10 @@ export type Method = 'get' | 'post' | 'put' | 'patch' | 'delete';
 
 export interface ResponseSpec {
   description: string;
-  schema?: z.core.$ZodType;
+  schema?: z.ZodType;
 }
 
-export interface RouteSpec<
-  P extends z.core.$ZodType = z.core.$ZodType,
-  Q extends z.core.$ZodType = z.core.$ZodType,
-  B extends z.core.$ZodType = z.core.$ZodType,
-> {
+export interface RouteSpec<P extends z.ZodType = z.ZodType, Q extends z.ZodType = z.ZodType, B extends z.ZodType = z.ZodType> {
   method: Method;
   /** Koa path relative to /api, e.g. `/lists/:listId/items`. */
   path: string;
@@ -55,8 +50,14 @@ export interface Input<P, Q, B> {
 
 export type Handler<P, Q, B> = (ctx: Context, input: Input<P, Q, B>) => Promise<void>;
 
-/** Field errors of a zod error (the protocol's one mapping: REST, push and the SDK agree). */
-export const zodErrors = fieldErrors;
+export function zodErrors(error: z.ZodError, prefix?: string): FieldError[] {
+  return error.issues.map((i) => ({
+    path: [prefix, ...i.path.map(String)].filter(Boolean).join('.') || '(root)',
+    message: i.message,
+  }));
+}
+
+export const NUL_MESSAGE = 'must not contain the NUL character (U+0000)';
 
 /**
  * Strings holding U+0000, which PostgreSQL text cannot store (it would fail in the database as
@@ -79,8 +80,8 @@ export function nulErrors(value: unknown, prefix?: string): FieldError[] {
 }
 
 /** Validates one part of a request; `checkText` also refuses NUL in its strings (query, body). */
-export function parseOrThrow<T extends z.core.$ZodType>(schema: T, value: unknown, prefix: string, checkText = true): z.output<T> {
-  const r = z.safeParse(schema, value);
+export function parseOrThrow<T extends z.ZodType>(schema: T, value: unknown, prefix: string, checkText = true): z.output<T> {
+  const r = schema.safeParse(value);
   if (!r.success) throw validationFailed(zodErrors(r.error, prefix));
   const nul = checkText ? nulErrors(r.data, prefix) : [];
   if (nul.length) throw validationFailed(nul);
@@ -88,7 +89,7 @@ export function parseOrThrow<T extends z.core.$ZodType>(schema: T, value: unknow
 }
 
 function parseParams(spec: RouteSpec, value: unknown): unknown {
-  const r = z.safeParse(spec.params!, value);
+  const r = spec.params!.safeParse(value);
   if (r.success) return r.data;
   throw spec.notFound ? spec.notFound() : notFound();
 }
@@ -99,7 +100,7 @@ export class ApiRouter {
 
   constructor(private readonly deps: Deps) {}
 
-  add<P extends z.core.$ZodType, Q extends z.core.$ZodType, B extends z.core.$ZodType>(
+  add<P extends z.ZodType, Q extends z.ZodType, B extends z.ZodType>(
     spec: RouteSpec<P, Q, B>,
     handler: Handler<z.output<P>, z.output<Q>, z.output<B>>,
   ): void {

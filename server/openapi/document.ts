@@ -82,7 +82,7 @@ class SchemaCollector {
   readonly schemas: Record<string, Json> = { Problem: PROBLEM_SCHEMA };
   private readonly seen = new Map<string, string>([['Problem', JSON.stringify(PROBLEM_SCHEMA)]]);
 
-  convert(schema: z.core.$ZodType, io: 'input' | 'output'): Json {
+  convert(schema: z.ZodType, io: 'input' | 'output'): Json {
     let json: Json;
     try {
       json = z.toJSONSchema(schema, { target: 'draft-2020-12', io, unrepresentable: 'any' }) as Json;
@@ -143,7 +143,7 @@ function problemResponse(description: string): Json {
 
 function parametersOf(
   collector: SchemaCollector,
-  schema: z.core.$ZodType | undefined,
+  schema: z.ZodType | undefined,
   location: 'path' | 'query',
   names: string[],
 ): Json[] {
@@ -165,9 +165,9 @@ function parametersOf(
   return out;
 }
 
-function bodyIsOptional(schema: z.core.$ZodType): boolean {
+function bodyIsOptional(schema: z.ZodType): boolean {
   try {
-    return z.safeParse(schema, {}).success;
+    return schema.safeParse({}).success;
   } catch {
     return false;
   }

@@ -30,28 +30,52 @@ export function harnessBundle(): Promise<string> {
   return bundle;
 }
 
-/** A page of the app's origin (`/healthz`) with the harness loaded (`window.h`). */
-export async function harnessPage(context: BrowserContext, url: string, page?: Page): Promise<Page> {
-  const p = page ?? (await context.newPage());
-  p.on('pageerror', (err) => console.error('page error:', err.message));
-  await p.goto(`${url}/healthz`);
-  await p.addScriptTag({ content: await harnessBundle() });
-  return p;
+/** The harness page: a blank document that runs the bundle. */
+export async function harnessHtml(): Promise<string> {
+  const script = (await harnessBundle()).replace(/<\/script/gi, '<\\/script');
+  return `<!doctype html><html><head><title>SDK harness</title></head><body><script>${script}</script></body></html>`;
 }
 
-/** Reloads the page and loads the harness again. */
+/** A page of the app's own origin (`/healthz`, a real document of the server) with the harness
+ *  injected (`window.h`). */
+export async function harnessPage(context: BrowserContext, url: string): Promise<Page> {
+  const page = await context.newPage();
+  page.on('pageerror', (err) => console.error('page error:', err.message));
+  await page.goto(`${url}/healthz`);
+  await page.addScriptTag({ content: await harnessBundle() });
+  return page;
+}
+
+/** A page at `${switchUrl}/sdk-harness` (see sdk-switch.ts), which loads even while cut. */
+export async function switchedPage(context: BrowserContext, switchUrl: string): Promise<Page> {
+  const page = await context.newPage();
+  page.on('pageerror', (err) => console.error('page error:', err.message));
+  await page.goto(`${switchUrl}/sdk-harness`);
+  await page.waitForFunction(() => typeof (globalThis as { h?: unknown }).h === 'object');
+  return page;
+}
+
+/** Reloads a harness page (injecting the harness again where the document lacks it). */
 export async function reloadHarness(page: Page): Promise<void> {
   await page.reload();
-  await page.addScriptTag({ content: await harnessBundle() });
+  if (!(await page.evaluate(() => typeof (globalThis as { h?: unknown }).h === 'object'))) {
+    await page.addScriptTag({ content: await harnessBundle() });
+  }
 }
 
 /** Polls a page-side condition until truthy (returned) or fails after `timeoutMs`. */
-export async function waitInPage<T>(page: Page, fn: () => T | Promise<T>, message: string, timeoutMs = 30_000): Promise<T> {
+export async function waitInPage<T, A = undefined>(
+  page: Page,
+  fn: (arg: A) => T | Promise<T>,
+  arg: A,
+  message: string,
+  timeoutMs = 30_000,
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   let last: unknown;
   for (;;) {
     try {
-      const v = (await page.evaluate(fn)) as T;
+      const v = (await page.evaluate(fn as never, arg as never)) as T;
       if (v) return v;
     } catch (err) {
       last = err;

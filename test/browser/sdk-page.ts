@@ -11,6 +11,8 @@ const h = {
   sdk,
   client: null as Client | null,
   events: [] as sdk.FamilyClientEvent[],
+  /** The client's last pending$ value. */
+  pending: 0,
   /** Opens a client the way an app would: default storage, the session it persisted. */
   async open(options: Partial<sdk.FamilyClientOptions> = {}): Promise<void> {
     const saved = localStorage.getItem(SESSION_KEY);
@@ -26,6 +28,8 @@ const h = {
     h.client = client;
     h.events = [];
     client.events$.subscribe((e) => h.events.push(e));
+    h.pending = 0;
+    client.pending$.subscribe((n) => (h.pending = n));
   },
   get c(): Client {
     if (!h.client) throw new Error('no client open');

@@ -1,0 +1,125 @@
+/**
+ * What the replication reports beyond RxDB's own state: `pending$` (local documents with
+ * changes the server has not acknowledged), `progress$` (documents pulled by the running pull)
+ * and the bookkeeping that lets `awaitInSync()` wait until the server's state after this
+ * device's own pushes has been pulled back.
+ */
+import { BehaviorSubject, Subject, debounceTime, distinctUntilChanged, filter, firstValueFrom, merge, type Observable, type Subscription } from 'rxjs';
+import { getChangedDocumentsSince, getHeightOfRevision, getLastCheckpointDoc, type RxCollection } from 'rxdb';
+import type { RxReplicationState } from 'rxdb/plugins/replication';
+import type { CollectionName } from './protocol/index.js';
+
+/** A page of the running pull of one collection: `pulled` documents so far in this pull;
+ *  `done` on its last page. */
+export interface PullProgress {
+  collection: CollectionName;
+  pulled: number;
+  done: boolean;
+}
+
+export class SyncTracker {
+  readonly progress$ = new Subject<PullProgress>();
+  private readonly pendingBy = new Map<CollectionName, number>();
+  private readonly pendingSubject = new BehaviorSubject<number>(0);
+  readonly pending$: Observable<number> = this.pendingSubject.pipe(distinctUntilChanged());
+  private readonly runEnded = new Subject<CollectionName>();
+  private seq = 0;
+  /** Per collection: seq of the last push the server answered with an applied row. */
+  private readonly pushedAt = new Map<CollectionName, number>();
+  /** Per collection: seq at which the pull that is running started (none: no pull running). */
+  private readonly runStart = new Map<CollectionName, number>();
+  private readonly runPulled = new Map<CollectionName, number>();
+  /** Per collection: seq at which the last completed pull started. */
+  private readonly syncedFrom = new Map<CollectionName, number>();
+  private subs: Subscription[] = [];
+
+  get pending(): number {
+    return this.pendingSubject.value;
+  }
+
+  /** A pull request of `c` is about to be sent. */
+  pullStarting(c: CollectionName): void {
+    if (!this.runStart.has(c)) {
+      this.runStart.set(c, ++this.seq);
+      this.runPulled.set(c, 0);
+    }
+  }
+
+  /** A page of `c` arrived; `last`: the pull is complete. */
+  pulled(c: CollectionName, documents: number, last: boolean): void {
+    const pulled = (this.runPulled.get(c) ?? 0) + documents;
+    this.runPulled.set(c, pulled);
+    this.progress$.next({ collection: c, pulled, done: last });
+    if (last) {
+      this.syncedFrom.set(c, this.runStart.get(c) ?? this.seq);
+      this.runStart.delete(c);
+      this.runEnded.next(c);
+    }
+  }
+
+  /** The server applied pushed rows of `c`: its state changed and must be pulled back. */
+  pushed(c: CollectionName): void {
+    this.pushedAt.set(c, ++this.seq);
+  }
+
+  /** Collections whose last completed pull started before their last applied push. */
+  behind(): CollectionName[] {
+    const out: CollectionName[] = [];
+    for (const [c, at] of this.pushedAt) if ((this.syncedFrom.get(c) ?? 0) < at) out.push(c);
+    return out;
+  }
+
+  isPulling(c: CollectionName): boolean {
+    return this.runStart.has(c);
+  }
+
+  /** Resolves when a pull of one of `collections` completes. */
+  nextRunEnd(collections: CollectionName[]): Promise<unknown> {
+    return firstValueFrom(this.runEnded.pipe(filter((c) => collections.includes(c))));
+  }
+
+  /** Counts pending documents of every replicated collection as their data changes. */
+  watch(states: Record<CollectionName, RxReplicationState<any, any>>): void {
+    for (const [c, state] of Object.entries(states) as [CollectionName, RxReplicationState<any, any>][]) {
+      const collection = state.collection as RxCollection<any>;
+      this.subs.push(
+        merge(collection.$, state.active$, state.sent$, state.received$)
+          .pipe(debounceTime(50))
+          .subscribe(() => void this.recount(c, state)),
+      );
+      void state.startPromise.then(() => this.recount(c, state));
+    }
+  }
+
+  stop(): void {
+    for (const s of this.subs) s.unsubscribe();
+    this.subs = [];
+  }
+
+  /** Documents written since the upstream checkpoint (what RxDB has not had acknowledged),
+   *  except those whose current revision was written by the pull itself. */
+  private async recount(c: CollectionName, state: RxReplicationState<any, any>): Promise<void> {
+    const internal = state.internalReplicationState;
+    if (!internal || state.isStopped()) return;
+    try {
+      let checkpoint = (await getLastCheckpointDoc(internal, 'up')) as unknown;
+      const identifier = internal.input.identifier;
+      let count = 0;
+      for (;;) {
+        const page = await getChangedDocumentsSince(internal.input.forkInstance, 1000, checkpoint as any);
+        for (const doc of page.documents as Array<{ _rev: string; _meta: Record<string, unknown> }>) {
+          const pulledRevision = doc._meta[identifier];
+          if (!(typeof pulledRevision === 'number' && getHeightOfRevision(doc._rev) === pulledRevision)) count++;
+        }
+        if (page.documents.length < 1000) break;
+        checkpoint = page.checkpoint;
+      }
+      this.pendingBy.set(c, count);
+      let total = 0;
+      for (const n of this.pendingBy.values()) total += n;
+      this.pendingSubject.next(total);
+    } catch {
+      // closed meanwhile: the next change counts again
+    }
+  }
+}
