@@ -13,6 +13,8 @@ export type Method = 'get' | 'post' | 'put' | 'patch' | 'delete';
 export interface ResponseSpec {
   description: string;
   schema?: z.ZodType;
+  /** For a problem response: the stable codes a client may see (else read from the description). */
+  codes?: string[];
 }
 
 export interface RouteSpec<P extends z.ZodType = z.ZodType, Q extends z.ZodType = z.ZodType, B extends z.ZodType = z.ZodType> {
@@ -39,6 +41,8 @@ export interface RouteSpec<P extends z.ZodType = z.ZodType, Q extends z.ZodType 
    * named in the path that does not exist; 400 is for bodies and queries).
    */
   notFound?: () => AppError;
+  /** False for routes that never touch the database (the API reference): no 503 documented. */
+  usesDatabase?: boolean;
 }
 
 export interface Input<P, Q, B> {

@@ -6,29 +6,96 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
-import type { RouteSpec } from '../http/route.js';
-import { TITLES } from '../http/errors.js';
+import type { ResponseSpec, RouteSpec } from '../http/route.js';
+import { problem } from '../http/middleware.js';
+import { serviceUnavailable } from '../db/errors.js';
+import { DOCUMENTED, PART_NAMES, ROUTE_NAMES } from './names.js';
 
 type Json = Record<string, unknown>;
 
 export interface OpenApiDocument {
   openapi: string;
-  info: { title: string; version: string; description?: string };
-  tags: { name: string }[];
+  info: { title: string; version: string; description?: string; license?: Json };
+  servers: { url: string; description?: string }[];
+  tags: { name: string; description: string }[];
   paths: Record<string, Record<string, Json>>;
   components: { schemas: Record<string, Json>; securitySchemes: Record<string, Json> };
 }
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 
-function packageVersion(): string {
+function packageJson(): { version?: string; license?: string } {
   try {
-    const pkg = JSON.parse(fs.readFileSync(path.join(here, '../../package.json'), 'utf8')) as { version?: string };
-    return pkg.version ?? '0.0.0';
+    return JSON.parse(fs.readFileSync(path.join(here, '../../package.json'), 'utf8')) as { version?: string; license?: string };
   } catch {
-    return '0.0.0';
+    return {};
   }
 }
+
+/** What each tag groups, shown by API browsers. */
+const TAG_DESCRIPTIONS: Record<string, string> = {
+  auth: 'Accounts: registration, sign-in, sessions (short-lived access tokens, rotating refresh tokens), invitation lookup and password reset. Rate-limited per client address.',
+  family: "The caller's family: its invite code, members and their roles, and email invitations.",
+  Catalog: 'Products and units: the global catalog (with per-family overrides of product names) and the family’s own products and units.',
+  Stores: 'Stores and their sections (aisles) in walking order.',
+  Lists: 'Shopping lists and their items: add, check off, remove and restore, archive.',
+  Recipes: 'Recipes with their ingredients; copying ingredients onto a shopping list.',
+  Replication: 'RxDB replication of the family data, per collection: pull docs after a checkpoint, push rows (docs/sync.md).',
+  Health: 'Liveness and readiness probes, outside /api (docs/operations.md).',
+  Docs: 'This OpenAPI document and the browsable API reference.',
+};
+
+/** Sample `detail` of the problem examples; other codes show their humanised code. */
+const EXAMPLE_DETAILS: Record<string, string> = {
+  validation_failed: 'The request is not valid',
+  bad_request: 'The request is not valid HTTP',
+  unauthenticated: 'Authentication is required',
+  invalid_credentials: 'Wrong email or password',
+  forbidden: 'You are not allowed to do this',
+  not_found: 'Not found',
+  payload_too_large: 'The request body exceeds 1 MiB',
+  unsupported_media_type: 'Send the request body as application/json',
+  rate_limited: 'Too many requests; retry in 42 s',
+  internal_error: 'Something went wrong on our side',
+  service_unavailable: serviceUnavailable().message,
+  not_ready: 'The database is not reachable',
+  id_conflict: 'That id is taken by another record',
+};
+
+/** The code every problem of a status carries unless the route names others. */
+const DEFAULT_CODES: Record<number, string> = {
+  400: 'validation_failed',
+  401: 'unauthenticated',
+  403: 'forbidden',
+  404: 'not_found',
+  409: 'conflict',
+  413: 'payload_too_large',
+  415: 'unsupported_media_type',
+  426: 'schema_outdated',
+  429: 'rate_limited',
+  500: 'internal_error',
+  503: 'service_unavailable',
+};
+
+/** Codes without an underscore that a description may name. */
+const ONE_WORD_CODES = ['forbidden', 'unauthenticated', 'busy', 'conflict'];
+
+/** The stable codes a problem response names: declared, or written in its description. */
+export function codesOf(r: ResponseSpec): string[] {
+  if (r.codes?.length) return [...new Set(r.codes)];
+  const found = [...r.description.matchAll(/(?<![\w*])[a-z][a-z0-9]*(?:_[a-z0-9]+)+\b/g)].map((m) => m[0]);
+  for (const word of ONE_WORD_CODES) if (new RegExp(`(^|[^\\w])${word}([^\\w]|$)`).test(r.description)) found.push(word);
+  return [...new Set(found)];
+}
+
+/** `storeId` → `store_not_found`, `familyUnitOfMeasureId` → `unit_not_found` (body references). */
+export function refCode(field: string): string {
+  const last = field.split('.').pop()!;
+  const base = last.replace(/^family(?=[A-Z])/, '').replace(/OfMeasure/, '').replace(/Ids?$/, '');
+  return `${base.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`).replace(/^_/, '').toLowerCase()}_not_found`;
+}
+
+const humanise = (code: string) => code.charAt(0).toUpperCase() + code.slice(1).replace(/_/g, ' ');
 
 export const PROBLEM_SCHEMA: Json = {
   type: 'object',
@@ -77,39 +144,71 @@ function operationId(spec: RouteSpec): string {
   return spec.method + parts.join('');
 }
 
-/** Collects named schemas (zod `.meta({ id })`) into components, renaming on clashes. */
+/**
+ * Collects named schemas into components, renaming on clashes. A schema's name comes from
+ * `names` (names.ts, by route) or its zod `.meta({ id })`; other metadata (descriptions) is the
+ * schema's own.
+ */
 class SchemaCollector {
-  readonly schemas: Record<string, Json> = { Problem: PROBLEM_SCHEMA };
-  private readonly seen = new Map<string, string>([['Problem', JSON.stringify(PROBLEM_SCHEMA)]]);
+  readonly schemas: Record<string, Json> = { Problem: PROBLEM_SCHEMA, ...HEALTH_SCHEMAS };
+  private readonly seen = new Map<string, string>(Object.entries(this.schemas).map(([k, v]) => [k, JSON.stringify(v)]));
+  private readonly metadata: z.core.$ZodRegistry<Record<string, unknown>>;
+
+  constructor(names: ReadonlyMap<z.ZodType, string>) {
+    const registry = z.registry<Record<string, unknown>>();
+    registry.get = ((schema: z.ZodType) => {
+      const base = z.globalRegistry.get(schema);
+      const id = names.get(schema);
+      return id ? { ...base, id } : base;
+    }) as typeof registry.get;
+    this.metadata = registry;
+  }
 
   convert(schema: z.ZodType, io: 'input' | 'output'): Json {
     let json: Json;
     try {
-      json = z.toJSONSchema(schema, { target: 'draft-2020-12', io, unrepresentable: 'any' }) as Json;
+      json = z.toJSONSchema(schema, { target: 'draft-2020-12', io, unrepresentable: 'any', metadata: this.metadata }) as Json;
     } catch {
       return {}; // a schema zod cannot describe (should not happen with `unrepresentable: 'any'`)
     }
     delete json.$schema;
     const defs = (json.$defs ?? {}) as Record<string, Json>;
     delete json.$defs;
-    const renames = new Map<string, string>();
-    for (const [name, def] of Object.entries(defs)) renames.set(name, this.register(name, def, io));
-    for (const [name, def] of Object.entries(defs)) {
+    // A name already taken by a different schema (another shape, or the input side of an output
+    // one) gets a suffix; renaming one def changes the defs that refer to it, so settle all of
+    // them together before storing.
+    const finalForm = (def: Json, renames: Map<string, string>) => {
       const stored = rewriteRefs(def, renames);
-      this.schemas[renames.get(name)!] = io === 'output' ? openObjects(stored) : stored;
+      return io === 'output' ? openObjects(stored) : stored;
+    };
+    const renames = new Map<string, string>(Object.keys(defs).map((name) => [name, name]));
+    for (let changed = true, rounds = 0; changed && rounds < 20; rounds++) {
+      changed = false;
+      for (const [name, def] of Object.entries(defs)) {
+        const body = JSON.stringify(finalForm(def, renames));
+        const current = renames.get(name)!;
+        if (this.fits(current, body)) continue;
+        renames.set(name, this.candidate(name, body, io));
+        changed = true;
+      }
     }
-    const rewritten = rewriteRefs(json, renames);
-    return io === 'output' ? openObjects(rewritten) : rewritten;
+    for (const [name, def] of Object.entries(defs)) {
+      const stored = finalForm(def, renames);
+      const id = renames.get(name)!;
+      this.seen.set(id, JSON.stringify(stored));
+      this.schemas[id] = stored;
+    }
+    return finalForm(json, renames);
   }
 
-  private register(name: string, def: Json, io: 'input' | 'output'): string {
-    const body = JSON.stringify(def);
-    let candidate = name;
-    for (let n = 2; this.seen.has(candidate) && this.seen.get(candidate) !== body; n++) {
-      candidate = io === 'input' && n === 2 ? `${name}Input` : `${name}${n}`;
-    }
-    this.seen.set(candidate, body);
-    return candidate;
+  private fits(candidate: string, body: string): boolean {
+    return !this.seen.has(candidate) || this.seen.get(candidate) === body;
+  }
+
+  private candidate(name: string, body: string, io: 'input' | 'output'): string {
+    const options = io === 'input' ? [name, `${name}Input`] : [name];
+    for (const option of options) if (this.fits(option, body)) return option;
+    for (let n = 2; ; n++) if (this.fits(`${name}${n}`, body)) return `${name}${n}`;
   }
 }
 
@@ -134,10 +233,59 @@ function openObjects(value: Json): Json {
   }) as Json;
 }
 
-function problemResponse(description: string): Json {
+const RETRY_AFTER = {
+  'Retry-After': { description: 'Seconds to wait before retrying', schema: { type: 'integer', minimum: 1 } },
+};
+
+/** A problem+json response with one example per stable code it can carry. */
+function problemResponse(status: number, description: string, codes: string[]): Json {
+  const examples: Record<string, Json> = {};
+  for (const code of codes.length ? codes : [DEFAULT_CODES[status] ?? 'error']) {
+    const value = problem(status, code, EXAMPLE_DETAILS[code] ?? humanise(code)) as unknown as Json;
+    if (code === 'validation_failed') value.errors = [{ path: 'body.name', message: 'Too small: expected string to have >=1 characters' }];
+    examples[code] = { summary: code, value };
+  }
   return {
     description,
-    content: { 'application/problem+json': { schema: { $ref: '#/components/schemas/Problem' } } },
+    ...(status === 429 || status === 503 ? { headers: RETRY_AFTER } : {}),
+    content: { 'application/problem+json': { schema: { $ref: '#/components/schemas/Problem' }, examples } },
+  };
+}
+
+const HEALTH_SCHEMAS: Record<string, Json> = {
+  Health: {
+    type: 'object',
+    required: ['status'],
+    properties: { status: { type: 'string', const: 'ok' } },
+  },
+  Readiness: {
+    type: 'object',
+    required: ['status'],
+    properties: { status: { type: 'string', const: 'ready' } },
+  },
+};
+
+/** `/healthz` and `/readyz`, served outside the router (server/app.ts). */
+function healthPaths(): OpenApiDocument['paths'] {
+  const badRequest = problemResponse(400, 'The request is not valid HTTP (`bad_request`)', ['bad_request']);
+  const op = (operationId: string, summary: string, schema: string, extra: Record<string, Json>): Json => ({
+    operationId,
+    summary,
+    tags: ['Health'],
+    security: [],
+    responses: {
+      200: { description: 'OK', content: { 'application/json': { schema: { $ref: `#/components/schemas/${schema}` } } } },
+      400: badRequest,
+      ...extra,
+    },
+  });
+  return {
+    '/healthz': { get: op('getHealthz', 'Liveness: the process is up (whatever its dependencies)', 'Health', {}) },
+    '/readyz': {
+      get: op('getReadyz', 'Readiness: the database answers', 'Readiness', {
+        503: problemResponse(503, 'The database is not reachable (`not_ready`)', ['not_ready']),
+      }),
+    },
   };
 }
 
@@ -173,50 +321,103 @@ function bodyIsOptional(schema: z.ZodType): boolean {
   }
 }
 
+const pascal = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
+const routeKey = (spec: RouteSpec) => `${spec.method} ${spec.path}`;
+
+/** A list response names its element. */
+function recordOf(schema: z.ZodType): z.ZodType {
+  return schema instanceof z.ZodArray ? (schema.element as z.ZodType) : schema;
+}
+
 export function buildOpenApiDocument(routes: readonly RouteSpec[]): OpenApiDocument {
-  const collector = new SchemaCollector();
   const paths: OpenApiDocument['paths'] = {};
   const tags = new Set<string>();
   const ids = new Set<string>();
+
+  // Operation ids, then the names of every body and record (names.ts; derived where missing).
+  const opIds = new Map<RouteSpec, string>();
+  for (const spec of routes) {
+    let opId = operationId(spec);
+    for (let n = 2; ids.has(opId); n++) opId = `${operationId(spec)}${n}`;
+    ids.add(opId);
+    opIds.set(spec, opId);
+  }
+  const names = new Map<z.ZodType, string>(PART_NAMES);
+  const nameOnce = (schema: z.ZodType, name: string) => {
+    if (!names.has(schema) && !z.globalRegistry.get(schema)?.id) names.set(schema, name);
+  };
+  for (const spec of routes) {
+    const given = ROUTE_NAMES[routeKey(spec)] ?? {};
+    const documented = DOCUMENTED[routeKey(spec)] ?? {};
+    const body = documented.body ?? spec.body;
+    if (body) nameOnce(body, given.body ?? `${pascal(opIds.get(spec)!)}Input`);
+    for (const [status, r] of Object.entries(spec.responses)) {
+      const schema = Number(status) < 300 ? (documented.ok ?? r.schema) : undefined;
+      if (schema) nameOnce(recordOf(schema), given.ok ?? `${pascal(opIds.get(spec)!)}Response`);
+    }
+  }
+  const collector = new SchemaCollector(names);
 
   for (const spec of routes) {
     tags.add(spec.tag);
     const p = openApiPath(spec.path);
     const pathNames = pathParamNames(spec.path);
-    let opId = operationId(spec);
-    for (let n = 2; ids.has(opId); n++) opId = `${operationId(spec)}${n}`;
-    ids.add(opId);
+    const opId = opIds.get(spec)!;
+    const documented = DOCUMENTED[routeKey(spec)] ?? {};
+    const requestBody = documented.body ?? spec.body;
 
+    // Problem responses: the route's own, then those every route of its kind can answer; each
+    // lists the codes it carries, with an example of each.
+    const problems = new Map<number, { description: string; codes: string[] }>();
+    // A status the route declares keeps its description; the codes every such route can answer
+    // are added to it (a 404 keeps its own: the invitation lookup answers `invitation_invalid`).
+    const addProblem = (status: number, description: string, codes: string[]) => {
+      const existing = problems.get(status);
+      if (!existing) problems.set(status, { description, codes: [...codes] });
+      else if (status !== 404) existing.codes.push(...codes.filter((c) => !existing.codes.includes(c)));
+    };
     const responses: Record<string, Json> = {};
     for (const [status, r] of Object.entries(spec.responses)) {
       const code = Number(status);
-      if (code >= 400) responses[status] = problemResponse(r.description);
+      if (code >= 400) addProblem(code, r.description, codesOf(r));
       else if (code === 204 || code === 205 || code === 304) responses[status] = { description: r.description };
       else {
+        const schema = documented.ok ?? r.schema;
         responses[status] = {
           description: r.description,
-          content: { 'application/json': { schema: r.schema ? collector.convert(r.schema, 'output') : {} } },
+          content: { 'application/json': { schema: schema ? collector.convert(schema, 'output') : {} } },
         };
       }
     }
-    const addProblem = (status: number, description: string) => {
-      const key = String(status);
-      if (!responses[key]) responses[key] = problemResponse(description);
-    };
-    if (spec.query || spec.body) addProblem(400, 'The request is not valid (`validation_failed`, `errors[].path` names the field)');
+    if (spec.query || requestBody) {
+      addProblem(400, 'The request is not valid (`validation_failed`, `errors[].path` names the field)', ['validation_failed']);
+    }
     if (spec.bodyRefs?.length) {
-      const existing = responses['400']!;
-      existing.description = `${existing.description}; a referenced record is not the family's (\`*_not_found\`)`;
+      const codes = [...new Set(spec.bodyRefs.map(refCode))];
+      addProblem(400, '', codes);
+      const existing = problems.get(400)!;
+      if (!codes.every((c) => existing.description.includes(c))) {
+        existing.description = `${existing.description}; a referenced record is not the family's (${codes.map((c) => `\`${c}\``).join(', ')})`;
+      }
     }
-    if (spec.access !== 'public') addProblem(401, 'Missing, invalid or expired access token (`unauthenticated`)');
-    if (spec.access === 'admin') addProblem(403, 'Only a family admin can do this (`forbidden`)');
-    if (pathNames.length) addProblem(404, 'No such record in your family (`not_found`)');
-    if (spec.body) {
-      addProblem(413, 'The request body exceeds 1 MiB (`payload_too_large`)');
-      addProblem(415, 'The request body is not JSON (`unsupported_media_type`)');
+    if (spec.access !== 'public') addProblem(401, 'Missing, invalid or expired access token (`unauthenticated`)', ['unauthenticated']);
+    if (spec.access === 'admin') addProblem(403, 'Only a family admin can do this (`forbidden`)', ['forbidden']);
+    if (pathNames.length) addProblem(404, 'No such record in your family (`not_found`)', ['not_found']);
+    if (requestBody) {
+      addProblem(413, 'The request body exceeds 1 MiB (`payload_too_large`); the connection is closed', ['payload_too_large']);
+      addProblem(415, 'The request body is not JSON (`unsupported_media_type`)', ['unsupported_media_type']);
     }
-    if (spec.rateLimit) addProblem(429, 'Too many requests (`rate_limited`); see `Retry-After`');
-    addProblem(500, TITLES[500]!);
+    if (spec.rateLimit) addProblem(429, 'Too many requests (`rate_limited`); see `Retry-After`', ['rate_limited']);
+    if (![...problems.keys()].some((s) => s < 500)) {
+      addProblem(400, 'The request is not valid HTTP (`bad_request`), e.g. raw non-ASCII in the target', ['bad_request']);
+    }
+    addProblem(500, 'Something went wrong on our side (`internal_error`)', ['internal_error']);
+    if (spec.usesDatabase !== false) {
+      addProblem(503, 'The database cannot be reached (`service_unavailable`); see `Retry-After`', ['service_unavailable']);
+    }
+    for (const [status, { description, codes }] of [...problems].sort(([x], [y]) => x - y)) {
+      responses[String(status)] = problemResponse(status, description, codes);
+    }
 
     const operation: Json = {
       operationId: opId,
@@ -228,11 +429,11 @@ export function buildOpenApiDocument(routes: readonly RouteSpec[]): OpenApiDocum
         ...parametersOf(collector, spec.params, 'path', pathNames),
         ...parametersOf(collector, spec.query, 'query', []),
       ],
-      ...(spec.body
+      ...(requestBody
         ? {
             requestBody: {
-              required: !bodyIsOptional(spec.body),
-              content: { 'application/json': { schema: collector.convert(spec.body, 'input') } },
+              required: !bodyIsOptional(requestBody),
+              content: { 'application/json': { schema: collector.convert(requestBody, 'input') } },
             },
           }
         : {}),
@@ -241,18 +442,31 @@ export function buildOpenApiDocument(routes: readonly RouteSpec[]): OpenApiDocum
     if (spec.bodyRefs?.length) operation['x-body-refs'] = spec.bodyRefs;
     (paths[p] ??= {})[spec.method] = operation;
   }
+  Object.assign(paths, healthPaths());
+  tags.add('Health');
 
+  const pkg = packageJson();
   return {
     openapi: '3.1.1',
     info: {
       title: 'Family Shopping API',
-      version: packageVersion(),
+      version: pkg.version ?? '0.0.0',
       description:
         'Family shopping lists, stores, recipes and catalogs. Every data endpoint is scoped to the family in the bearer token; ' +
-        "another family's ids behave as unknown (404 in a path, 400 in a body). Errors are `application/problem+json`.",
+        "another family's ids behave as unknown (404 in a path, 400 in a body). Errors are `application/problem+json` " +
+        'with a stable `code`. While the database cannot be reached, requests answer `503 service_unavailable` with ' +
+        '`Retry-After`.',
+      // package.json's license; npm's `UNLICENSED` (not licensed for use by others) is no SPDX
+      // id, so it is given as an SPDX custom reference.
+      ...(pkg.license
+        ? { license: { name: pkg.license, identifier: pkg.license === 'UNLICENSED' ? 'LicenseRef-UNLICENSED' : pkg.license } }
+        : {}),
     },
-    // Feature tags alphabetically, the documentation itself last.
-    tags: [...tags].sort((x, y) => Number(x === 'Docs') - Number(y === 'Docs') || x.localeCompare(y)).map((name) => ({ name })),
+    servers: [{ url: '/', description: 'The server that serves this document (paths carry their /api prefix)' }],
+    // Feature tags alphabetically (case-insensitive), then health and the documentation itself.
+    tags: [...tags]
+      .sort((x, y) => rank(x) - rank(y) || x.localeCompare(y, 'en', { sensitivity: 'base' }))
+      .map((name) => ({ name, description: TAG_DESCRIPTIONS[name] ?? `Endpoints of ${name}` })),
     paths,
     components: {
       schemas: collector.schemas,
@@ -260,3 +474,5 @@ export function buildOpenApiDocument(routes: readonly RouteSpec[]): OpenApiDocum
     },
   };
 }
+
+const rank = (tag: string) => (tag === 'Docs' ? 2 : tag === 'Health' ? 1 : 0);

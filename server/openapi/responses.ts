@@ -21,7 +21,7 @@ export const noContent = (description = 'Done, no content'): Record<number, Resp
 
 /** An error response; the body is problem+json. List the `code`s the client may see. */
 export const problem = (status: number, ...codes: string[]): Record<number, ResponseSpec> => ({
-  [status]: { description: codes.length ? `Problem: ${codes.map((c) => `\`${c}\``).join(', ')}` : 'Problem' },
+  [status]: { description: codes.length ? `Problem: ${codes.map((c) => `\`${c}\``).join(', ')}` : 'Problem', codes },
 });
 
 /** Merge several response helpers: `responses: merge(created(X), ok(X, 'Existing'), problem(409, 'duplicate_name'))`. */
@@ -32,7 +32,10 @@ export function responses(...parts: Record<number, ResponseSpec>[]): Record<numb
       const n = Number(status);
       const prev = out[n];
       // Several problem entries of one status: join their codes.
-      out[n] = prev && n >= 400 ? { description: `${prev.description}; ${spec.description}` } : spec;
+      out[n] =
+        prev && n >= 400
+          ? { description: `${prev.description}; ${spec.description}`, codes: [...(prev.codes ?? []), ...(spec.codes ?? [])] }
+          : spec;
     }
   }
   return out;

@@ -66,6 +66,7 @@ export function registerOpenApiRoutes(api: ApiRouter, _deps: Deps): void {
       summary: 'This OpenAPI 3.1 document',
       tag: 'Docs',
       access: 'public',
+      usesDatabase: false,
       responses: ok(z.record(z.string(), z.unknown()), 'The OpenAPI document'),
     },
     async (ctx) => {
@@ -82,6 +83,7 @@ export function registerOpenApiRoutes(api: ApiRouter, _deps: Deps): void {
       summary: 'Browsable API reference (HTML)',
       tag: 'Docs',
       access: 'public',
+      usesDatabase: false,
       responses: { 200: { description: 'HTML page' } },
     },
     async (ctx) => {
@@ -103,6 +105,7 @@ export function registerOpenApiRoutes(api: ApiRouter, _deps: Deps): void {
       summary: 'Static asset of the API reference page',
       tag: 'Docs',
       access: 'public',
+      usesDatabase: false,
       params: z.object({ asset: z.string().max(100) }),
       responses: { 200: { description: 'The asset' } },
     },

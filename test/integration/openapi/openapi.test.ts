@@ -76,7 +76,9 @@ describe('OpenAPI document and API reference', () => {
     expect(limit.schema).to.include({ type: 'integer', minimum: 1, maximum: 200, default: 50 });
     const create = doc.paths['/api/units'].post;
     expect(create.requestBody.required).to.equal(true);
-    const body = create.requestBody.content['application/json'].schema;
+    const ref = create.requestBody.content['application/json'].schema.$ref as string;
+    expect(ref).to.equal('#/components/schemas/FamilyUnitInput');
+    const body = doc.components.schemas[ref.split('/').pop()!];
     expect(body.required).to.include.members(['name', 'abbreviation', 'category']);
     expect(body.properties.category.enum).to.deep.equal(['Count', 'Weight', 'Volume']);
     const created = create.responses['201'].content['application/json'].schema;
