@@ -1,10 +1,10 @@
 /**
  * The one FamilyClient of the app, its session and its status. The session is kept in
  * localStorage (the SDK hands every rotated refresh token to `onSession`). The local database
- * is IndexedDB (RxDB's Dexie storage), so lists open with no signal after the first load.
+ * is the SDK's default in a browser, IndexedDB (RxDB's Dexie storage), so lists open with no
+ * signal after the first load.
  */
 import { createFamilyClient, FamilyClientError, type FamilyClient, type Session } from '@family-shopping/client';
-import { getRxStorageDexie } from 'rxdb/plugins/storage-dexie';
 import { BehaviorSubject, combineLatest, fromEvent, map, merge, of, startWith, distinctUntilChanged, type Observable } from 'rxjs';
 import { derivedPending } from './pending.ts';
 
@@ -36,7 +36,6 @@ export const notice$ = new BehaviorSubject<string | null>(null);
 async function open(session: Session | null): Promise<FamilyClient> {
   const client = await createFamilyClient({
     baseUrl: location.origin,
-    storage: getRxStorageDexie(),
     session,
     onSession: (s) => {
       saveSession(s);

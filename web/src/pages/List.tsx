@@ -56,35 +56,19 @@ export function ListPage({ client, params }: PageProps) {
           <h2>{g.name}</h2>
           <ul class="items">
             {g.items.map((item) => (
-              <li class={item.checked ? 'item checked' : 'item'} key={item.id}>
-                <input
-                  type="checkbox"
-                  id={`item-${item.id}`}
-                  aria-label={item.name}
-                  checked={item.checked}
-                  onChange={() => void run(() => d.items.toggle(listId, item.id))}
-                />
-                <label for={`item-${item.id}`} class="item-text">
-                  <span class="item-name">{item.name}</span>
-                  {formatAmount(item, units) && <span class="item-amount">{formatAmount(item, units)}</span>}
-                </label>
-                <button type="button" class="icon" aria-label={`Edit ${item.name}`} onClick={() => setEditing(item)}>
-                  ✎
-                </button>
-                <button
-                  type="button"
-                  class="icon"
-                  aria-label={`Remove ${item.name}`}
-                  onClick={() =>
-                    void run(async () => {
-                      await d.items.remove(listId, item.id);
-                      setRemoved(item);
-                    })
-                  }
-                >
-                  ×
-                </button>
-              </li>
+              <ItemRow
+                key={item.id}
+                item={item}
+                units={units}
+                onToggle={() => void run(() => d.items.toggle(listId, item.id))}
+                onEdit={() => setEditing(item)}
+                onRemove={() =>
+                  void run(async () => {
+                    await d.items.remove(listId, item.id);
+                    setRemoved(item);
+                  })
+                }
+              />
             ))}
           </ul>
         </section>
@@ -111,6 +95,50 @@ export function ListPage({ client, params }: PageProps) {
       </div>
       {editing && <EditItem client={client} listId={listId} item={editing} store={store} units={units} onClose={() => setEditing(null)} />}
     </>
+  );
+}
+
+/** One item: the checkbox shows the tap at once (the local write follows a moment later). */
+function ItemRow({
+  item,
+  units,
+  onToggle,
+  onEdit,
+  onRemove,
+}: {
+  item: Item;
+  units: Unit[];
+  onToggle: () => void;
+  onEdit: () => void;
+  onRemove: () => void;
+}) {
+  const [tapped, setTapped] = useState<boolean | null>(null);
+  useEffect(() => setTapped(null), [item.checked]);
+  const checked = tapped ?? item.checked;
+  const amount = formatAmount(item, units);
+  return (
+    <li class={checked ? 'item checked' : 'item'}>
+      <input
+        type="checkbox"
+        id={`item-${item.id}`}
+        aria-label={item.name}
+        checked={checked}
+        onChange={() => {
+          setTapped(!checked);
+          onToggle();
+        }}
+      />
+      <label for={`item-${item.id}`} class="item-text">
+        <span class="item-name">{item.name}</span>
+        {amount && <span class="item-amount">{amount}</span>}
+      </label>
+      <button type="button" class="icon" aria-label={`Edit ${item.name}`} onClick={onEdit}>
+        ✎
+      </button>
+      <button type="button" class="icon" aria-label={`Remove ${item.name}`} onClick={onRemove}>
+        ×
+      </button>
+    </li>
   );
 }
 

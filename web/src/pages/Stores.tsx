@@ -57,8 +57,8 @@ function StoreCard({ client, store, admin }: { client: PageProps['client']; stor
     <section class="card" aria-labelledby={`store-${store.id}`}>
       <div class="card-head">
         <h2 id={`store-${store.id}`}>{store.name}</h2>
-        <button type="button" onClick={() => setRenaming(!renaming)} aria-expanded={renaming}>
-          Rename {store.name}
+        <button type="button" aria-label={`Rename ${store.name}`} onClick={() => setRenaming(!renaming)} aria-expanded={renaming}>
+          Rename
         </button>
       </div>
       {renaming && (
@@ -114,9 +114,10 @@ function StoreCard({ client, store, admin }: { client: PageProps['client']; stor
         <button
           type="button"
           class="danger"
+          aria-label={`Delete store ${store.name}`}
           onClick={() => confirm(`Delete ${store.name}? Its lists stay, without a store.`) && void run(() => d.stores.delete(store.id))}
         >
-          Delete {store.name}
+          Delete store
         </button>
       </div>
     </section>

@@ -1,0 +1,89 @@
+// `npm run screenshots`: phone-size PNGs of the app's main pages into docs/screenshots/, from
+// a fresh in-memory server with a small family seeded over REST. Needs web/dist (npm run build)
+// and Chromium (test/helpers/browser.ts).
+import { mkdir } from 'node:fs/promises';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { launchBrowser, phoneContext } from '../helpers/browser.js';
+import { startTestApp, request } from '../helpers/app.js';
+import { PASSWORD, requireBuiltApp } from './app-helpers.js';
+
+const OUT = fileURLToPath(new URL('../../docs/screenshots/', import.meta.url));
+
+requireBuiltApp();
+await mkdir(OUT, { recursive: true });
+const app = await startTestApp();
+const browser = await launchBrowser();
+try {
+  const reg = await request(app, 'POST', '/api/auth/register', {
+    body: { email: 'ann@example.com', userName: 'Ann', password: PASSWORD, newFamilyName: 'The Millers' },
+  });
+  const token = reg.body.accessToken as string;
+  const api = async (method: string, p: string, body?: unknown) => (await request(app, method, p, { token, body })).body;
+  const store = await api('POST', '/api/stores', { name: 'Corner Market' });
+  const sec = (name: string) => store.sections.find((s: { name: string }) => s.name === name).id;
+  const list = await api('POST', '/api/lists', { name: 'Groceries', storeId: store.id });
+  await api('POST', '/api/lists', { name: 'Hardware store' });
+  const units = (await api('GET', '/api/units')) as { id: string; code: string | null }[];
+  const unit = (code: string) => units.find((u) => u.code === code)?.id ?? null;
+  const items = [
+    { name: 'Bananas', quantity: 6, sectionId: sec('Produce') },
+    { name: 'Spinach', sectionId: sec('Produce'), quantityNote: 'baby leaves' },
+    { name: 'Sourdough bread', sectionId: sec('Bakery') },
+    { name: 'Milk', quantity: 2, unitOfMeasureId: unit('l'), sectionId: sec('Dairy & Eggs') },
+    { name: 'Eggs', quantity: 12, sectionId: sec('Dairy & Eggs') },
+    { name: 'Cheddar', quantity: 300, unitOfMeasureId: unit('g'), isApproximate: true, sectionId: sec('Dairy & Eggs') },
+    { name: 'Birthday candles' },
+  ];
+  const added = [];
+  for (const it of items) added.push(await api('POST', `/api/lists/${list.id}/items`, it));
+  await api('POST', `/api/lists/${list.id}/items/${added[0].id}/toggle`);
+  await api('POST', `/api/lists/${list.id}/items/${added[3].id}/toggle`);
+  await api('POST', '/api/recipes', {
+    name: 'Pancakes',
+    servings: 4,
+    instructions: 'Whisk, rest 10 minutes, fry.',
+    ingredients: [
+      { name: 'Flour', quantity: 250, unitOfMeasureId: unit('g') },
+      { name: 'Milk', quantity: 0.5, unitOfMeasureId: unit('l') },
+      { name: 'Eggs', quantity: 2 },
+    ],
+  });
+  await api('POST', '/api/family/invites', { email: 'grandma@example.com' });
+
+  const shoot = async (scheme: 'light' | 'dark', pages: [string, string, string?][], signedIn: boolean) => {
+    const ctx = await phoneContext(browser, { deviceScaleFactor: 1, colorScheme: scheme });
+    const page = await ctx.newPage();
+    if (signedIn) {
+      await page.goto(`${app.url}/login`);
+      await page.getByRole('textbox', { name: 'Email' }).fill('ann@example.com');
+      await page.getByLabel('Password', { exact: true }).fill(PASSWORD);
+      await page.getByRole('button', { name: 'Sign in' }).click();
+      await page.getByRole('textbox', { name: 'New list' }).waitFor();
+    }
+    for (const [name, p, waitText] of pages) {
+      await page.goto(app.url + p);
+      if (waitText) await page.getByText(waitText).first().waitFor({ timeout: 20_000 });
+      await page.waitForTimeout(400);
+      await page.screenshot({ path: path.join(OUT, `${name}.png`) });
+      console.log(`docs/screenshots/${name}.png`);
+    }
+    await ctx.close();
+  };
+  await shoot('light', [['sign-in', '/login', 'Sign in']], false);
+  await shoot(
+    'light',
+    [
+      ['lists', '/', 'Groceries'],
+      ['list', `/lists/${list.id}`, 'Sourdough bread'],
+      ['stores', '/stores', 'Corner Market'],
+      ['recipe', '/recipes', 'Pancakes'],
+      ['family', '/family', 'grandma@example.com'],
+    ],
+    true,
+  );
+  await shoot('dark', [['list-dark', `/lists/${list.id}`, 'Sourdough bread']], true);
+} finally {
+  await browser.close();
+  await app.close();
+}
