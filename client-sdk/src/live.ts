@@ -220,8 +220,8 @@ export class LiveChannel {
   private onMessage(data: unknown): void {
     const text = typeof data === 'string' ? data : String(data);
     const decoded = decodeServerFrame(text);
-    if (!decoded.ok) return; // a newer server's frame: ignore
-    const frame = decoded.frame;
+    const frame = decoded.ok ? decoded.frame : changedWithoutDocs(text);
+    if (!frame) return; // a newer server's frame: ignore
     if (frame.type === 'Authenticated') {
       if (!this.authenticated) {
         this.authenticated = true;
@@ -273,5 +273,19 @@ export class LiveChannel {
       this.timer = undefined;
       this.connect();
     }, backoffDelay(this.attempt++, this.options.backoff));
+  }
+}
+
+/** A `Changed` whose live patch this client cannot read (a doc its schema refuses) is still the
+ *  nudge: without the docs it is pulled as before, instead of being lost. */
+function changedWithoutDocs(text: string): ServerFrame | null {
+  try {
+    const value = JSON.parse(text) as { type?: unknown; docs?: unknown } | null;
+    if (!value || value.type !== 'Changed' || !('docs' in value)) return null;
+    delete value.docs;
+    const decoded = decodeServerFrame(JSON.stringify(value));
+    return decoded.ok ? decoded.frame : null;
+  } catch {
+    return null;
   }
 }

@@ -1,8 +1,9 @@
-// The SDK's client heartbeat (api-contract §7 "Client liveness") against a scripted WebSocket:
-// a socket that stops answering is given up and reopened, so is a connect that never opens; a
-// healthy socket whose timers ran late (a hidden browser tab, a blocked event loop) is kept.
-// The end-to-end version, through a proxy that silently holds traffic, is
-// test/e2e/sdk/live-heartbeat.test.ts.
+// The SDK's live channel against a scripted WebSocket.
+// - Client heartbeat (api-contract §7 "Client liveness"): a socket that stops answering is given
+//   up and reopened, so is a connect that never opens; a healthy socket whose timers ran late (a
+//   hidden browser tab, a blocked event loop) is kept. The end-to-end version, through a proxy
+//   that silently holds traffic, is test/e2e/sdk/live-heartbeat.test.ts.
+// - A Changed whose live patch the client cannot read is still a nudge.
 import { expect } from 'chai';
 import { getRxStorageMemory } from 'rxdb/plugins/storage-memory';
 import { createFamilyClient, type FamilyClient, type WebSocketLike } from '@family-shopping/client';
@@ -10,6 +11,8 @@ import { createFamilyClient, type FamilyClient, type WebSocketLike } from '@fami
 const FAMILY_ID = '00000000-0000-4000-8000-0000000000bb';
 const TIMEOUT_MS = 1_000;
 const b64 = (o: object) => Buffer.from(JSON.stringify(o)).toString('base64url');
+
+const pulls: string[] = [];
 
 function fakeFetch() {
   const session = () => {
@@ -26,7 +29,10 @@ function fakeFetch() {
   const json = (body: unknown) => new Response(JSON.stringify(body), { status: 200, headers: { 'content-type': 'application/json' } });
   return async (url: string) => {
     if (url.endsWith('/api/auth/login') || url.endsWith('/api/auth/refresh')) return json(session());
-    if (url.includes('/pull')) return json({ documents: [], checkpoint: null });
+    if (url.includes('/pull')) {
+      pulls.push(/\/api\/sync\/(\w+)\/pull/.exec(url)?.[1] ?? '?');
+      return json({ documents: [], checkpoint: null });
+    }
     if (url.includes('/push')) return json({ conflicts: [], rejected: [] });
     return json({});
   };
@@ -70,6 +76,10 @@ class ScriptedSocket implements WebSocketLike {
           : null;
     if (reply) setTimeout(() => this.onmessage?.({ data: JSON.stringify(reply) }), 1);
   }
+  /** A frame from the server. */
+  deliver(frame: object) {
+    this.onmessage?.({ data: JSON.stringify(frame) });
+  }
   close(code?: number) {
     this.closedWith = code;
     this.readyState = 3;
@@ -86,10 +96,11 @@ async function until(condition: () => boolean, message: string, timeoutMs = 10_0
   }
 }
 
-describe('SDK: client heartbeat', function () {
+describe('SDK: live channel (heartbeat, frames)', function () {
   this.timeout(30_000);
   let client: FamilyClient | undefined;
   beforeEach(() => {
+    pulls.length = 0;
     ScriptedSocket.made = [];
     ScriptedSocket.nextMode = 'answer';
   });
@@ -149,5 +160,24 @@ describe('SDK: client heartbeat', function () {
     await until(() => ScriptedSocket.made.length === 2, 'a second socket');
     expect(ScriptedSocket.made[0]!.closedWith).to.be.a('number');
     await until(() => c.online, 'online on the second socket');
+  });
+
+  it('a Changed whose live patch does not validate is still the nudge: the collection is pulled', async () => {
+    const c = await started();
+    await until(() => c.online, 'online');
+    await until(() => c.state === 'idle', 'idle');
+    const changed: number[] = [];
+    c.on('changed', (e) => changed.push(e.version));
+    pulls.length = 0;
+    ScriptedSocket.made[0]!.deliver({
+      type: 'Changed',
+      version: 9,
+      previous: 8,
+      collections: ['items'],
+      docs: { items: { documents: [{ id: 'not a uuid', _deleted: false }], checkpoint: { version: 9, id: 'x' } } },
+    });
+    await until(() => pulls.includes('items'), 'a pull of items');
+    expect(changed).to.deep.equal([9]);
+    expect(await c.db.items.count().exec()).to.equal(0);
   });
 });
