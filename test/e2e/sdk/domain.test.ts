@@ -8,12 +8,6 @@ import { makeFamily, makeMember } from '../../helpers/factories.js';
 import { FamilyClientError, DEFAULT_SECTIONS, type FamilyClient } from '@family-shopping/client';
 import { restAs, signedInClient, startSdkApp } from './helpers.js';
 
-/** The value without the times the server stamps (createdAt, updatedAt, checkedAt): the parity
- *  test (parity.test.ts) compares those too. */
-function unstamped(value: unknown): unknown {
-  return JSON.parse(JSON.stringify(value), (k, v) => (k === 'createdAt' || k === 'updatedAt' || k === 'checkedAt' ? undefined : v));
-}
-
 async function rejection(p: Promise<unknown>): Promise<FamilyClientError> {
   try {
     await p;
@@ -86,8 +80,8 @@ describe('e2e SDK: domain API', function () {
     await c.awaitInSync();
     const localDetail = await firstValueFrom(c.lists.detail$(list.id));
     const localSummaries = await firstValueFrom(c.lists.summaries$());
-    expect(unstamped(localDetail)).to.deep.equal(unstamped(await rest('GET', `/api/lists/${list.id}`)));
-    expect(unstamped(localSummaries)).to.deep.equal(unstamped(await rest('GET', '/api/lists')));
+    expect(localDetail).to.deep.equal(await rest('GET', `/api/lists/${list.id}`));
+    expect(localSummaries).to.deep.equal(await rest('GET', '/api/lists'));
   });
 
   it('stores: default sections appear at once and equal the server’s after sync; sections are admin-only', async () => {
@@ -107,7 +101,7 @@ describe('e2e SDK: domain API', function () {
     const server = await rest('GET', `/api/stores/${store.id}`);
     const after = await c.db.sections.find({ selector: { storeId: store.id } }).exec();
     const synced = after.map((s) => s.toJSON()).sort((a, b) => a.position - b.position);
-    expect(unstamped(synced)).to.deep.equal(unstamped(server.sections));
+    expect(synced).to.deep.equal(server.sections);
     expect(await c.db.sections.count().exec()).to.equal(DEFAULT_SECTIONS.length);
   });
 });
