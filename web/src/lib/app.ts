@@ -6,7 +6,6 @@
  */
 import { createFamilyClient, FamilyClientError, type FamilyClient, type Session } from '@family-shopping/client';
 import { BehaviorSubject, combineLatest, fromEvent, map, merge, of, startWith, distinctUntilChanged, type Observable } from 'rxjs';
-import { derivedPending } from './pending.ts';
 
 const SESSION_KEY = 'family-shopping.session';
 
@@ -97,10 +96,14 @@ export async function resetLocalData(): Promise<void> {
   client$.next(await open(s));
 }
 
+/** Signs out and removes the family's data from this device. The database is gone before the
+ * session ends (and the shell shows the sign-in page), so a page loaded next finds it free. */
 export async function signOut(): Promise<void> {
   const c = client();
+  await c.destroy().catch(() => undefined);
+  const next = await open(null);
   await c.auth.logout();
-  await resetLocalData();
+  client$.next(next);
 }
 
 /** Whether the browser reports a network at all. */
@@ -119,8 +122,7 @@ export interface SyncStatus {
 
 /** Offline while the server cannot be reached; the number of local changes not yet sent. */
 export function status$(c: FamilyClient): Observable<SyncStatus> {
-  const pending$ = ((c as unknown as { pending$?: Observable<number> }).pending$ ?? derivedPending(c)).pipe(startWith(0));
-  return combineLatest([c.state$, navigatorOnline$, pending$]).pipe(
+  return combineLatest([c.state$, navigatorOnline$, c.pending$.pipe(startWith(0))]).pipe(
     map(([state, netUp, pending]) => ({ offline: !netUp || state === 'offline', pending })),
     distinctUntilChanged((a, b) => a.offline === b.offline && a.pending === b.pending),
   );

@@ -1,0 +1,188 @@
+// The web app's other pages in real Chromium at phone size: recipes with structured ingredients
+// copied (chosen ones) to a list, sections reordered by keyboard and by dragging, a unit in use
+// refused with its reason, the account page (user name, password, email confirmation through
+// the emailed link). Every page passes axe-core with no serious or critical violation.
+import { expect } from 'chai';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { launchBrowser, phoneContext } from '../helpers/browser.js';
+import { startTestApp } from '../helpers/app.js';
+import { startSmtpSink, type SmtpSink } from '../helpers/smtp.js';
+import type { RunningServer } from '../../server/server.js';
+import { expectAccessible, linkPath, PASSWORD, registerInApp, requireBuiltApp, signIn, unique } from './app-helpers.js';
+
+const WAIT = { timeout: 30_000 };
+
+async function waitUntil(check: () => Promise<boolean>, timeoutMs = 30_000): Promise<void> {
+  const end = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > end) throw new Error('condition not met in time');
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}
+
+describe('web app: recipes, stores, catalog, account', function () {
+  this.timeout(300_000);
+  let app: RunningServer;
+  let smtp: SmtpSink;
+  let browser: Browser;
+  let ctx: BrowserContext;
+  let page: Page;
+  let email: string;
+
+  before(async () => {
+    requireBuiltApp();
+    smtp = await startSmtpSink();
+    app = await startTestApp({ envOverrides: { SMTP_URL: smtp.url } });
+    browser = await launchBrowser();
+    ctx = await phoneContext(browser);
+    page = await ctx.newPage();
+    email = `${unique('dee')}@example.com`;
+    await registerInApp(page, app.url, { email, userName: unique('Dee'), newFamilyName: 'Cooks' });
+  });
+  after(async () => {
+    await ctx?.close().catch(() => undefined);
+    await browser?.close();
+    await app?.close();
+    await smtp?.close();
+  });
+
+  const sectionNames = () => page.locator('ol.sections > li').allTextContents();
+
+  it('reorders a store’s sections by keyboard and by dragging; the list follows the walking order', async () => {
+    await page.getByRole('link', { name: 'Stores' }).click();
+    await page.getByRole('textbox', { name: 'New store' }).fill('Market');
+    await page.getByRole('button', { name: 'Add store' }).click();
+    await page.getByRole('button', { name: 'Move Bakery up' }).waitFor(WAIT);
+    expect((await sectionNames()).slice(0, 3).map((t) => t.replace(/[^A-Za-z& ]/g, '').trim())).to.deep.equal(['Produce', 'Bakery', 'Meat & Seafood']);
+
+    // Keyboard: focus the button and press Enter.
+    await page.getByRole('button', { name: 'Move Bakery up' }).focus();
+    await page.keyboard.press('Enter');
+    await waitUntil(async () => (await sectionNames())[0]!.includes('Bakery'));
+
+    // Drag: the handle of Deli onto the first row.
+    const handle = page.locator('ol.sections > li', { hasText: 'Deli' }).locator('.handle');
+    const first = page.locator('ol.sections > li').first();
+    const from = (await handle.boundingBox())!;
+    const to = (await first.boundingBox())!;
+    await page.mouse.move(from.x + from.width / 2, from.y + from.height / 2);
+    await page.mouse.down();
+    await page.mouse.move(from.x + from.width / 2, to.y + 4, { steps: 8 });
+    await page.mouse.up();
+    await waitUntil(async () => (await sectionNames())[0]!.includes('Deli'));
+    await expectAccessible(page, 'stores');
+
+    // Rename and add a section.
+    await page.getByRole('textbox', { name: 'New section' }).fill('Flowers');
+    await page.getByRole('button', { name: 'Add section' }).click();
+    await page.getByRole('button', { name: 'Move Flowers up' }).waitFor(WAIT);
+
+    // A list tied to the store shows its sections in that order.
+    await page.getByRole('link', { name: 'Lists' }).click();
+    await page.getByRole('textbox', { name: 'New list' }).fill('Weekly');
+    await page.getByLabel('Store for the new list').selectOption({ label: 'Market' });
+    await page.getByRole('button', { name: 'Add list' }).click();
+    await page.getByRole('link', { name: /^Weekly/ }).click();
+    for (const name of ['Rolls', 'Ham']) {
+      await page.getByRole('textbox', { name: 'Add item' }).fill(name);
+      await page.getByRole('button', { name: 'Add', exact: true }).click();
+      await page.getByRole('checkbox', { name, exact: true }).waitFor(WAIT);
+    }
+    for (const [name, section] of [
+      ['Rolls', 'Bakery'],
+      ['Ham', 'Deli'],
+    ] as const) {
+      await page.getByRole('button', { name: `Edit ${name}` }).click();
+      await page.getByRole('dialog').getByLabel('Section').selectOption({ label: section });
+      await page.getByRole('dialog').getByRole('button', { name: 'Save' }).click();
+      await page.getByRole('heading', { level: 2, name: section }).waitFor(WAIT);
+    }
+    expect(await page.locator('main h2').allTextContents()).to.deep.equal(['Deli', 'Bakery']);
+  });
+
+  it('copies chosen ingredients of a recipe to a list', async () => {
+    await page.getByRole('link', { name: 'Recipes' }).click();
+    await page.getByRole('textbox', { name: 'New recipe' }).fill('Pancakes');
+    await page.getByRole('button', { name: 'Add recipe' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Pancakes' }).waitFor(WAIT);
+    for (const [name, quantity] of [
+      ['Flour', '250'],
+      ['Eggs', '2'],
+      ['Sugar', '1'],
+    ]) {
+      await page.getByRole('textbox', { name: 'Ingredient' }).fill(name!);
+      await page.getByRole('spinbutton', { name: 'Quantity' }).fill(quantity!);
+      await page.getByRole('button', { name: 'Add ingredient' }).click();
+      await page.getByRole('checkbox', { name: `Copy ${name}` }).waitFor(WAIT);
+    }
+    await expectAccessible(page, 'recipe');
+    await page.getByRole('checkbox', { name: 'Copy Sugar' }).uncheck();
+    await page.getByLabel('List', { exact: true }).selectOption({ label: 'Weekly' });
+    await page.getByRole('button', { name: 'Copy to list' }).click();
+    await page.getByRole('link', { name: 'Open the list' }).click();
+    await page.getByRole('checkbox', { name: 'Flour', exact: true }).waitFor(WAIT);
+    await page.getByRole('checkbox', { name: 'Eggs', exact: true }).waitFor(WAIT);
+    expect(await page.getByRole('checkbox', { name: 'Sugar', exact: true }).count()).to.equal(0);
+    await page.getByRole('link', { name: 'Recipes' }).click();
+    await page.getByRole('link', { name: /^Pancakes/ }).waitFor(WAIT);
+    await expectAccessible(page, 'recipes');
+  });
+
+  it('refuses to delete a unit in use and says why', async () => {
+    await page.getByRole('link', { name: 'Catalog' }).click();
+    await page.getByRole('textbox', { name: 'Unit name' }).fill('Handful');
+    await page.getByRole('textbox', { name: 'Abbreviation' }).fill(unique('hf').slice(0, 12));
+    await page.getByRole('button', { name: 'Add unit' }).click();
+    await page.getByRole('button', { name: 'Delete Handful' }).waitFor(WAIT);
+
+    await page.getByRole('link', { name: 'Lists' }).click();
+    await page.getByRole('link', { name: /^Weekly/ }).click();
+    await page.getByRole('textbox', { name: 'Add item' }).fill('Cherries');
+    await page.getByText('Quantity, unit and note').click();
+    await page.getByRole('spinbutton', { name: 'Quantity' }).fill('2');
+    await page.getByRole('combobox', { name: 'Unit' }).selectOption({ label: `Handful (${await abbreviation()})` });
+    await page.getByRole('button', { name: 'Add', exact: true }).click();
+    await page.getByRole('checkbox', { name: 'Cherries', exact: true }).waitFor(WAIT);
+    await page.getByRole('link', { name: 'Catalog' }).click();
+    await waitUntil(async () => {
+      await page.getByRole('button', { name: 'Delete Handful' }).click();
+      return (await page.getByRole('alert').count()) > 0;
+    });
+    expect(await page.getByRole('alert').textContent()).to.contain('cannot be deleted');
+    expect(await page.getByRole('button', { name: 'Delete Handful' }).count()).to.equal(1);
+    await expectAccessible(page, 'catalog');
+
+    async function abbreviation(): Promise<string> {
+      const opts = await page.getByRole('combobox', { name: 'Unit' }).locator('option').allTextContents();
+      const o = opts.find((t) => t.startsWith('Handful ('))!;
+      return o.slice('Handful ('.length, -1);
+    }
+  });
+
+  it('changes the user name and password, and confirms the email through the emailed link', async () => {
+    await page.getByRole('link', { name: 'Account' }).click();
+    const name = unique('Dora');
+    await page.getByRole('textbox', { name: 'User name' }).fill(name);
+    await page.getByRole('button', { name: 'Save user name' }).click();
+    await page.getByText('User name saved.').waitFor(WAIT);
+    await page.getByRole('heading', { name }).waitFor(WAIT);
+
+    await page.getByLabel('Current password').fill(PASSWORD);
+    await page.getByLabel('New password').fill('another good secret');
+    await page.getByRole('button', { name: 'Change password' }).click();
+    await page.getByText('Password changed.').waitFor(WAIT);
+    await expectAccessible(page, 'account');
+
+    await page.getByRole('button', { name: 'Send confirmation email' }).click();
+    const mail = await smtp.waitFor(email, 1, 20_000);
+    const other = await ctx.newPage();
+    await other.goto(app.url + linkPath(mail.text, 'confirm-email'));
+    await other.getByText('Email confirmed').waitFor(WAIT);
+    await expectAccessible(other, 'confirm email');
+    await other.close();
+
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await page.getByRole('button', { name: 'Sign in' }).waitFor(WAIT);
+    await signIn(page, app.url, email, 'another good secret');
+  });
+});
