@@ -2,7 +2,7 @@
 // name, confirm the email address. No Koa types here.
 import type { Actor, Deps } from '../context.js';
 import { newId, randomToken, sha256 } from '../db/ids.js';
-import { AppError, badRequest, unauthenticated } from '../http/errors.js';
+import { AppError, badRequest, unauthenticated } from '../errors.js';
 import { confirmEmailLink, emailConfirmationEmail } from '../mail/templates.js';
 import { findFamily } from '../family/queries.js';
 import { hashPassword, verifyPassword } from './passwords.js';

@@ -2,7 +2,7 @@
 // email is confirmed. forgot-password answers the same whatever the email.
 import type { Deps } from '../context.js';
 import { newId, randomToken, sha256 } from '../db/ids.js';
-import { badRequest } from '../http/errors.js';
+import { badRequest } from '../errors.js';
 import { passwordResetEmail, resetLink } from '../mail/templates.js';
 import { hashPassword } from './passwords.js';
 import {

@@ -3,7 +3,7 @@ import type { Actor, Deps, Role } from '../context.js';
 import type { Trx } from '../db/knex.js';
 import { newId, sha256 } from '../db/ids.js';
 import { familyWrite } from '../db/family-write.js';
-import { AppError, badRequest, forbidden, unauthenticated } from '../http/errors.js';
+import { AppError, badRequest, forbidden, unauthenticated } from '../errors.js';
 import { createFamilyRow } from '../family/create.js';
 import { findFamily, findFamilyByCode, findPendingInviteByToken, consumeInvite } from '../family/queries.js';
 import { hashPassword, verifyAgainstDummy, verifyPassword } from './passwords.js';

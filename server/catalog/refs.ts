@@ -3,7 +3,7 @@
 // live row of the caller's family. Another family's id behaves exactly like an unknown one.
 // Used inside a family write (REST and replication push alike), so it only reads through `trx`.
 import type { Trx } from '../db/knex.js';
-import { badRequest, validationFailed } from '../http/errors.js';
+import { badRequest, validationFailed } from '../errors.js';
 import { effectiveProductById } from './queries.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;

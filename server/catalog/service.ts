@@ -5,7 +5,7 @@ import type { Actor } from '../context.js';
 import type { Db } from '../db/knex.js';
 import type { FamilyWrite } from '../db/family-write.js';
 import { newId } from '../db/ids.js';
-import { conflict, notFound } from '../http/errors.js';
+import { conflict, notFound } from '../errors.js';
 import { flagsToBits, type UnitCategoryName } from './flags.js';
 import * as q from './queries.js';
 import { toProduct, toUnit, type ProductRecord, type UnitRecord } from './records.js';

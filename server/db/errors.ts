@@ -1,6 +1,6 @@
 // Postgres error mapping, in one place. Driver text never reaches a client: constraint names
 // map to stable codes and plain messages.
-import { AppError } from '../http/errors.js';
+import { AppError, type CodeWithStatus } from '../errors.js';
 
 interface PgError {
   code?: string;
@@ -8,7 +8,7 @@ interface PgError {
 }
 
 /** Known constraints that users can hit, with the error they should see. */
-const CONSTRAINTS: Record<string, { status: number; code: string; message: string }> = {
+const CONSTRAINTS: Record<string, { status: 400 | 409; code: CodeWithStatus<400 | 409>; message: string }> = {
   users_email_unique: { status: 409, code: 'duplicate_email', message: 'That email is already registered' },
   users_user_name_lower_unique: { status: 409, code: 'duplicate_user_name', message: 'That user name is taken' },
   stores_name_unique: { status: 409, code: 'duplicate_name', message: 'A store with that name already exists' },

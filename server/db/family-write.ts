@@ -17,7 +17,7 @@
 import type { Deps } from '../context.js';
 import type { FamilyEvent } from '../events/bus.js';
 import type { Trx } from './knex.js';
-import { notFound } from '../http/errors.js';
+import { notFound } from '../errors.js';
 import type { CollectionName } from '@family-shopping/client/protocol';
 import { TABLE_COLLECTION } from './replicated-tables.js';
 import { errorFields } from '../log.js';

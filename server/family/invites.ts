@@ -4,7 +4,7 @@
 import type { Actor, Deps } from '../context.js';
 import { newId, randomToken, sha256 } from '../db/ids.js';
 import { familyWrite } from '../db/family-write.js';
-import { AppError, conflict, notFound } from '../http/errors.js';
+import { AppError, conflict, notFound } from '../errors.js';
 import { inviteEmail, inviteLink } from '../mail/templates.js';
 import type { MailInput } from '../mail/mailer.js';
 import {

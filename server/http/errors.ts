@@ -1,22 +1,19 @@
-// Typed errors with a status and a stable machine-readable code. The error middleware turns
-// them into application/problem+json (RFC 9457); anything else becomes a generic 500.
-export interface FieldError {
-  path: string;
-  message: string;
-}
+// The HTTP side of errors: problem+json (RFC 9457) bodies and status titles. The typed errors
+// and the registry of stable codes live in server/errors.ts.
+import type { ErrorCode, FieldError } from '../errors.js';
 
-export class AppError extends Error {
-  constructor(
-    readonly status: number,
-    readonly code: string,
-    message: string,
-    readonly errors?: FieldError[],
-    readonly headers?: Record<string, string>,
-  ) {
-    super(message);
-    this.name = 'AppError';
-  }
-}
+// Kept while in-flight work moves its imports to server/errors.ts; new code imports from there
+// (services and server/db may not import server/http at all: eslint.config.js).
+export {
+  AppError,
+  badRequest,
+  conflict,
+  forbidden,
+  notFound,
+  unauthenticated,
+  validationFailed,
+  type FieldError,
+} from '../errors.js';
 
 export const TITLES: Record<number, string> = {
   400: 'Bad Request',
@@ -36,12 +33,23 @@ export const TITLES: Record<number, string> = {
   503: 'Service Unavailable',
 };
 
-export const badRequest = (code: string, message: string, errors?: FieldError[]) =>
-  new AppError(400, code, message, errors);
-export const validationFailed = (errors: FieldError[], message = 'The request is not valid') =>
-  new AppError(400, 'validation_failed', message, errors);
-export const unauthenticated = (message = 'Authentication is required') =>
-  new AppError(401, 'unauthenticated', message);
-export const forbidden = (message = 'You are not allowed to do this') => new AppError(403, 'forbidden', message);
-export const notFound = (message = 'Not found') => new AppError(404, 'not_found', message);
-export const conflict = (code: string, message: string) => new AppError(409, code, message);
+export interface ProblemBody {
+  type: string;
+  title: string;
+  status: number;
+  detail: string;
+  code: ErrorCode;
+  errors?: FieldError[];
+}
+
+export function problem(status: number, code: ErrorCode, detail: string, errors?: FieldError[]): ProblemBody {
+  const body: ProblemBody = {
+    type: `https://family-shopping.dev/problems/${code.replace(/_/g, '-')}`,
+    title: TITLES[status] ?? 'Error',
+    status,
+    detail,
+    code,
+  };
+  if (errors && errors.length) body.errors = errors;
+  return body;
+}

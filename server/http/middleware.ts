@@ -3,30 +3,10 @@ import type { Duplex } from 'node:stream';
 import type { IncomingMessage } from 'node:http';
 import type { Context, Next } from 'koa';
 import { errorFields, type Logger } from '../log.js';
-import { AppError, TITLES } from './errors.js';
+import { AppError, type ErrorCode } from '../errors.js';
+import { TITLES, problem, type ProblemBody } from './errors.js';
 import { mapPgError } from '../db/errors.js';
 import type { DbAvailability } from '../db/availability.js';
-
-export interface ProblemBody {
-  type: string;
-  title: string;
-  status: number;
-  detail: string;
-  code: string;
-  errors?: { path: string; message: string }[];
-}
-
-export function problem(status: number, code: string, detail: string, errors?: ProblemBody['errors']): ProblemBody {
-  const body: ProblemBody = {
-    type: `https://family-shopping.dev/problems/${code.replace(/_/g, '-')}`,
-    title: TITLES[status] ?? 'Error',
-    status,
-    detail,
-    code,
-  };
-  if (errors && errors.length) body.errors = errors;
-  return body;
-}
 
 function sendProblem(ctx: Context, body: ProblemBody, headers?: Record<string, string>) {
   ctx.status = body.status;
@@ -208,7 +188,7 @@ export function clientErrorHandler() {
       socket.destroy();
       return;
     }
-    const [status, code, detail] =
+    const [status, code, detail]: [number, ErrorCode, string] =
       err.code === 'HPE_HEADER_OVERFLOW'
         ? [431, 'headers_too_large', 'The request headers are too large']
         : err.code === 'ERR_HTTP_REQUEST_TIMEOUT'

@@ -3,7 +3,7 @@
 import { z } from 'zod';
 import type { Actor, Deps } from '../context.js';
 import { familyWrite, type FamilyWrite } from '../db/family-write.js';
-import { conflict } from '../http/errors.js';
+import { conflict } from '../errors.js';
 
 export type Row = Record<string, unknown>;
 

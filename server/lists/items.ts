@@ -5,7 +5,7 @@
 import type { Actor } from '../context.js';
 import type { FamilyWrite } from '../db/family-write.js';
 import { newId } from '../db/ids.js';
-import { badRequest, notFound } from '../http/errors.js';
+import { badRequest, notFound } from '../errors.js';
 import { assertProductRef, assertUnitRef, productName } from '../catalog/refs.js';
 import { recallSection, rememberSection } from '../stores/memory.js';
 import { sectionRow } from '../stores/queries.js';

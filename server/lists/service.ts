@@ -4,7 +4,7 @@
 import type { Actor, Deps } from '../context.js';
 import type { FamilyWrite } from '../db/family-write.js';
 import { newId } from '../db/ids.js';
-import { badRequest, notFound } from '../http/errors.js';
+import { badRequest, notFound } from '../errors.js';
 import { recallSection } from '../stores/memory.js';
 import { sectionRows, storeRow } from '../stores/queries.js';
 import { existingForCreate, lower, type Created, type Row } from './common.js';

@@ -7,7 +7,8 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
 import type { ResponseSpec, RouteSpec } from '../http/route.js';
-import { problem } from '../http/middleware.js';
+import { problem } from '../http/errors.js';
+import type { ErrorCode } from '../errors.js';
 import { serviceUnavailable } from '../db/errors.js';
 import { DOCUMENTED, PART_NAMES, ROUTE_NAMES } from './names.js';
 
@@ -241,7 +242,8 @@ const RETRY_AFTER = {
 function problemResponse(status: number, description: string, codes: string[]): Json {
   const examples: Record<string, Json> = {};
   for (const code of codes.length ? codes : [DEFAULT_CODES[status] ?? 'error']) {
-    const value = problem(status, code, EXAMPLE_DETAILS[code] ?? humanise(code)) as unknown as Json;
+    // Codes come from route declarations; test/unit/error-codes.test.ts checks each is registered.
+    const value = problem(status, code as ErrorCode, EXAMPLE_DETAILS[code] ?? humanise(code)) as unknown as Json;
     if (code === 'validation_failed') value.errors = [{ path: 'body.name', message: 'Too small: expected string to have >=1 characters' }];
     examples[code] = { summary: code, value };
   }

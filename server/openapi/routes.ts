@@ -6,7 +6,7 @@ import { createRequire } from 'node:module';
 import { z } from 'zod';
 import type { Deps } from '../context.js';
 import type { ApiRouter } from '../http/route.js';
-import { notFound } from '../http/errors.js';
+import { notFound } from '../errors.js';
 import { buildOpenApiDocument, type OpenApiDocument } from './document.js';
 import { ok } from './responses.js';
 

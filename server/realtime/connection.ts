@@ -19,6 +19,7 @@ import type { HubMember, RealtimeHub } from './hub.js';
 import type { ResolvedRealtimeOptions } from './options.js';
 import { isFamilyMember, listBelongsToFamily } from './queries.js';
 import { errorFields } from '../log.js';
+import type { ErrorCode } from '../errors.js';
 
 /** setTimeout's longest delay; longer expiries are re-armed in steps. */
 const MAX_TIMER_MS = 2_147_483_647;
@@ -81,7 +82,7 @@ export class RealtimeConnection implements HubMember {
     this.sendText(JSON.stringify(frame));
   }
 
-  private sendError(code: string, message: string, requestId?: RequestId): void {
+  private sendError(code: ErrorCode, message: string, requestId?: RequestId): void {
     const frame: ServerFrame = { type: 'Error', code, message };
     if (requestId !== undefined) frame.requestId = requestId;
     this.send(frame);

@@ -8,8 +8,8 @@ import { WebSocketServer } from 'ws';
 import type { Deps } from '../context.js';
 import { CLOSE_CODES, REALTIME_PATH } from '@family-shopping/client/protocol';
 import { RealtimeHub } from './hub.js';
-import { problem } from '../http/middleware.js';
-import { TITLES } from '../http/errors.js';
+import { TITLES, problem } from '../http/errors.js';
+import type { ErrorCode } from '../errors.js';
 import { RealtimeConnection } from './connection.js';
 import { resolveOptions, type RealtimeOptions } from './options.js';
 import { membershipRoles } from './queries.js';
@@ -128,7 +128,7 @@ export function attachRealtime(server: http.Server, deps: Deps, options: Realtim
 }
 
 /** Refuses an upgrade with the same problem+json body as every other error. */
-function rejectUpgrade(socket: Duplex, status: number, code: string, detail: string): void {
+function rejectUpgrade(socket: Duplex, status: number, code: ErrorCode, detail: string): void {
   socket.once('finish', () => socket.destroy());
   socket.once('error', () => socket.destroy());
   const body = JSON.stringify(problem(status, code, detail));

@@ -4,7 +4,7 @@
 import type { Actor, Deps } from '../context.js';
 import type { FamilyWrite } from '../db/family-write.js';
 import { newId } from '../db/ids.js';
-import { badRequest, notFound } from '../http/errors.js';
+import { badRequest, notFound } from '../errors.js';
 import { assertProductRef, assertUnitRef, productName } from '../catalog/refs.js';
 import { existingForCreate, lower, type Created, type Row } from '../lists/common.js';
 import { createItem } from '../lists/items.js';

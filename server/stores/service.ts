@@ -4,7 +4,7 @@
 import type { Actor, Deps } from '../context.js';
 import type { FamilyWrite } from '../db/family-write.js';
 import { newId } from '../db/ids.js';
-import { conflict, forbidden, notFound, validationFailed } from '../http/errors.js';
+import { conflict, forbidden, notFound, validationFailed } from '../errors.js';
 import { existingForCreate, lower, type Created, type Row } from '../lists/common.js';
 import { listRowsOfStore, listSummaryRow } from '../lists/queries.js';
 import { existingRowId } from './queries.js';

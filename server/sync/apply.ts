@@ -4,7 +4,7 @@
 // to the features. Errors are AppErrors (the push turns them into `rejected` rows).
 import type { Actor } from '../context.js';
 import type { FamilyWrite } from '../db/family-write.js';
-import { AppError, badRequest, forbidden, validationFailed } from '../http/errors.js';
+import { AppError, badRequest, forbidden, validationFailed } from '../errors.js';
 import { fieldEqual, type CollectionName } from '@family-shopping/client/protocol';
 import { archiveList, createList, deleteList, unarchiveList, updateList } from '../lists/service.js';
 import { createItem, emitListProgress, removeItem, restoreItem, updateItem, type ItemPatch } from '../lists/items.js';

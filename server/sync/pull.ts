@@ -13,7 +13,7 @@
 // tombstones does not expire them (and a re-sync from scratch ends past the horizon).
 import type { Deps } from '../context.js';
 import type { Trx } from '../db/knex.js';
-import { AppError, validationFailed } from '../http/errors.js';
+import { AppError, validationFailed } from '../errors.js';
 import type { Checkpoint, CollectionName } from '@family-shopping/client/protocol';
 import { FAMILY_TABLE, familyDoc, isFamilyCollection, productDoc, unitDoc, type WireDoc } from './docs.js';
 import {

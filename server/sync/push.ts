@@ -21,7 +21,7 @@ import { familyWrite, type FamilyWrite } from '../db/family-write.js';
 import type { Trx } from '../db/knex.js';
 import { mapPgError } from '../db/errors.js';
 import type { FamilyEvent } from '../events/bus.js';
-import { AppError, validationFailed } from '../http/errors.js';
+import { AppError, validationFailed, type ErrorCode } from '../errors.js';
 import { nulErrors, zodErrors } from '../http/route.js';
 import {
   DOC_REFERENCES,
@@ -204,7 +204,7 @@ async function pushRow(
 ): Promise<void> {
   const { result, events, after } = pass;
   const id = raw.newDocumentState.id;
-  const reject = (code: string, message: string, revert: WireDoc) => {
+  const reject = (code: ErrorCode, message: string, revert: WireDoc) => {
     result.rejected.push({ id, code, message });
     result.conflicts.push(revert);
   };

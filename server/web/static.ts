@@ -16,7 +16,7 @@ import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Context, Next } from 'koa';
-import { AppError } from '../http/errors.js';
+import { AppError } from '../errors.js';
 
 export const WEB_DIST = fileURLToPath(new URL('../../web/dist/', import.meta.url));
 
