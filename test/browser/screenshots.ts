@@ -30,22 +30,22 @@ try {
     { name: 'Bananas', quantity: 6, sectionId: sec('Produce') },
     { name: 'Spinach', sectionId: sec('Produce'), quantityNote: 'baby leaves' },
     { name: 'Sourdough bread', sectionId: sec('Bakery') },
-    { name: 'Milk', quantity: 2, unitOfMeasureId: unit('l'), sectionId: sec('Dairy & Eggs') },
+    { name: 'Milk', quantity: 2, unitOfMeasureId: unit('liter'), sectionId: sec('Dairy & Eggs') },
     { name: 'Eggs', quantity: 12, sectionId: sec('Dairy & Eggs') },
-    { name: 'Cheddar', quantity: 300, unitOfMeasureId: unit('g'), isApproximate: true, sectionId: sec('Dairy & Eggs') },
+    { name: 'Cheddar', quantity: 300, unitOfMeasureId: unit('gram'), isApproximate: true, sectionId: sec('Dairy & Eggs') },
     { name: 'Birthday candles' },
   ];
   const added = [];
   for (const it of items) added.push(await api('POST', `/api/lists/${list.id}/items`, it));
   await api('POST', `/api/lists/${list.id}/items/${added[0].id}/toggle`);
   await api('POST', `/api/lists/${list.id}/items/${added[3].id}/toggle`);
-  await api('POST', '/api/recipes', {
+  const recipe = await api('POST', '/api/recipes', {
     name: 'Pancakes',
     servings: 4,
     instructions: 'Whisk, rest 10 minutes, fry.',
     ingredients: [
-      { name: 'Flour', quantity: 250, unitOfMeasureId: unit('g') },
-      { name: 'Milk', quantity: 0.5, unitOfMeasureId: unit('l') },
+      { name: 'Flour', quantity: 250, unitOfMeasureId: unit('gram') },
+      { name: 'Milk', quantity: 0.5, unitOfMeasureId: unit('liter') },
       { name: 'Eggs', quantity: 2 },
     ],
   });
@@ -70,15 +70,24 @@ try {
     }
     await ctx.close();
   };
-  await shoot('light', [['sign-in', '/login', 'Sign in']], false);
+  await shoot(
+    'light',
+    [
+      ['sign-in', '/login', 'Forgot your password?'],
+      ['register', '/register', 'Create account'],
+    ],
+    false,
+  );
   await shoot(
     'light',
     [
       ['lists', '/', 'Groceries'],
       ['list', `/lists/${list.id}`, 'Sourdough bread'],
       ['stores', '/stores', 'Corner Market'],
-      ['recipe', '/recipes', 'Pancakes'],
+      ['recipe', `/recipes/${recipe.id}`, 'Copy to a list'],
+      ['catalog', '/catalog', 'Units'],
       ['family', '/family', 'grandma@example.com'],
+      ['account', '/account', 'Change password'],
     ],
     true,
   );

@@ -63,7 +63,10 @@ export function CatalogPage({ client }: PageProps) {
           </button>
         </form>
         <ErrorText error={error} />
-        <Field label="Search products" type="search" value={q} onInput={(e) => setQ(e.currentTarget.value)} />
+        <div class="spaced">
+          <Field label="Search products" type="search" value={q} onInput={(e) => setQ(e.currentTarget.value)} />
+        </div>
+        {products.length === 0 && <p class="hint">{q.trim() ? 'No product matches.' : 'No products yet.'}</p>}
         <ul class="rows">
           {products.map((p) =>
             editing === p.id ? (
