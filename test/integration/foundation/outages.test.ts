@@ -26,6 +26,9 @@ import { DEFAULT_PASSWORD, makeFamily, registerViaApi } from '../../helpers/fact
 import type { RunningServer } from '../../../server/server.js';
 import { TestSocket } from '../realtime/client.js';
 import { pgBinDir, redisServerBinary, ThrowawayPostgres, ThrowawayRedis } from './throwaway-services.js';
+import net from 'node:net';
+import { closeDb, createDb, PG_CONNECT_TIMEOUT_MS, resolveTarget } from '../../../server/db/knex.js';
+import { isDbUnavailable, mapPgError } from '../../../server/db/errors.js';
 
 const inLeg = usingPostgres && usingRedis;
 
@@ -230,5 +233,36 @@ describe('outages: PostgreSQL unreachable', function () {
     expect(created.status).to.equal(201);
     await eventually('the return is logged', async () => (logs.some((l) => l.msg === 'database reachable again') ? true : undefined), 10_000);
     expect(logs.filter((l) => l.msg.startsWith('database unreachable')).length).to.equal(1);
+  });
+});
+
+// Runs in every leg: it needs no server binary, only a socket that never answers.
+describe('outages: a PostgreSQL host that accepts connections but never answers', function () {
+  this.timeout(30_000);
+
+  it('gives up connecting after the connect timeout, and the request would answer 503', async () => {
+    const accepted: net.Socket[] = [];
+    // Accepts and says nothing, like a frozen host behind a live port.
+    const silent = net.createServer((socket) => accepted.push(socket));
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    const { port } = silent.address() as net.AddressInfo;
+    const target = resolveTarget(`postgres://postgres@127.0.0.1:${port}/postgres`, '.');
+    const db = createDb(target);
+    try {
+      const started = performance.now();
+      const err = await db.raw('select 1').then(
+        () => undefined,
+        (e: unknown) => e,
+      );
+      const ms = performance.now() - started;
+      expect(err, 'the query fails').to.be.instanceOf(Error);
+      expect(ms).to.be.within(PG_CONNECT_TIMEOUT_MS - 500, PG_CONNECT_TIMEOUT_MS + 2_000);
+      expect(isDbUnavailable(err)).to.equal(true);
+      expect(mapPgError(err)).to.include({ status: 503, code: 'service_unavailable' });
+    } finally {
+      await closeDb(db, target);
+      for (const socket of accepted) socket.destroy();
+      silent.close();
+    }
   });
 });
