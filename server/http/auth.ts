@@ -7,12 +7,17 @@ import type { Actor, Deps, Role } from '../context.js';
 import { verifyAccessToken } from '../auth/tokens.js';
 import { forbidden, unauthenticated } from './errors.js';
 
+const MEMBERSHIP_SQL = 'SELECT role, created_at FROM family_memberships WHERE user_id = ? AND family_id = ? LIMIT 1';
+
 export async function resolveActor(deps: Pick<Deps, 'db' | 'jwtKey' | 'clock'>, token: string): Promise<Actor | null> {
   const claims = verifyAccessToken(deps.jwtKey, token, deps.clock.now().getTime());
   if (!claims) return null;
-  const membership = (await deps.db('family_memberships')
-    .where({ user_id: claims.sub, family_id: claims.family_id })
-    .first('role', 'created_at')) as { role: Role; created_at: Date } | undefined;
+  // One statement per request, sent as fixed text (no query builder on this hot path): every
+  // authenticated request pays it, and the handler's own read follows.
+  const { rows } = (await deps.db.raw(MEMBERSHIP_SQL, [claims.sub, claims.family_id])) as {
+    rows: Array<{ role: Role; created_at: Date }>;
+  };
+  const membership = rows[0];
   if (!membership) return null;
   // A token issued before this membership began belongs to an earlier one that was removed: a
   // person removed and invited back does not revive the tokens of before the removal.

@@ -4,6 +4,7 @@ import type { Db, Trx } from '../db/knex.js';
 import type { FamilyWrite } from '../db/family-write.js';
 import type { Row } from './common.js';
 import type { ListCounts } from './records.js';
+import { UNCATEGORIZED } from '@family-shopping/client/protocol';
 
 type Q = Db | Trx;
 
@@ -63,4 +64,64 @@ export async function itemRows(db: Q, familyId: string, listId: string, includeR
 
 export async function tombstoneItemsOfList(w: FamilyWrite, listId: string): Promise<void> {
   await w.tombstone('shopping_list_items', { list_id: listId });
+}
+
+// --- list detail, built by the database -------------------------------------------------------
+
+/** A timestamptz as `Date.prototype.toISOString()` writes it (UTC, milliseconds, truncated as
+ *  the driver's parser truncates microseconds). */
+const isoSql = (col: string) => `to_char(date_trunc('milliseconds', ${col}) AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
+
+/** `row_to_json` of a row of these columns: compact JSON with the keys in this order. */
+const objectSql = (columns: string) => `row_to_json((SELECT o FROM (SELECT ${columns}) o))`;
+
+/** The item record (records.ts `toItem`), key for key in the same order. */
+const ITEM_JSON = objectSql(`i.id, i.list_id AS "listId", i.name, trim_scale(i.quantity) AS quantity,
+  i.unit_of_measure_id AS "unitOfMeasureId", i.family_unit_of_measure_id AS "familyUnitOfMeasureId",
+  i.is_approximate AS "isApproximate", i.quantity_note AS "quantityNote",
+  i.product_id AS "productId", i.family_product_id AS "familyProductId", i.section_id AS "sectionId",
+  i.checked, ${isoSql('i.checked_at')} AS "checkedAt", ${isoSql('i.removed_at')} AS "removedAt",
+  i.removed_by_user_id AS "removedByUserId", ${isoSql('i.created_at')} AS "createdAt", ${isoSql('i.updated_at')} AS "updatedAt"`);
+
+/**
+ * `GET /api/lists/{id}` as JSON text, built in one statement by the database, so the service
+ * passes the string through instead of mapping and encoding a few hundred rows. It is the
+ * protocol's `listDetail` (client-sdk/src/protocol/views.ts) written in SQL, byte for byte what
+ * `JSON.stringify` makes of it: the list record, then one group per live section of the list's
+ * store holding an active item, in walking order (position, createdAt, id), then
+ * "Uncategorized" (no section, or one that is not the store's); within a group unchecked before
+ * checked, then createdAt, then id. Times compare at the millisecond, as the ISO strings do.
+ * test/integration/lists/detail-sql.test.ts holds the two to the same bytes. Undefined when the
+ * family has no such live list.
+ */
+export async function listDetailJson(db: Q, familyId: string, listId: string): Promise<string | undefined> {
+  const { rows } = (await db.raw(
+    `WITH l AS (
+       SELECT id, name, store_id, archived_at, created_at, updated_at FROM shopping_lists
+       WHERE family_id = ? AND id = ? AND NOT deleted
+     ), s AS (
+       SELECT s.id, s.name, s.position, s.created_at FROM store_sections s JOIN l ON s.store_id = l.store_id
+       WHERE s.family_id = ? AND NOT s.deleted
+     ), g AS (
+       SELECT s.id AS section_id,
+              '[' || string_agg(${ITEM_JSON}::text, ',' ORDER BY i.checked, date_trunc('milliseconds', i.created_at), i.id) || ']' AS items
+       FROM shopping_list_items i LEFT JOIN s ON s.id = i.section_id
+       WHERE i.family_id = ? AND i.list_id = ? AND NOT i.deleted AND i.removed_at IS NULL
+       GROUP BY s.id
+     ), groups AS (
+       SELECT ${objectSql('s.id AS "sectionId", s.name, s.position, g.items::json AS items')}::text AS grp,
+              false AS last, s.position, date_trunc('milliseconds', s.created_at) AS created, s.id
+       FROM g JOIN s ON s.id = g.section_id
+       UNION ALL
+       SELECT ${objectSql('NULL::uuid AS "sectionId", ?::text AS name, NULL::int AS position, g.items::json AS items')}::text,
+              true, NULL::int, NULL::timestamptz, NULL::uuid
+       FROM g WHERE g.section_id IS NULL
+     )
+     SELECT ${objectSql(`l.id, l.name, l.store_id AS "storeId", ${isoSql('l.archived_at')} AS "archivedAt",
+       ${isoSql('l.created_at')} AS "createdAt", ${isoSql('l.updated_at')} AS "updatedAt",
+       (SELECT coalesce('[' || string_agg(grp, ',' ORDER BY last, position, created, id) || ']', '[]')::json FROM groups) AS groups`)}::text AS body
+     FROM l`,
+    [familyId, listId, familyId, familyId, listId, UNCATEGORIZED],
+  )) as { rows: Array<{ body: string }> };
+  return rows[0]?.body;
 }

@@ -15,7 +15,7 @@ import {
   ListSummarySchema,
   QUANTITY_REFS,
 } from './schemas.js';
-import { archiveList, createList, deleteList, getListDetail, listLists, unarchiveList, updateList } from './service.js';
+import { archiveList, createList, deleteList, getListDetailJson, listLists, unarchiveList, updateList } from './service.js';
 
 const ListParams = z.object({ listId: uuid() });
 const ItemParams = z.object({ listId: uuid(), itemId: uuid() });
@@ -72,7 +72,9 @@ export function registerListRoutes(api: ApiRouter, deps: Deps): void {
       responses: { 200: { description: 'List detail', schema: ListDetailSchema }, 404: notFound },
     },
     async (ctx, { actor, params }) => {
-      ctx.body = await getListDetail(deps, actor, params.listId);
+      // JSON text built by the database (the ListDetail shape), passed through as is.
+      ctx.type = 'application/json';
+      ctx.body = await getListDetailJson(deps, actor, params.listId);
     },
   );
 

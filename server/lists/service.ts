@@ -6,12 +6,11 @@ import type { FamilyWrite } from '../db/family-write.js';
 import { newId } from '../db/ids.js';
 import { badRequest, notFound } from '../errors.js';
 import { recallSection } from '../stores/memory.js';
-import { sectionRows, storeRow } from '../stores/queries.js';
+import { storeRow } from '../stores/queries.js';
 import { existingForCreate, lower, type Created, type Row } from './common.js';
-import { itemRows, listRow, listSummaryRow, listSummaryRows, tombstoneItemsOfList } from './queries.js';
-import { toItem, toList, toListSummary, type ListDetail, type ListSummary } from './records.js';
-import { toSection } from '../stores/records.js';
-import { compareLists, listDetail } from '@family-shopping/client/protocol';
+import { itemRows, listDetailJson, listRow, listSummaryRow, listSummaryRows, tombstoneItemsOfList } from './queries.js';
+import { toListSummary, type ListSummary } from './records.js';
+import { compareLists } from '@family-shopping/client/protocol';
 
 type ReadDeps = Pick<Deps, 'db'>;
 
@@ -60,13 +59,13 @@ export async function listLists(deps: ReadDeps, actor: Actor, archived: boolean)
 /** Active items grouped by section of the list's store in walking order; items without a
  *  section (every item of a list without a store) in a last "Uncategorized" group. Within a
  *  group: unchecked before checked, then by createdAt. The grouping is the protocol's
- *  `listDetail`, which the SDK's lists.detail$ uses too. */
-export async function getListDetail(deps: ReadDeps, actor: Actor, listId: string): Promise<ListDetail> {
-  const list = await listRow(deps.db, actor.familyId, listId);
-  if (!list) throw notFound('List not found');
-  const items = (await itemRows(deps.db, actor.familyId, listId)).map(toItem);
-  const sections = list.store_id ? (await sectionRows(deps.db, actor.familyId, [String(list.store_id)])).map(toSection) : [];
-  return listDetail(toList(list), sections, items);
+ *  `listDetail` (which the SDK's lists.detail$ uses too), here as JSON text built by the
+ *  database in one statement (`listDetailJson`, its SQL twin, held to the same bytes by
+ *  test/integration/lists/detail-sql.test.ts), which the REST handler passes through. */
+export async function getListDetailJson(deps: ReadDeps, actor: Actor, listId: string): Promise<string> {
+  const json = await listDetailJson(deps.db, actor.familyId, listId);
+  if (json === undefined) throw notFound('List not found');
+  return json;
 }
 
 // --- inner operations -------------------------------------------------------------------------
