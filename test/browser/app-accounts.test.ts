@@ -8,7 +8,7 @@ import { launchBrowser, phoneContext } from '../helpers/browser.js';
 import { startTestApp } from '../helpers/app.js';
 import { startSmtpSink, type SmtpSink } from '../helpers/smtp.js';
 import type { RunningServer } from '../../server/server.js';
-import { expectAccessible, linkPath, PASSWORD, registerInApp, requireBuiltApp, signIn, unique } from './app-helpers.js';
+import { waitUntil, expectAccessible, linkPath, PASSWORD, registerInApp, requireBuiltApp, signIn, unique } from './app-helpers.js';
 
 describe('web app: accounts, invitations, password reset', function () {
   this.timeout(180_000);
@@ -70,7 +70,8 @@ describe('web app: accounts, invitations, password reset', function () {
     expect(await bobPage.getByRole('textbox', { name: 'Family code' }).count()).to.equal(0);
     expect(await bobPage.getByRole('textbox', { name: 'Email' }).inputValue()).to.equal(bob);
     await expectAccessible(bobPage, 'invite');
-    await bobPage.getByRole('textbox', { name: 'User name' }).fill(unique('Bob'));
+    const bobName = unique('Bob');
+    await bobPage.getByRole('textbox', { name: 'User name' }).fill(bobName);
     await bobPage.getByLabel('Password', { exact: true }).fill(PASSWORD);
     await bobPage.getByRole('button', { name: 'Create account' }).click();
     await bobPage.getByRole('textbox', { name: 'New list' }).waitFor();
@@ -83,6 +84,18 @@ describe('web app: accounts, invitations, password reset', function () {
     await bobPage.getByLabel('Invite code').waitFor();
     expect((await bobPage.getByLabel('Invite code').textContent())!.trim()).to.equal(code);
     expect(await bobPage.getByRole('button', { name: 'New invite code' }).count()).to.equal(0);
+
+    // Roles and removal: the removed member's app drops the family's data and says why.
+    await page.getByRole('link', { name: 'Family' }).click();
+    await page.getByLabel(`Role of ${bobName}`).selectOption('admin');
+    await waitUntil(async () => (await page.getByLabel(`Role of ${bobName}`).inputValue()) === 'admin');
+    await page.getByLabel(`Role of ${bobName}`).selectOption('member');
+    await waitUntil(async () => (await page.getByLabel(`Role of ${bobName}`).inputValue()) === 'member');
+    page.once('dialog', (d) => void d.accept());
+    await page.getByRole('button', { name: `Remove ${bobName}` }).click();
+    await page.getByText(`${bobName} was removed.`).waitFor();
+    await bobPage.getByText('You are no longer a member of this family.').waitFor({ timeout: 60_000 });
+    await bobPage.getByRole('button', { name: 'Sign in' }).waitFor();
 
     // Account: change the user name, sign out, sign in again.
     await page.getByRole('link', { name: 'Account' }).click();

@@ -68,3 +68,12 @@ export async function signIn(page: Page, baseUrl: string, email: string, passwor
   await page.getByRole('button', { name: 'Sign in' }).click();
   await page.getByRole('textbox', { name: 'New list' }).waitFor();
 }
+
+/** Polls `check` until it holds (a generous deadline tells an answer from a hang). */
+export async function waitUntil(check: () => Promise<boolean>, timeoutMs = 30_000): Promise<void> {
+  const end = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > end) throw new Error('condition not met in time');
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}

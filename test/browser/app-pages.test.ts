@@ -8,17 +8,9 @@ import { launchBrowser, phoneContext } from '../helpers/browser.js';
 import { startTestApp } from '../helpers/app.js';
 import { startSmtpSink, type SmtpSink } from '../helpers/smtp.js';
 import type { RunningServer } from '../../server/server.js';
-import { expectAccessible, linkPath, PASSWORD, registerInApp, requireBuiltApp, signIn, unique } from './app-helpers.js';
+import { waitUntil, expectAccessible, linkPath, PASSWORD, registerInApp, requireBuiltApp, signIn, unique } from './app-helpers.js';
 
 const WAIT = { timeout: 30_000 };
-
-async function waitUntil(check: () => Promise<boolean>, timeoutMs = 30_000): Promise<void> {
-  const end = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > end) throw new Error('condition not met in time');
-    await new Promise((r) => setTimeout(r, 200));
-  }
-}
 
 describe('web app: recipes, stores, catalog, account', function () {
   this.timeout(300_000);
@@ -156,6 +148,79 @@ describe('web app: recipes, stores, catalog, account', function () {
       const opts = await page.getByRole('combobox', { name: 'Unit' }).locator('option').allTextContents();
       const o = opts.find((t) => t.startsWith('Handful ('))!;
       return o.slice('Handful ('.length, -1);
+    }
+  });
+
+  it('suggests products from the local catalog and offers the units of their categories', async () => {
+    await page.getByRole('link', { name: 'Catalog' }).click();
+    await page.getByRole('textbox', { name: 'New product' }).fill('Basmati rice');
+    await page.getByRole('checkbox', { name: 'Weight' }).check();
+    await page.getByRole('button', { name: 'Add product' }).click();
+    await page.getByRole('button', { name: 'Edit Basmati rice' }).waitFor(WAIT);
+
+    await page.getByRole('link', { name: 'Lists' }).click();
+    await page.getByRole('link', { name: /^Weekly/ }).click();
+    await page.getByRole('textbox', { name: 'Add item' }).fill('basm');
+    await page.getByRole('button', { name: 'Basmati rice' }).click();
+    expect(await page.getByRole('textbox', { name: 'Add item' }).inputValue()).to.equal('Basmati rice');
+    await page.getByText('Quantity, unit and note').click();
+    const units = async () => (await page.getByRole('combobox', { name: 'Unit' }).locator('option').allTextContents()).slice(1);
+    await waitUntil(async () => (await units()).length > 0 && (await units()).every((u) => /gram|ounce|pound/i.test(u)));
+    await page.getByRole('checkbox', { name: 'Show all units' }).check();
+    await waitUntil(async () => (await units()).some((u) => /liter/i.test(u)));
+    await page.getByRole('combobox', { name: 'Unit' }).selectOption({ label: 'Kilogram (kg)' });
+    await page.getByRole('spinbutton', { name: 'Quantity' }).fill('1.5');
+    await page.getByRole('checkbox', { name: 'Approximate' }).check();
+    await page.getByRole('textbox', { name: 'Note' }).fill('the big bag');
+    await page.getByRole('button', { name: 'Add', exact: true }).click();
+    await page.getByRole('checkbox', { name: 'Basmati rice', exact: true }).waitFor(WAIT);
+    await page.getByText('≈1.5 kg · the big bag').waitFor(WAIT);
+  });
+
+  it('renames a list, archives it and brings it back', async () => {
+    await page.getByRole('link', { name: 'Lists' }).click();
+    await page.getByRole('link', { name: /^Weekly/ }).click();
+    await page.getByText('List settings').click();
+    await page.getByRole('textbox', { name: 'List name' }).fill('Weekly shop');
+    await page.getByRole('button', { name: 'Rename' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Weekly shop' }).waitFor(WAIT);
+    await page.getByRole('button', { name: 'Archive' }).click();
+    await page.getByRole('textbox', { name: 'New list' }).waitFor(WAIT);
+    expect(await page.getByRole('link', { name: /^Weekly shop/ }).count()).to.equal(0);
+    await page.getByRole('button', { name: 'Show archived lists' }).click();
+    await page.getByRole('button', { name: 'Unarchive Weekly shop' }).click();
+    await page.getByRole('button', { name: 'Show current lists' }).click();
+    await page.getByRole('link', { name: /^Weekly shop/ }).waitFor(WAIT);
+  });
+
+  it('lets the admin rename the family, make a new invite code and revoke an invitation', async () => {
+    page.on('dialog', (d) => void d.accept());
+    await page.getByRole('link', { name: 'Family' }).click();
+    const code = (await page.getByLabel('Invite code').textContent())!.trim();
+    await page.getByRole('button', { name: 'New invite code' }).click();
+    await waitUntil(async () => ((await page.getByLabel('Invite code').textContent()) ?? code).trim() !== code);
+    await page.getByRole('textbox', { name: 'Family name' }).fill('The Cooks');
+    await page.getByRole('button', { name: 'Save name' }).click();
+    await page.getByRole('heading', { level: 2, name: 'The Cooks' }).waitFor(WAIT);
+    const guest = `${unique('guest')}@example.com`;
+    await page.getByRole('textbox', { name: 'Invite by email' }).fill(guest);
+    await page.getByRole('button', { name: 'Send invitation' }).click();
+    await page.getByRole('button', { name: `Resend to ${guest}` }).click();
+    await smtp.waitFor(guest, 2, 20_000);
+    await page.getByRole('button', { name: `Revoke ${guest}` }).click();
+    await page.getByRole('button', { name: `Revoke ${guest}` }).waitFor({ state: 'detached', ...WAIT });
+    await expectAccessible(page, 'family');
+
+    // Installable: the manifest names the app and its icons, which are PNGs of those sizes.
+    const manifest = await (await page.request.get(`${app.url}/manifest.webmanifest`)).json();
+    expect(manifest.display).to.equal('standalone');
+    const sizes = manifest.icons.map((i: { sizes: string }) => i.sizes);
+    expect(sizes).to.include.members(['192x192', '512x512']);
+    for (const icon of manifest.icons) {
+      const res = await page.request.get(app.url + icon.src);
+      expect(res.headers()['content-type']).to.equal('image/png');
+      const png = await res.body();
+      expect(png.readUInt32BE(16)).to.equal(Number(icon.sizes.split('x')[0]));
     }
   });
 

@@ -8,7 +8,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { launchBrowser, phoneContext } from '../helpers/browser.js';
 import { startTestApp } from '../helpers/app.js';
 import type { RunningServer } from '../../server/server.js';
-import { expectAccessible, registerInApp, requireBuiltApp, unique } from './app-helpers.js';
+import { waitUntil, expectAccessible, registerInApp, requireBuiltApp, unique } from './app-helpers.js';
 
 const WAIT = { timeout: 30_000 };
 
@@ -144,14 +144,6 @@ describe('web app: shopping together, online and offline', function () {
 
 async function names(checkboxes: ReturnType<Page['getByRole']>): Promise<string[]> {
   return checkboxes.evaluateAll((els) => els.map((e) => e.getAttribute('aria-label') ?? ''));
-}
-
-async function waitUntil(check: () => Promise<boolean>, timeoutMs = 30_000): Promise<void> {
-  const end = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > end) throw new Error('condition not met in time');
-    await new Promise((r) => setTimeout(r, 200));
-  }
 }
 
 async function expectChecked(page: Page, name: string, checked: boolean): Promise<void> {
