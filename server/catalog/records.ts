@@ -2,6 +2,7 @@
 // `units` docs are these records plus `_deleted`, so the mappers are shared with sync.
 import { CATALOG_KINDS, recordSchemas, type CatalogKind, type DocData } from '@family-shopping/client/protocol';
 import { bitsToFlags, type UnitCategoryName } from './flags.js';
+import { named } from '../openapi/responses.js';
 
 export { CATALOG_KINDS, type CatalogKind };
 
@@ -65,5 +66,5 @@ export function toUnit(row: EffectiveUnitRow): UnitRecord {
 }
 
 // Response schemas (OpenAPI documentation of the records above): the protocol's.
-export const ProductRecordSchema = recordSchemas.products.meta({ id: 'Product' });
-export const UnitRecordSchema = recordSchemas.units.meta({ id: 'Unit' });
+export const ProductRecordSchema = named(recordSchemas.products, 'Product');
+export const UnitRecordSchema = named(recordSchemas.units, 'Unit');

@@ -3,6 +3,7 @@
 import Router, { type RouterMiddleware } from '@koa/router';
 import type { Context } from 'koa';
 import { z } from 'zod';
+import { fieldErrors, NUL_MESSAGE } from '@family-shopping/client/protocol';
 import type { Actor, Deps } from '../context.js';
 import { authenticate } from './auth.js';
 import { notFound, validationFailed, type AppError, type FieldError } from './errors.js';
@@ -12,12 +13,16 @@ export type Method = 'get' | 'post' | 'put' | 'patch' | 'delete';
 
 export interface ResponseSpec {
   description: string;
-  schema?: z.ZodType;
+  schema?: z.core.$ZodType;
   /** For a problem response: the stable codes a client may see (else read from the description). */
   codes?: string[];
 }
 
-export interface RouteSpec<P extends z.ZodType = z.ZodType, Q extends z.ZodType = z.ZodType, B extends z.ZodType = z.ZodType> {
+export interface RouteSpec<
+  P extends z.core.$ZodType = z.core.$ZodType,
+  Q extends z.core.$ZodType = z.core.$ZodType,
+  B extends z.core.$ZodType = z.core.$ZodType,
+> {
   method: Method;
   /** Koa path relative to /api, e.g. `/lists/:listId/items`. */
   path: string;
@@ -54,14 +59,8 @@ export interface Input<P, Q, B> {
 
 export type Handler<P, Q, B> = (ctx: Context, input: Input<P, Q, B>) => Promise<void>;
 
-export function zodErrors(error: z.ZodError, prefix?: string): FieldError[] {
-  return error.issues.map((i) => ({
-    path: [prefix, ...i.path.map(String)].filter(Boolean).join('.') || '(root)',
-    message: i.message,
-  }));
-}
-
-export const NUL_MESSAGE = 'must not contain the NUL character (U+0000)';
+/** Field errors of a zod error (the protocol's one mapping: REST, push and the SDK agree). */
+export const zodErrors = fieldErrors;
 
 /**
  * Strings holding U+0000, which PostgreSQL text cannot store (it would fail in the database as
@@ -84,8 +83,8 @@ export function nulErrors(value: unknown, prefix?: string): FieldError[] {
 }
 
 /** Validates one part of a request; `checkText` also refuses NUL in its strings (query, body). */
-export function parseOrThrow<T extends z.ZodType>(schema: T, value: unknown, prefix: string, checkText = true): z.output<T> {
-  const r = schema.safeParse(value);
+export function parseOrThrow<T extends z.core.$ZodType>(schema: T, value: unknown, prefix: string, checkText = true): z.output<T> {
+  const r = z.safeParse(schema, value);
   if (!r.success) throw validationFailed(zodErrors(r.error, prefix));
   const nul = checkText ? nulErrors(r.data, prefix) : [];
   if (nul.length) throw validationFailed(nul);
@@ -93,7 +92,7 @@ export function parseOrThrow<T extends z.ZodType>(schema: T, value: unknown, pre
 }
 
 function parseParams(spec: RouteSpec, value: unknown): unknown {
-  const r = spec.params!.safeParse(value);
+  const r = z.safeParse(spec.params!, value);
   if (r.success) return r.data;
   throw spec.notFound ? spec.notFound() : notFound();
 }
@@ -104,7 +103,7 @@ export class ApiRouter {
 
   constructor(private readonly deps: Deps) {}
 
-  add<P extends z.ZodType, Q extends z.ZodType, B extends z.ZodType>(
+  add<P extends z.core.$ZodType, Q extends z.core.$ZodType, B extends z.core.$ZodType>(
     spec: RouteSpec<P, Q, B>,
     handler: Handler<z.output<P>, z.output<Q>, z.output<B>>,
   ): void {

@@ -155,9 +155,9 @@ class SchemaCollector {
   private readonly seen = new Map<string, string>(Object.entries(this.schemas).map(([k, v]) => [k, JSON.stringify(v)]));
   private readonly metadata: z.core.$ZodRegistry<Record<string, unknown>>;
 
-  constructor(names: ReadonlyMap<z.ZodType, string>) {
+  constructor(names: ReadonlyMap<z.core.$ZodType, string>) {
     const registry = z.registry<Record<string, unknown>>();
-    registry.get = ((schema: z.ZodType) => {
+    registry.get = ((schema: z.core.$ZodType) => {
       const base = z.globalRegistry.get(schema);
       const id = names.get(schema);
       return id ? { ...base, id } : base;
@@ -165,7 +165,7 @@ class SchemaCollector {
     this.metadata = registry;
   }
 
-  convert(schema: z.ZodType, io: 'input' | 'output'): Json {
+  convert(schema: z.core.$ZodType, io: 'input' | 'output'): Json {
     let json: Json;
     try {
       json = z.toJSONSchema(schema, { target: 'draft-2020-12', io, unrepresentable: 'any', metadata: this.metadata }) as Json;
@@ -293,7 +293,7 @@ function healthPaths(): OpenApiDocument['paths'] {
 
 function parametersOf(
   collector: SchemaCollector,
-  schema: z.ZodType | undefined,
+  schema: z.core.$ZodType | undefined,
   location: 'path' | 'query',
   names: string[],
 ): Json[] {
@@ -315,9 +315,9 @@ function parametersOf(
   return out;
 }
 
-function bodyIsOptional(schema: z.ZodType): boolean {
+function bodyIsOptional(schema: z.core.$ZodType): boolean {
   try {
-    return schema.safeParse({}).success;
+    return z.safeParse(schema, {}).success;
   } catch {
     return false;
   }
@@ -327,8 +327,8 @@ const pascal = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
 const routeKey = (spec: RouteSpec) => `${spec.method} ${spec.path}`;
 
 /** A list response names its element. */
-function recordOf(schema: z.ZodType): z.ZodType {
-  return schema instanceof z.ZodArray ? (schema.element as z.ZodType) : schema;
+function recordOf(schema: z.core.$ZodType): z.core.$ZodType {
+  return schema instanceof z.core.$ZodArray ? (schema._zod.def.element as z.core.$ZodType) : schema;
 }
 
 export function buildOpenApiDocument(routes: readonly RouteSpec[]): OpenApiDocument {
@@ -344,8 +344,8 @@ export function buildOpenApiDocument(routes: readonly RouteSpec[]): OpenApiDocum
     ids.add(opId);
     opIds.set(spec, opId);
   }
-  const names = new Map<z.ZodType, string>(PART_NAMES);
-  const nameOnce = (schema: z.ZodType, name: string) => {
+  const names = new Map<z.core.$ZodType, string>(PART_NAMES);
+  const nameOnce = (schema: z.core.$ZodType, name: string) => {
     if (!names.has(schema) && !z.globalRegistry.get(schema)?.id) names.set(schema, name);
   };
   for (const spec of routes) {

@@ -92,12 +92,12 @@ export const ROUTE_NAMES: Record<string, RouteNames> = {
 const pascal = (c: string) => c.charAt(0).toUpperCase() + c.slice(1);
 
 /** `ListDoc`, `ItemDoc`, … `SectionMemoryDoc`: the replication doc of each collection. */
-export const DOC_NAMES = new Map<z.ZodType, string>(
-  COLLECTIONS.map((c) => [docSchemas[c] as z.ZodType, `${pascal(c.replace(/s$/, ''))}Doc`]),
+export const DOC_NAMES = new Map<z.core.$ZodType, string>(
+  COLLECTIONS.map((c) => [docSchemas[c] as z.core.$ZodType, `${pascal(c.replace(/s$/, ''))}Doc`]),
 );
 
 const docOfAnyCollection = z
-  .union(COLLECTIONS.map((c) => docSchemas[c as CollectionName]) as unknown as [z.ZodType, z.ZodType, ...z.ZodType[]])
+  .union(COLLECTIONS.map((c) => docSchemas[c as CollectionName]) as unknown as [z.core.$ZodType, z.core.$ZodType, ...z.core.$ZodType[]])
   .meta({ description: 'A doc of the collection named in the path (the record plus `_deleted`)' });
 
 const pushRow = z.object({
@@ -109,11 +109,11 @@ const pushRow = z.object({
 });
 
 /** Shapes of bodies the router does not validate as a whole, for the document only. */
-export const DOCUMENTED: Record<string, { body?: z.ZodType; ok?: z.ZodType }> = {
+export const DOCUMENTED: Record<string, { body?: z.core.$ZodType; ok?: z.core.$ZodType }> = {
   'get /sync/:collection/pull': {
     ok: z.object({
       documents: z.array(docOfAnyCollection).meta({ description: 'Docs after the checkpoint, in commit order' }),
-      checkpoint: checkpointSchema.nullable().meta({ description: 'Send it back as `checkpoint` on the next pull' }),
+      checkpoint: z.nullable(checkpointSchema).meta({ description: 'Send it back as `checkpoint` on the next pull' }),
     }),
   },
   'post /sync/:collection/push': {
@@ -126,7 +126,7 @@ export const DOCUMENTED: Record<string, { body?: z.ZodType; ok?: z.ZodType }> = 
 };
 
 /** Names of schemas that are parts of the documented shapes. */
-export const PART_NAMES = new Map<z.ZodType, string>([
+export const PART_NAMES = new Map<z.core.$ZodType, string>([
   [checkpointSchema, 'Checkpoint'],
   [rejectedRowSchema, 'RejectedRow'],
   [pushRow, 'PushRow'],

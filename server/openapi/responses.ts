@@ -1,16 +1,16 @@
 // Helpers for the `responses` of a route declaration. Error responses (problem+json) are added
 // to the OpenAPI document from the declaration itself (validation, auth, path ids, body size),
 // so a spec only needs its success response and the conflicts it can answer.
-import type { z } from 'zod';
+import { z } from 'zod';
 import type { ResponseSpec } from '../http/route.js';
 
 /** 200 with a JSON body (schema optional: documented as any JSON when missing). */
-export const ok = (schema?: z.ZodType, description = 'OK'): Record<number, ResponseSpec> => ({
+export const ok = (schema?: z.core.$ZodType, description = 'OK'): Record<number, ResponseSpec> => ({
   200: { description, schema },
 });
 
 /** 201 with the created record. */
-export const created = (schema?: z.ZodType, description = 'Created'): Record<number, ResponseSpec> => ({
+export const created = (schema?: z.core.$ZodType, description = 'Created'): Record<number, ResponseSpec> => ({
   201: { description, schema },
 });
 
@@ -39,4 +39,12 @@ export function responses(...parts: Record<number, ResponseSpec>[]): Record<numb
     }
   }
   return out;
+}
+
+/** A copy of `schema` named `id` in the OpenAPI components (like classic zod's `.meta({ id })`,
+ *  which the protocol's `zod/mini` schemas do not have). */
+export function named<T extends z.core.$ZodType>(schema: T, id: string): T {
+  const copy = z.core.clone(schema);
+  z.globalRegistry.add(copy, { id });
+  return copy;
 }

@@ -78,7 +78,7 @@ export function registerSyncRoutes(api: ApiRouter, deps: Deps): void {
       params: Params,
       query: PullQuery,
       responses: {
-        200: { description: 'A page of docs and the next checkpoint', schema: z.object({ documents: z.array(Doc), checkpoint: checkpointSchema.nullable() }) },
+        200: { description: 'A page of docs and the next checkpoint', schema: z.object({ documents: z.array(Doc), checkpoint: z.nullable(checkpointSchema) }) },
         400: { description: 'Invalid checkpoint or limit (validation_failed), or a newer schema (schema_unsupported)' },
         404: { description: 'Unknown collection' },
         410: { description: 'checkpoint_expired: re-sync from scratch' },

@@ -3,7 +3,7 @@
  * validation with the protocol's rules and the helpers that read and write plain docs.
  */
 import type { RxCollection, RxDocument } from 'rxdb';
-import type { z } from 'zod';
+import type * as z from 'zod/mini';
 import type { FamilyDatabase } from '../database.js';
 import { FamilyClientError, type ProblemFieldError } from '../errors.js';
 import { fieldErrors, type CollectionName, type DocData } from '../protocol/index.js';
@@ -25,7 +25,7 @@ export interface DomainContext {
 export const newId = (): string => globalThis.crypto.randomUUID();
 
 /** Parses an input with a protocol schema; a refused one is `validation_failed` before anything is written. */
-export function parseInput<T extends z.ZodType>(schema: T, value: unknown, prefix?: string): z.output<T> {
+export function parseInput<T extends z.ZodMiniType>(schema: T, value: unknown, prefix?: string): z.output<T> {
   const r = schema.safeParse(value ?? {});
   if (r.success) return r.data;
   throw invalid(fieldErrors(r.error, prefix));

@@ -27,7 +27,7 @@
  *   points, free texts 0..max code points, references as lowercase UUIDs, quantity,
  *   positions, pairs): the same rules as the REST bodies and the SDK's domain layer.
  */
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import {
   LIMITS,
   POSITION_MAX,
@@ -125,12 +125,12 @@ export interface RxCollectionSchema<K extends string> {
 // ---------------------------------------------------------------------------
 // Field table: one entry produces the zod schema and the JSON schema of a field
 
-interface Field<Z extends z.ZodType = z.ZodType> {
+interface Field<Z extends z.ZodMiniType = z.ZodMiniType> {
   readonly zod: Z;
   readonly json: JsonSchemaProperty;
 }
 
-function field<Z extends z.ZodType>(zod: Z, json: JsonSchemaProperty): Field<Z> {
+function field<Z extends z.ZodMiniType>(zod: Z, json: JsonSchemaProperty): Field<Z> {
   return { zod, json };
 }
 
@@ -146,10 +146,10 @@ const F = {
   ref: () => field(RULES.ref(), { type: 'string', maxLength: 36, pattern: UUID_PATTERN }),
   timestamp: () => field(timestampSchema, { type: 'string', format: 'date-time' }),
   /** A name (trimmed, 1..max code points). */
-  name: <Z extends z.ZodType>(rule: () => Z, max: number) => field(rule(), { type: 'string', minLength: 1, maxLength: max }),
+  name: <Z extends z.ZodMiniType>(rule: () => Z, max: number) => field(rule(), { type: 'string', minLength: 1, maxLength: max }),
   /** A free text (0..max code points). */
-  text: <Z extends z.ZodType>(rule: () => Z, max: number) => field(rule(), { type: 'string', maxLength: max }),
-  int: <Z extends z.ZodType>(zod: Z, min: number, max: number) => field(zod, { type: 'integer', minimum: min, maximum: max }),
+  text: <Z extends z.ZodMiniType>(rule: () => Z, max: number) => field(rule(), { type: 'string', maxLength: max }),
+  int: <Z extends z.ZodMiniType>(zod: Z, min: number, max: number) => field(zod, { type: 'integer', minimum: min, maximum: max }),
   boolean: () => field(z.boolean(), { type: 'boolean' }),
   quantity: () => field(RULES.quantity(), { type: 'number', minimum: 0, maximum: QUANTITY_MAX }),
   oneOf: <const T extends readonly [string, ...string[]]>(values: T) =>
@@ -161,10 +161,10 @@ const F = {
       uniqueItems: true,
       maxItems: UNIT_CATEGORIES.length,
     }),
-  nullable: <Z extends z.ZodType>(f: Field<Z>): Field<z.ZodNullable<Z>> => {
+  nullable: <Z extends z.ZodMiniType>(f: Field<Z>): Field<z.ZodMiniNullable<Z>> => {
     const { type, enum: values, ...rest } = f.json;
     if (typeof type !== 'string') throw new Error('nullable() expects a single-typed field');
-    return field(f.zod.nullable(), {
+    return field(z.nullable(f.zod), {
       type: [type, 'null'],
       ...rest,
       ...(values ? { enum: [...values, null] } : {}),

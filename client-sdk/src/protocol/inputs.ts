@@ -7,20 +7,20 @@
  * Absent fields (`undefined`) of a patch leave the record as it is; `null` clears a nullable
  * field.
  */
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { PRODUCT_PAIR, RULES, UNIT_PAIR, withPairRules } from './rules.js';
 
 const ref = RULES.ref;
 
 /** Quantity, unit pair, approximation, note and product pair: shared by items and ingredients. */
 const quantityFields = {
-  quantity: RULES.quantity().nullable().optional(),
-  unitOfMeasureId: ref().nullable().optional(),
-  familyUnitOfMeasureId: ref().nullable().optional(),
-  isApproximate: z.boolean().optional(),
-  quantityNote: RULES.quantityNote().nullable().optional(),
-  productId: ref().nullable().optional(),
-  familyProductId: ref().nullable().optional(),
+  quantity: z.optional(z.nullable(RULES.quantity())),
+  unitOfMeasureId: z.optional(z.nullable(ref())),
+  familyUnitOfMeasureId: z.optional(z.nullable(ref())),
+  isApproximate: z.optional(z.boolean()),
+  quantityNote: z.optional(z.nullable(RULES.quantityNote())),
+  productId: z.optional(z.nullable(ref())),
+  familyProductId: z.optional(z.nullable(ref())),
 };
 
 /** The reference fields of an item or ingredient input (each names a record of the family). */
@@ -30,129 +30,138 @@ const PAIRS = [UNIT_PAIR, PRODUCT_PAIR];
 
 /** Item by product (api-contract §7): `name` may be left out when a product id is given; the
  *  item (or ingredient) then takes the product's effective name. */
-function nameOrProduct<T extends z.ZodType>(schema: T): T {
-  return schema.superRefine((value: unknown, ctx) => {
-    const v = value as { name?: unknown; productId?: unknown; familyProductId?: unknown };
-    if (v.name === undefined && v.productId == null && v.familyProductId == null) {
-      ctx.addIssue({ code: 'custom', path: ['name'], message: 'required unless productId or familyProductId is given' });
-    }
-  }) as unknown as T;
+function nameOrProduct<T extends z.ZodMiniType>(schema: T): T {
+  return schema.check(
+    z.superRefine((value: unknown, ctx) => {
+      const v = value as { name?: unknown; productId?: unknown; familyProductId?: unknown };
+      if (v.name === undefined && v.productId == null && v.familyProductId == null) {
+        ctx.addIssue({
+          code: 'custom',
+          input: value,
+          path: ['name'],
+          message: 'required unless productId or familyProductId is given',
+        });
+      }
+    }),
+  ) as T;
 }
 
 // --- lists and items -------------------------------------------------------------------------
 
 export const listCreateInput = z.object({
-  id: ref().optional(),
+  id: z.optional(ref()),
   name: RULES.listName(),
-  storeId: ref().nullable().optional(),
+  storeId: z.optional(z.nullable(ref())),
 });
 export const listUpdateInput = z.object({
-  name: RULES.listName().optional(),
-  storeId: ref().nullable().optional(),
+  name: z.optional(RULES.listName()),
+  storeId: z.optional(z.nullable(ref())),
 });
 
 export const itemAddInput = nameOrProduct(
   withPairRules(
     z.object({
-      id: ref().optional(),
-      name: RULES.itemName().optional(),
+      id: z.optional(ref()),
+      name: z.optional(RULES.itemName()),
       ...quantityFields,
-      sectionId: ref().nullable().optional(),
+      sectionId: z.optional(z.nullable(ref())),
     }),
     PAIRS,
   ),
 );
 export const itemUpdateInput = withPairRules(
   z.object({
-    name: RULES.itemName().optional(),
+    name: z.optional(RULES.itemName()),
     ...quantityFields,
-    sectionId: ref().nullable().optional(),
-    checked: z.boolean().optional(),
+    sectionId: z.optional(z.nullable(ref())),
+    checked: z.optional(z.boolean()),
   }),
   PAIRS,
 );
 
 // --- stores and sections ---------------------------------------------------------------------
 
-export const storeCreateInput = z.object({ id: ref().optional(), name: RULES.storeName() });
+export const storeCreateInput = z.object({ id: z.optional(ref()), name: RULES.storeName() });
 export const storeUpdateInput = z.object({ name: RULES.storeName() });
 export const sectionAddInput = z.object({
-  id: ref().optional(),
+  id: z.optional(ref()),
   name: RULES.sectionName(),
-  position: RULES.position().optional(),
+  position: z.optional(RULES.position()),
 });
 export const sectionRenameInput = z.object({ name: RULES.sectionName() });
-export const sectionOrderInput = z.object({ sectionIds: z.array(ref()).max(1000) });
+export const sectionOrderInput = z.object({ sectionIds: z.array(ref()).check(z.maxLength(1000)) });
 
 // --- recipes and ingredients -----------------------------------------------------------------
 
 export const ingredientAddInput = nameOrProduct(
   withPairRules(
     z.object({
-      id: ref().optional(),
-      name: RULES.ingredientName().optional(),
+      id: z.optional(ref()),
+      name: z.optional(RULES.ingredientName()),
       ...quantityFields,
-      position: RULES.position().optional(),
+      position: z.optional(RULES.position()),
     }),
     PAIRS,
   ),
 );
 export const ingredientUpdateInput = withPairRules(
   z.object({
-    name: RULES.ingredientName().optional(),
+    name: z.optional(RULES.ingredientName()),
     ...quantityFields,
-    position: RULES.position().optional(),
+    position: z.optional(RULES.position()),
   }),
   PAIRS,
 );
 export const recipeCreateInput = z.object({
-  id: ref().optional(),
+  id: z.optional(ref()),
   name: RULES.recipeName(),
-  servings: RULES.servings().nullable().optional(),
-  instructions: RULES.instructions().nullable().optional(),
-  ingredients: z.array(ingredientAddInput).max(500).optional(),
+  servings: z.optional(z.nullable(RULES.servings())),
+  instructions: z.optional(z.nullable(RULES.instructions())),
+  ingredients: z.optional(z.array(ingredientAddInput).check(z.maxLength(500))),
 });
 export const recipeUpdateInput = z.object({
-  name: RULES.recipeName().optional(),
-  servings: RULES.servings().nullable().optional(),
-  instructions: RULES.instructions().nullable().optional(),
+  name: z.optional(RULES.recipeName()),
+  servings: z.optional(z.nullable(RULES.servings())),
+  instructions: z.optional(z.nullable(RULES.instructions())),
 });
 export const copyToListInput = z.object({
   listId: ref(),
-  ingredientIds: z.array(ref()).max(500).optional(),
+  ingredientIds: z.optional(z.array(ref()).check(z.maxLength(500))),
 });
 
 // --- catalog -----------------------------------------------------------------------------------
 
 export const productCreateInput = z.object({
-  id: ref().optional(),
+  id: z.optional(ref()),
   name: RULES.productName(),
-  unitCategoryFlags: RULES.unitCategoryFlags().optional(),
+  unitCategoryFlags: z.optional(RULES.unitCategoryFlags()),
 });
 export const productUpdateInput = z.object({
-  name: RULES.productName().optional(),
-  unitCategoryFlags: RULES.unitCategoryFlags().optional(),
+  name: z.optional(RULES.productName()),
+  unitCategoryFlags: z.optional(RULES.unitCategoryFlags()),
 });
 /** The family's override of a global product; a field left out (or null) follows the global product. */
 export const productOverrideInput = z
   .object({
-    name: RULES.productName().nullable().optional(),
-    unitCategoryFlags: RULES.unitCategoryFlags().nullable().optional(),
+    name: z.optional(z.nullable(RULES.productName())),
+    unitCategoryFlags: z.optional(z.nullable(RULES.unitCategoryFlags())),
   })
-  .refine((b) => b.name != null || b.unitCategoryFlags != null, {
-    message: 'set name or unitCategoryFlags (DELETE the override to drop it)',
-    path: ['name'],
-  });
+  .check(
+    z.refine((b) => b.name != null || b.unitCategoryFlags != null, {
+      message: 'set name or unitCategoryFlags (DELETE the override to drop it)',
+      path: ['name'],
+    }),
+  );
 export const unitCreateInput = z.object({
-  id: ref().optional(),
+  id: z.optional(ref()),
   name: RULES.unitName(),
   abbreviation: RULES.abbreviation(),
   category: RULES.category(),
 });
 export const unitUpdateInput = z.object({
-  name: RULES.unitName().optional(),
-  abbreviation: RULES.abbreviation().optional(),
-  category: RULES.category().optional(),
+  name: z.optional(RULES.unitName()),
+  abbreviation: z.optional(RULES.abbreviation()),
+  category: z.optional(RULES.category()),
 });
 
 /** Every input schema by name (the field-rule property test walks them). */
@@ -203,7 +212,7 @@ export interface FieldError {
 }
 
 /** Field errors of a zod error, paths joined with dots after `prefix` (`body`, or none). */
-export function fieldErrors(error: z.ZodError, prefix?: string): FieldError[] {
+export function fieldErrors(error: z.core.$ZodError, prefix?: string): FieldError[] {
   return error.issues.map((i) => ({
     path: [prefix, ...i.path.map(String)].filter(Boolean).join('.') || '(root)',
     message: i.message,

@@ -12,7 +12,7 @@
  * an unknown `type` fails validation (the server answers an Error frame `bad_request`; a client
  * should ignore the frame).
  */
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { COLLECTIONS, docSchemas, recordSchemas, uuidSchema, type CollectionName } from './docs.js';
 import { checkpointSchema, type Checkpoint } from './sync.js';
 
@@ -69,7 +69,7 @@ export const CLOSE_CODES = {
 export type CloseCode = (typeof CLOSE_CODES)[keyof typeof CLOSE_CODES];
 
 /** Correlation id of a request, echoed verbatim in its answer. */
-export const requestIdSchema = z.union([z.string().max(128), z.number().int()]);
+export const requestIdSchema = z.union([z.string().check(z.maxLength(128)), z.int()]);
 export type RequestId = z.output<typeof requestIdSchema>;
 
 // ---------------------------------------------------------------------------
@@ -77,12 +77,12 @@ export type RequestId = z.output<typeof requestIdSchema>;
 
 export const authenticateFrameSchema = z.object({
   type: z.literal('Authenticate'),
-  token: z.string().min(1).max(8192),
+  token: z.string().check(z.minLength(1), z.maxLength(8192)),
 });
 export const joinListFrameSchema = z.object({
   type: z.literal('JoinList'),
   listId: uuidSchema,
-  requestId: requestIdSchema.optional(),
+  requestId: z.optional(requestIdSchema),
 });
 export const leaveListFrameSchema = z.object({
   type: z.literal('LeaveList'),
@@ -93,7 +93,7 @@ export const leaveListFrameSchema = z.object({
  *  like any frame that is not Authenticate). */
 export const pingFrameSchema = z.object({
   type: z.literal('Ping'),
-  requestId: requestIdSchema.optional(),
+  requestId: z.optional(requestIdSchema),
 });
 
 export const clientFrameSchema = z.discriminatedUnion('type', [
@@ -115,8 +115,8 @@ const itemSchema = recordSchemas.items;
 /** A list in ListCreated/ListUpdated: the list record, optionally with the summary counts. */
 export const listEventPayloadSchema = z.object({
   ...recordSchemas.lists.shape,
-  itemCount: z.int().min(0).optional(),
-  checkedCount: z.int().min(0).optional(),
+  itemCount: z.optional(z.int().check(z.minimum(0))),
+  checkedCount: z.optional(z.int().check(z.minimum(0))),
 });
 
 export const authenticatedFrameSchema = z.object({
@@ -126,20 +126,20 @@ export const authenticatedFrameSchema = z.object({
 export const joinedListFrameSchema = z.object({
   type: z.literal('JoinedList'),
   listId: uuidSchema,
-  requestId: requestIdSchema.optional(),
+  requestId: z.optional(requestIdSchema),
 });
 /** The answer to Ping (requestId echoed when the Ping had one). */
 export const pongFrameSchema = z.object({
   type: z.literal('Pong'),
-  requestId: requestIdSchema.optional(),
+  requestId: z.optional(requestIdSchema),
 });
 /** e.g. `{ type: 'Error', code: 'not_found', requestId }` for a JoinList of a list that
  * is not the family's. */
 export const errorFrameSchema = z.object({
   type: z.literal('Error'),
   code: z.string(),
-  message: z.string().optional(),
-  requestId: requestIdSchema.optional(),
+  message: z.optional(z.string()),
+  requestId: z.optional(requestIdSchema),
 });
 
 // List group events
@@ -157,8 +157,8 @@ export const itemSectionChangedFrameSchema = z.object({
   type: z.literal('ItemSectionChanged'),
   listId: uuidSchema,
   itemId: uuidSchema,
-  sectionId: uuidSchema.nullable(),
-  previousSectionId: uuidSchema.nullable(),
+  sectionId: z.nullable(uuidSchema),
+  previousSectionId: z.nullable(uuidSchema),
 });
 export const itemCheckedFrameSchema = z.object({
   type: z.literal('ItemChecked'),
@@ -170,7 +170,7 @@ export const itemRemovedFrameSchema = z.object({
   type: z.literal('ItemRemoved'),
   listId: uuidSchema,
   itemId: uuidSchema,
-  removedByUserId: uuidSchema.nullable(),
+  removedByUserId: z.nullable(uuidSchema),
 });
 export const itemRestoredFrameSchema = z.object({
   type: z.literal('ItemRestored'),
@@ -198,8 +198,8 @@ export const listDeletedFrameSchema = z.object({
 export const listProgressFrameSchema = z.object({
   type: z.literal('ListProgress'),
   listId: uuidSchema,
-  itemCount: z.int().min(0),
-  checkedCount: z.int().min(0),
+  itemCount: z.int().check(z.minimum(0)),
+  checkedCount: z.int().check(z.minimum(0)),
 });
 /** One collection's part of a live patch: the docs a commit wrote, in the pull shape, and the
  *  checkpoint a pull from `previous` would have returned after them. */
@@ -209,15 +209,15 @@ function patchSchemaOf<C extends CollectionName>(c: C) {
 /** `Changed.docs`: per collection the commit wrote (family collections only; the catalogs
  *  `products` and `units` are never patched, see docs/realtime.md). */
 export const changedDocsSchema = z.object({
-  lists: patchSchemaOf('lists').optional(),
-  items: patchSchemaOf('items').optional(),
-  stores: patchSchemaOf('stores').optional(),
-  sections: patchSchemaOf('sections').optional(),
-  recipes: patchSchemaOf('recipes').optional(),
-  ingredients: patchSchemaOf('ingredients').optional(),
-  products: patchSchemaOf('products').optional(),
-  units: patchSchemaOf('units').optional(),
-  sectionMemory: patchSchemaOf('sectionMemory').optional(),
+  lists: z.optional(patchSchemaOf('lists')),
+  items: z.optional(patchSchemaOf('items')),
+  stores: z.optional(patchSchemaOf('stores')),
+  sections: z.optional(patchSchemaOf('sections')),
+  recipes: z.optional(patchSchemaOf('recipes')),
+  ingredients: z.optional(patchSchemaOf('ingredients')),
+  products: z.optional(patchSchemaOf('products')),
+  units: z.optional(patchSchemaOf('units')),
+  sectionMemory: z.optional(patchSchemaOf('sectionMemory')),
 });
 export type ChangedDocs = z.output<typeof changedDocsSchema>;
 
@@ -230,10 +230,10 @@ export type ChangedDocs = z.output<typeof changedDocsSchema>;
  * servers; this server always sends `previous`. */
 export const changedFrameSchema = z.object({
   type: z.literal('Changed'),
-  version: z.int().min(0),
-  previous: z.int().min(0).optional(),
-  collections: z.array(z.enum(COLLECTIONS)).optional(),
-  docs: changedDocsSchema.optional(),
+  version: z.int().check(z.minimum(0)),
+  previous: z.optional(z.int().check(z.minimum(0))),
+  collections: z.optional(z.array(z.enum(COLLECTIONS))),
+  docs: z.optional(changedDocsSchema),
 });
 export type ChangedFrame = z.output<typeof changedFrameSchema>;
 
@@ -295,7 +295,7 @@ export const OVERVIEW_EVENT_TYPES = [
 
 export type DecodeResult<T> = { ok: true; frame: T } | { ok: false; error: string };
 
-function decodeWith<T>(schema: z.ZodType<T>, text: string): DecodeResult<T> {
+function decodeWith<T>(schema: z.ZodMiniType<T>, text: string): DecodeResult<T> {
   let json: unknown;
   try {
     json = JSON.parse(text);

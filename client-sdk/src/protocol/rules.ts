@@ -18,10 +18,16 @@
  * - pairs: at most one of `unitOfMeasureId`/`familyUnitOfMeasureId` and of
  *   `productId`/`familyProductId` may be set.
  *
- * Only zod's core features are used (object, string, guid, number, refine, trim/toLowerCase
- * overwrites, nullable/optional, enum, array), so the rules port to `zod/mini` unchanged.
+ * Written with `zod/mini` (tree-shakable, no locales bundled): the SDK carries these rules
+ * into browsers, where the whole of `zod` would cost more than RxDB itself. The server mixes
+ * them freely with classic `zod` schemas (both are zod 4 core types).
  */
-import { z } from 'zod';
+import * as z from 'zod/mini';
+import { en } from 'zod/locales';
+
+// English messages for zod's built-in checks (classic zod sets this itself; mini does not).
+// An app that configured its own locale keeps it.
+if (!z.config().localeError) z.config(en());
 
 export const UNIT_CATEGORIES = ['Count', 'Weight', 'Volume'] as const;
 export type UnitCategory = (typeof UNIT_CATEGORIES)[number];
@@ -73,55 +79,60 @@ const lengthMessage = (min: number, max: number) =>
 
 /** A name: trimmed, then 1..max code points, no NUL. */
 export function nameRule(max: number) {
-  return z
-    .string()
-    .trim()
-    .refine(noNul, { message: NUL_MESSAGE })
-    .refine(
+  return z.string().check(
+    z.trim(),
+    z.refine(noNul, { message: NUL_MESSAGE }),
+    z.refine(
       (s) => {
         const n = codePointLength(s);
         return n >= 1 && n <= max;
       },
       { message: lengthMessage(1, max) },
-    );
+    ),
+  );
 }
 
 /** A free text: kept as given, 0..max code points (min..max when given), no NUL. */
 export function textRule(max: number, min = 0) {
-  return z
-    .string()
-    .refine(noNul, { message: NUL_MESSAGE })
-    .refine(
+  return z.string().check(
+    z.refine(noNul, { message: NUL_MESSAGE }),
+    z.refine(
       (s) => {
         const n = codePointLength(s);
         return n >= min && n <= max;
       },
       { message: lengthMessage(min, max) },
-    );
+    ),
+  );
 }
 
 /** A record id as stored: a lowercase canonical UUID (RxDB primary keys compare as strings). */
-export const idRule = () => z.guid({ message: 'must be a UUID' }).refine((s) => UUID_RE.test(s), { message: 'must be a lowercase UUID' });
+export const idRule = () =>
+  z.guid({ message: 'must be a UUID' }).check(z.refine((s) => UUID_RE.test(s), { message: 'must be a lowercase UUID' }));
 
 /** A reference to a record (or a client-chosen id in a REST body): a UUID in any letter case,
  *  taken in lower case. */
-export const refRule = () => z.guid({ message: 'must be a UUID' }).toLowerCase();
+export const refRule = () => z.guid({ message: 'must be a UUID' }).check(z.toLowerCase());
 
 export const quantityRule = () =>
   z
     .number()
-    .min(0)
-    .max(QUANTITY_MAX)
-    .refine(hasAtMost3Decimals, { message: 'must have at most 3 decimal places' });
+    .check(
+      z.minimum(0),
+      z.maximum(QUANTITY_MAX),
+      z.refine(hasAtMost3Decimals, { message: 'must have at most 3 decimal places' }),
+    );
 
-export const positionRule = () => z.int().min(0).max(POSITION_MAX);
-export const servingsRule = () => z.int().min(SERVINGS_MIN).max(SERVINGS_MAX);
+export const positionRule = () => z.int().check(z.minimum(0), z.maximum(POSITION_MAX));
+export const servingsRule = () => z.int().check(z.minimum(SERVINGS_MIN), z.maximum(SERVINGS_MAX));
 export const unitCategoryRule = () => z.enum(UNIT_CATEGORIES);
 export const unitCategoryFlagsRule = () =>
   z
     .array(z.enum(UNIT_CATEGORIES))
-    .max(UNIT_CATEGORIES.length)
-    .refine((a) => new Set(a).size === a.length, { message: 'must not repeat a category' });
+    .check(
+      z.maxLength(UNIT_CATEGORIES.length),
+      z.refine((a) => new Set(a).size === a.length, { message: 'must not repeat a category' }),
+    );
 
 /** The rule of every writable field, by the name the docs and the REST bodies use. */
 export const RULES = {
@@ -150,15 +161,16 @@ export type Pair = readonly [string, string];
 export const UNIT_PAIR = ['unitOfMeasureId', 'familyUnitOfMeasureId'] as const satisfies Pair;
 export const PRODUCT_PAIR = ['productId', 'familyProductId'] as const satisfies Pair;
 
-export function withPairRules<T extends z.ZodType>(schema: T, pairs: readonly Pair[]): T {
-  return pairs.reduce<T>(
-    (s, [a, b]) =>
-      s.superRefine((value: unknown, ctx) => {
+export function withPairRules<T extends z.ZodMiniType>(schema: T, pairs: readonly Pair[]): T {
+  if (pairs.length === 0) return schema;
+  return schema.check(
+    ...pairs.map(([a, b]) =>
+      z.superRefine((value: unknown, ctx) => {
         const v = value as Record<string, unknown>;
         if (v[a] != null && v[b] != null) {
-          ctx.addIssue({ code: 'custom', path: [b], message: `${a} and ${b} cannot both be set` });
+          ctx.addIssue({ code: 'custom', input: value, path: [b], message: `${a} and ${b} cannot both be set` });
         }
-      }) as unknown as T,
-    schema,
-  );
+      }),
+    ),
+  ) as T;
 }

@@ -6,7 +6,7 @@
  *   POST /api/sync/{collection}/push?schema=   body [{ assumedMasterState?, newDocumentState }]
  *        → 200 { conflicts: [doc], rejected: [{ id, code, message }] }
  */
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { COLLECTIONS, docSchemas, type CollectionName, type Doc } from './docs.js';
 
 export const PULL_LIMIT_DEFAULT = 100;
@@ -44,10 +44,10 @@ export const DOC_REFERENCES: Partial<Record<CollectionName, ReadonlyArray<readon
  * opaque and sends back the last one it received.
  */
 export const checkpointSchema = z.object({
-  version: z.int().min(0),
-  id: z.string().max(64),
-  catalogVersion: z.int().min(0).optional(),
-  catalogId: z.string().max(64).optional(),
+  version: z.int().check(z.minimum(0)),
+  id: z.string().check(z.maxLength(64)),
+  catalogVersion: z.optional(z.int().check(z.minimum(0))),
+  catalogId: z.optional(z.string().check(z.maxLength(64))),
 });
 export type Checkpoint = z.output<typeof checkpointSchema>;
 
@@ -103,7 +103,7 @@ export function decodeCheckpoint(raw: string | null | undefined): Checkpoint | n
 
 /** `schema=`: the client's wire schema version (see SCHEMA_VERSION). Required. The
  * server answers a lower one with `426 schema_outdated`. */
-const schemaParam = z.coerce.number().int().min(0);
+const schemaParam = z.pipe(z.coerce.number(), z.int().check(z.minimum(0)));
 
 /**
  * Pull query string (values as strings, as HTTP frameworks hand them over).
@@ -111,18 +111,21 @@ const schemaParam = z.coerce.number().int().min(0);
  * An over-large `limit` fails validation (400), it is not clamped.
  */
 export const pullQuerySchema = z.object({
-  checkpoint: z
-    .string()
-    .optional()
-    .transform((raw, ctx): Checkpoint | null => {
+  checkpoint: z.pipe(
+    z.optional(z.string()),
+    z.transform((raw: string | undefined, ctx): Checkpoint | null => {
       try {
         return decodeCheckpoint(raw);
       } catch (err) {
-        ctx.addIssue({ code: 'custom', message: (err as Error).message });
+        ctx.issues.push({ code: 'custom', input: raw, message: (err as Error).message });
         return z.NEVER;
       }
     }),
-  limit: z.coerce.number().int().min(1).max(PULL_LIMIT_MAX).default(PULL_LIMIT_DEFAULT),
+  ),
+  limit: z._default(
+    z.pipe(z.coerce.number(), z.int().check(z.minimum(1), z.maximum(PULL_LIMIT_MAX))),
+    PULL_LIMIT_DEFAULT,
+  ),
   schema: schemaParam,
 });
 export type PullQuery = z.output<typeof pullQuerySchema>;
@@ -141,13 +144,13 @@ function mapCollections<T>(make: <C extends CollectionName>(c: C) => T): Record<
 function pullResponseSchemaOf<C extends CollectionName>(c: C) {
   return z.object({
     documents: z.array(docSchemas[c]),
-    checkpoint: checkpointSchema.nullable(),
+    checkpoint: z.nullable(checkpointSchema),
   });
 }
 
 function pushRowSchemaOf<C extends CollectionName>(c: C) {
   return z.object({
-    assumedMasterState: docSchemas[c].nullable().optional(),
+    assumedMasterState: z.optional(z.nullable(docSchemas[c])),
     newDocumentState: docSchemas[c],
   });
 }
@@ -195,8 +198,10 @@ export const pushRowSchemas = {
 } as const;
 
 /** A whole, fully valid push body (what the SDK sends): at most PUSH_MAX_ROWS rows. */
-export const pushRequestSchemas = mapCollections((c) => z.array(pushRowSchemas[c]).max(PUSH_MAX_ROWS)) as {
-  readonly [C in CollectionName]: z.ZodArray<(typeof pushRowSchemas)[C]>;
+export const pushRequestSchemas = mapCollections((c) =>
+  z.array(pushRowSchemas[c]).check(z.maxLength(PUSH_MAX_ROWS)),
+) as {
+  readonly [C in CollectionName]: z.ZodMiniArray<(typeof pushRowSchemas)[C]>;
 };
 
 /**
@@ -208,11 +213,11 @@ export const pushRequestSchemas = mapCollections((c) => z.array(pushRowSchemas[c
 export const pushEnvelopeSchema = z
   .array(
     z.object({
-      assumedMasterState: z.unknown().optional(),
-      newDocumentState: z.looseObject({ id: z.string().min(1).max(64) }),
+      assumedMasterState: z.optional(z.unknown()),
+      newDocumentState: z.looseObject({ id: z.string().check(z.minLength(1), z.maxLength(64)) }),
     }),
   )
-  .max(PUSH_MAX_ROWS);
+  .check(z.maxLength(PUSH_MAX_ROWS));
 export type PushEnvelope = z.output<typeof pushEnvelopeSchema>;
 
 /** `{ conflicts, rejected }` per collection. */

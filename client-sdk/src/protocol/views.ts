@@ -7,7 +7,7 @@
  * Also the constants both sides apply when they write: the default sections of a new store and
  * the id of a section-memory row.
  */
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { recordSchemas, type DocData } from './docs.js';
 import { UNIT_CATEGORIES } from './rules.js';
 
@@ -37,7 +37,7 @@ export const UNCATEGORIZED = 'Uncategorized';
 
 // --- shapes ------------------------------------------------------------------------------------
 
-const count = () => z.int().min(0);
+const count = () => z.int().check(z.minimum(0));
 
 /** `GET /api/lists` entry: the list with counts of its active (not removed) items. */
 export const listSummarySchema = z.object({
@@ -48,9 +48,9 @@ export const listSummarySchema = z.object({
 export type ListSummary = z.output<typeof listSummarySchema>;
 
 export const itemGroupSchema = z.object({
-  sectionId: z.string().nullable(),
+  sectionId: z.nullable(z.string()),
   name: z.string(),
-  position: z.int().nullable(),
+  position: z.nullable(z.int()),
   items: z.array(recordSchemas.items),
 });
 export type ItemGroup = z.output<typeof itemGroupSchema>;

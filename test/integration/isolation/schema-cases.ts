@@ -5,7 +5,7 @@ import { z } from 'zod';
 
 type Json = Record<string, any>;
 
-export function jsonSchema(schema: z.ZodType): Json {
+export function jsonSchema(schema: z.core.$ZodType): Json {
   return z.toJSONSchema(schema, { target: 'draft-2020-12', io: 'input', unrepresentable: 'any' }) as Json;
 }
 
@@ -97,7 +97,7 @@ function objectCases(s: Json, root: Json, path: string, base: unknown, json: boo
  * path and query parameters (always strings). For a body, `base` is a valid body: nested
  * objects and arrays are explored where it has them.
  */
-export function badCases(schema: z.ZodType, base: unknown, json: boolean): BadCase[] {
+export function badCases(schema: z.core.$ZodType, base: unknown, json: boolean): BadCase[] {
   const root = jsonSchema(schema);
   const top = resolve(root, root);
   const out: BadCase[] = [];
@@ -130,7 +130,7 @@ export function withValue(base: unknown, path: string, value: unknown): unknown 
  * items written as `.0`. A field named `id` is the client-chosen id of the record being created,
  * not a reference.
  */
-export function uuidFields(schema: z.ZodType): string[] {
+export function uuidFields(schema: z.core.$ZodType): string[] {
   const root = jsonSchema(schema);
   const out: string[] = [];
   const walk = (s: Json, path: string) => {
