@@ -202,6 +202,7 @@ describe('web app: recipes, stores, catalog, account', function () {
     await page.getByRole('textbox', { name: 'Family name' }).fill('The Cooks');
     await page.getByRole('button', { name: 'Save name' }).click();
     await page.getByRole('heading', { level: 2, name: 'The Cooks' }).waitFor(WAIT);
+    await page.getByRole('link', { name: 'The Cooks' }).waitFor(WAIT); // the header follows
     const guest = `${unique('guest')}@example.com`;
     await page.getByRole('textbox', { name: 'Invite by email' }).fill(guest);
     await page.getByRole('button', { name: 'Send invitation' }).click();

@@ -1,6 +1,6 @@
 import type { FamilyClient, Session } from '@family-shopping/client';
 import { useEffect, useState } from 'preact/hooks';
-import { boot, client$, session$ } from './lib/app.ts';
+import { boot, client$, familyName$, session$ } from './lib/app.ts';
 import { useObservable } from './lib/hooks.ts';
 import { Link, match, navigate, usePath } from './lib/router.tsx';
 import { StatusBar } from './components/StatusBar.tsx';
@@ -57,6 +57,7 @@ export function App() {
   const path = usePath();
   const client = useObservable(() => client$, [], client$.value);
   const session = useObservable(() => session$, [], session$.value);
+  const familyName = useObservable(() => familyName$, [], familyName$.value);
   const [failed, setFailed] = useState<string | null>(null);
   useEffect(() => {
     boot().catch((err) => setFailed(String(err?.message ?? err)));
@@ -102,7 +103,7 @@ export function App() {
     <div class="shell">
       <header class="topbar">
         <Link href="/" class="brand">
-          {session.family.name}
+          {familyName ?? session.family.name}
         </Link>
         <StatusBar client={client} />
       </header>

@@ -29,6 +29,8 @@ function saveSession(s: Session | null): void {
 
 export const session$ = new BehaviorSubject<Session | null>(loadSession());
 export const client$ = new BehaviorSubject<FamilyClient | null>(null);
+/** The family's name as last read from the server (a rename does not renew the session). */
+export const familyName$ = new BehaviorSubject<string | null>(null);
 /** A message for the sign-in page (e.g. "You were removed from the family"). */
 export const notice$ = new BehaviorSubject<string | null>(null);
 
@@ -103,6 +105,7 @@ export async function signOut(): Promise<void> {
   await c.destroy().catch(() => undefined);
   const next = await open(null);
   await c.auth.logout();
+  familyName$.next(null);
   client$.next(next);
 }
 

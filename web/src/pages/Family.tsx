@@ -4,6 +4,7 @@
  */
 import { useEffect, useState } from 'preact/hooks';
 import type { PageProps } from '../App.tsx';
+import { familyName$ } from '../lib/app.ts';
 import { errorMessage, useAction } from '../lib/hooks.ts';
 import { ErrorText, Field } from '../components/Form.tsx';
 
@@ -46,6 +47,7 @@ export function FamilyPage({ client, session }: PageProps) {
       ]);
       setFamily(f);
       setFamilyName(f.name);
+      familyName$.next(f.name);
       setMembers(m);
       setInvites(i);
       setLoadError(null);
