@@ -202,8 +202,10 @@ async function applyItem(w: FamilyWrite, actor: Actor, s: D | null, n: D): Promi
         familyProductId: n.familyProductId,
         sectionId: n.sectionId,
       },
-      // `s` is null: no row has this id (push read it in this transaction).
-      { ...O, list, idIsFree: true },
+      // `s` is null: no row has this id (push read it in this transaction). Items added offline
+      // keep the order they were added in: the device's createdAt when it is earlier than now
+      // (otherwise every item of one push would share the push's time and sort by id).
+      { ...O, list, idIsFree: true, createdAt: pushedCreatedAt(w, n.createdAt) },
     );
     if (n.checked) await updateItem(w, actor, n.listId, n.id, { checked: true }, O);
     if (n.removedAt != null) await removeWithTime(w, actor, n.listId, n.id, n.removedAt);
@@ -225,6 +227,14 @@ async function applyItem(w: FamilyWrite, actor: Actor, s: D | null, n: D): Promi
   const patch = withPairs(changes(s, n, [...QUANTITY_FIELDS, 'sectionId', 'checked']), n, PAIRS) as ItemPatch;
   if (Object.keys(patch).length) await updateItem(w, actor, s.listId, n.id, patch, { ...O, allowRemoved: true });
   if (s.removedAt == null && n.removedAt != null) await removeWithTime(w, actor, s.listId, n.id, n.removedAt);
+}
+
+/** The creation time of a pushed insert: the device's, when it is a valid time earlier than the
+ *  write's; else the write's. */
+function pushedCreatedAt(w: FamilyWrite, createdAt: unknown): Date | undefined {
+  const at = typeof createdAt === 'string' ? new Date(createdAt) : null;
+  if (!at || Number.isNaN(at.getTime()) || at.getUTCFullYear() < 1 || at >= w.now) return undefined;
+  return at;
 }
 
 /** Removal through push keeps the client's removal time, so a later restore from that client

@@ -30,11 +30,17 @@ export interface Domain {
   readonly units: Units;
 }
 
-export function createDomain(
-  db: FamilyDatabase,
-  session: () => DomainSession | null,
-  now: () => string = () => new Date().toISOString(),
-): Domain {
+/** A clock that never repeats or goes back: writes made within one millisecond still get
+ *  distinct, increasing times, so items keep the order they were added in. */
+export function monotonicNow(): () => string {
+  let last = 0;
+  return () => {
+    last = Math.max(Date.now(), last + 1);
+    return new Date(last).toISOString();
+  };
+}
+
+export function createDomain(db: FamilyDatabase, session: () => DomainSession | null, now: () => string = monotonicNow()): Domain {
   const ctx: DomainContext = { db, session, now };
   const items = new Items(ctx);
   const ingredients = new Ingredients(ctx);

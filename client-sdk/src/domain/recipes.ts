@@ -172,8 +172,8 @@ export class Recipes {
 
   /**
    * One new item per ingredient (all, or those named in `ingredientIds`, in position order),
-   * copied verbatim; the list's store's remembered sections apply. Items are 1 ms apart so
-   * their `createdAt` keeps the recipe's order.
+   * copied verbatim; the list's store's remembered sections apply. The domain's clock never
+   * repeats a time, so their `createdAt` keeps the recipe's order.
    */
   async copyToList(recipeId: string, input: CopyToListInput): Promise<{ items: ItemDoc[] }> {
     const v = parseInput(copyToListInput, input);
@@ -187,10 +187,8 @@ export class Recipes {
       const chosen = new Set(v.ingredientIds);
       ingredients = ingredients.filter((i) => chosen.has(i.id));
     }
-    const base = Date.parse(this.ctx.now());
     const items: ItemDoc[] = [];
-    for (const [n, ing] of ingredients.entries()) {
-      const createdAt = new Date(base - (ingredients.length - 1 - n)).toISOString();
+    for (const ing of ingredients) {
       items.push(
         await this.items.add(
           v.listId,
@@ -204,7 +202,6 @@ export class Recipes {
             productId: ing.productId,
             familyProductId: ing.familyProductId,
           },
-          { createdAt },
         ),
       );
     }

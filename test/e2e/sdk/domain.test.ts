@@ -104,4 +104,25 @@ describe('e2e SDK: domain API', function () {
     expect(synced).to.deep.equal(server.sections);
     expect(await c.db.sections.count().exec()).to.equal(DEFAULT_SECTIONS.length);
   });
+
+  it('items added offline, one by one or copied from a recipe, keep their order after sync', async () => {
+    const family = await makeFamily(app);
+    const rest = restAs(app, family.admin.token);
+    const recipe = await rest('POST', '/api/recipes', { name: 'Cake', ingredients: ['Flour', 'Sugar', 'Eggs', 'Butter'].map((name) => ({ name })) });
+    client = await signedInClient(app, family.admin);
+    const c = client;
+    await c.start();
+    await c.awaitInSync();
+    await c.stop();
+    const list = await c.lists.create({ name: 'Baking' });
+    for (const name of ['Milk', 'Yeast', 'Salt']) await c.items.add(list.id, { name });
+    await c.recipes.copyToList(recipe.id, { listId: list.id });
+    const names = (d: any) => d.groups.flatMap((g: any) => g.items.map((i: any) => i.name));
+    const offline = names(await firstValueFrom(c.lists.detail$(list.id).pipe(filter(Boolean))));
+    expect(offline).to.deep.equal(['Milk', 'Yeast', 'Salt', 'Flour', 'Sugar', 'Eggs', 'Butter']);
+    await c.start();
+    await c.awaitInSync();
+    expect(names(await rest('GET', `/api/lists/${list.id}`))).to.deep.equal(offline);
+    expect(await firstValueFrom(c.lists.detail$(list.id))).to.deep.equal(await rest('GET', `/api/lists/${list.id}`));
+  });
 });
