@@ -1,49 +1,20 @@
 // Row → REST record mapping for recipes and ingredients. Replication docs are the recipe (without
 // its ingredients) and the ingredient records plus `_deleted`, so they carry nothing else.
+import type { DocData } from '@family-shopping/client/protocol';
 import { iso, quantityOut, str, strOrNull, type Row } from '../lists/common.js';
 
-/** The recipe doc (replication `recipes`). */
-export interface RecipeRecord {
-  id: string;
-  name: string;
-  servings: number | null;
-  instructions: string | null;
-  createdAt: string;
-  updatedAt: string;
-}
+/** The recipe doc (replication `recipes`) and the ingredient: the protocol's shapes. */
+export type RecipeRecord = DocData<'recipes'>;
+export type IngredientRecord = DocData<'ingredients'>;
 
 /** The REST recipe: with its ingredients in position order. */
-export interface RecipeDetail {
-  id: string;
-  name: string;
-  servings: number | null;
-  instructions: string | null;
-  ingredients: IngredientRecord[];
-  createdAt: string;
-  updatedAt: string;
-}
+export type RecipeDetail = RecipeRecord & { ingredients: IngredientRecord[] };
 
 export interface RecipeSummary {
   id: string;
   name: string;
   servings: number | null;
   ingredientCount: number;
-  createdAt: string;
-  updatedAt: string;
-}
-
-export interface IngredientRecord {
-  id: string;
-  recipeId: string;
-  name: string;
-  quantity: number | null;
-  unitOfMeasureId: string | null;
-  familyUnitOfMeasureId: string | null;
-  isApproximate: boolean;
-  quantityNote: string | null;
-  productId: string | null;
-  familyProductId: string | null;
-  position: number;
   createdAt: string;
   updatedAt: string;
 }

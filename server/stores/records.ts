@@ -1,13 +1,12 @@
 // Row → REST record mapping for stores, sections and section memory. Replication docs are these
 // records plus `_deleted`, so they carry nothing else.
+import type { DocData } from '@family-shopping/client/protocol';
 import { iso, str, strOrNull, type Row } from '../lists/common.js';
 
-export interface StoreRecord {
-  id: string;
-  name: string;
-  createdAt: string;
-  updatedAt: string;
-}
+/** The store, section and section-memory docs: the protocol's shapes. */
+export type StoreRecord = DocData<'stores'>;
+export type SectionRecord = DocData<'sections'>;
+export type SectionMemoryRecord = DocData<'sectionMemory'>;
 
 /** The REST store: `{ id, name, sections, createdAt, updatedAt }`. */
 export interface StoreWithSections {
@@ -15,25 +14,6 @@ export interface StoreWithSections {
   name: string;
   sections: SectionRecord[];
   createdAt: string;
-  updatedAt: string;
-}
-
-export interface SectionRecord {
-  id: string;
-  storeId: string;
-  name: string;
-  position: number;
-  createdAt: string;
-  updatedAt: string;
-}
-
-/** Remembered section of a product in a store (replication collection `sectionMemory`). */
-export interface SectionMemoryRecord {
-  id: string;
-  storeId: string;
-  productId: string | null;
-  familyProductId: string | null;
-  sectionId: string;
   updatedAt: string;
 }
 
