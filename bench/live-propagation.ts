@@ -17,7 +17,7 @@
 //
 //   npx tsx bench/live-propagation.ts          (BENCH_DEVICES=1,10 picks the sizes)
 import path from 'node:path';
-import { BENCH_DIR, backend, backendName, machine, now, pick, sleep, today, SMOKE } from './lib/common.js';
+import { BENCH_DIR, backend, backendName, machine, pick, sleep, today, SMOKE } from './lib/common.js';
 import { ascending, fmtSpread, quantile, ratioSpread, spread } from './lib/stats.js';
 import { forkRemote, startMany, workerRemote, type Remote } from './lib/rpc.js';
 import { Service } from './lib/service.js';

@@ -4,6 +4,7 @@ import bodyParser from 'koa-bodyparser';
 import type { Deps } from './context.js';
 import { ApiRouter } from './http/route.js';
 import { AppError } from './errors.js';
+import { ping } from './db/knex.js';
 import { errorHandler, methodNotAllowed, requestContext, requireJson } from './http/middleware.js';
 import { problem } from './http/errors.js';
 import { registerFeatureRoutes } from './features.js';
@@ -51,7 +52,7 @@ export function buildApp(deps: Deps): BuiltApp {
       return;
     }
     try {
-      await deps.db.raw('select 1');
+      await ping(deps.db);
       dbAvailability.answered();
       ctx.body = { status: 'ready' };
     } catch (err) {

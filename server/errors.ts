@@ -4,7 +4,8 @@
 //
 // A code a client can see is added to ERROR_CODES first: AppError, the helpers, problem() and
 // the live channel's Error frame only accept a registered code, so an unknown one does not
-// compile (test/unit/error-codes.test.ts also scans the sources for string codes).
+// compile (test/integration/foundation/error-codes.test.ts also scans the sources for string codes).
+import { fieldErrors, NUL_MESSAGE } from '@family-shopping/client/protocol';
 
 /**
  * Every stable `code`, with the HTTP statuses it is answered with. An empty list: the code is
@@ -103,3 +104,26 @@ export const unauthenticated = (message = 'Authentication is required') =>
 export const forbidden = (message = 'You are not allowed to do this') => new AppError(403, 'forbidden', message);
 export const notFound = (message = 'Not found') => new AppError(404, 'not_found', message);
 export const conflict = (code: CodeWithStatus<409>, message: string) => new AppError(409, code, message);
+
+/** Field errors of a zod error (the protocol's one mapping: REST, push and the SDK agree). */
+export const zodErrors = fieldErrors;
+
+/**
+ * Strings holding U+0000, which PostgreSQL text cannot store (it would fail in the database as
+ * a 500). Checked on validated input, so every route answers `400 validation_failed` naming
+ * the field instead.
+ */
+export function nulErrors(value: unknown, prefix?: string): FieldError[] {
+  const out: FieldError[] = [];
+  const walk = (v: unknown, path: string[]): void => {
+    if (typeof v === 'string') {
+      if (v.includes('\u0000')) out.push({ path: [prefix, ...path].filter(Boolean).join('.') || '(root)', message: NUL_MESSAGE });
+    } else if (Array.isArray(v)) {
+      v.forEach((x, i) => walk(x, [...path, String(i)]));
+    } else if (v && typeof v === 'object' && !(v instanceof Date)) {
+      for (const [k, x] of Object.entries(v)) walk(x, [...path, k]);
+    }
+  };
+  walk(value, []);
+  return out;
+}

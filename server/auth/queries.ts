@@ -220,3 +220,18 @@ export const findEmailConfirmation = (q: Q, tokenHash: string, forUpdate = false
 export async function markEmailConfirmationUsed(q: Q, id: string, now: Date): Promise<void> {
   await q('email_confirmation_tokens').where({ id }).update({ used_at: now });
 }
+
+const MEMBERSHIP_SQL = 'SELECT role, created_at FROM family_memberships WHERE user_id = ? AND family_id = ? LIMIT 1';
+
+/** The membership an access token names (server/http/auth.ts). One statement per request, sent
+ *  as fixed text (no query builder on this hot path): every authenticated request pays it. */
+export async function membershipForToken(
+  db: Db,
+  userId: string,
+  familyId: string,
+): Promise<{ role: Role; created_at: Date } | undefined> {
+  const { rows } = (await db.raw(MEMBERSHIP_SQL, [userId, familyId])) as {
+    rows: Array<{ role: Role; created_at: Date }>;
+  };
+  return rows[0];
+}

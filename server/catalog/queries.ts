@@ -162,3 +162,10 @@ export async function familyUnitInUse(q: Q, familyId: string, unitId: string): P
   if (ingredient) return true;
   return !!(await q('shopping_list_items').where(where).first('id'));
 }
+
+/** True when `table` holds a row with this id (of this family and live, when familyId is given). */
+export async function rowExists(q: Q, table: string, id: string, familyId?: string): Promise<boolean> {
+  const query = q(table).where({ id }).first('id');
+  if (familyId) query.andWhere({ family_id: familyId, deleted: false });
+  return !!(await query);
+}

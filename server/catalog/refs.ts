@@ -4,7 +4,7 @@
 // Used inside a family write (REST and replication push alike), so it only reads through `trx`.
 import type { Trx } from '../db/knex.js';
 import { badRequest, validationFailed } from '../errors.js';
-import { effectiveProductById } from './queries.js';
+import { effectiveProductById, rowExists } from './queries.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -27,9 +27,7 @@ const fieldPath = (prefix: string | undefined, field: string) => [prefix ?? 'bod
 
 async function exists(trx: Trx, table: string, id: string, familyId?: string): Promise<boolean> {
   if (!UUID.test(id)) return false;
-  const q = trx(table).where({ id }).first('id');
-  if (familyId) q.andWhere({ family_id: familyId, deleted: false });
-  return !!(await q);
+  return rowExists(trx, table, id, familyId);
 }
 
 /**

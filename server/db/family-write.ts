@@ -21,6 +21,8 @@ import { notFound } from '../errors.js';
 import type { CollectionName } from '@family-shopping/client/protocol';
 import { TABLE_COLLECTION } from './replicated-tables.js';
 import { errorFields } from '../log.js';
+// The live patch is read inside the write's transaction, before commit (docs/architecture.md).
+// eslint-disable-next-line boundaries/dependencies -- realtime/patches.ts builds it; documented exception
 import { changedEvent, committedDocs, type PatchDocs } from '../realtime/patches.js';
 
 export interface FamilyWrite {

@@ -199,3 +199,8 @@ export function affected(result: unknown): number {
   }
   return 0;
 }
+
+/** One round trip to the database (readiness probe). */
+export async function ping(db: Db): Promise<void> {
+  await db.raw('select 1');
+}

@@ -1,5 +1,6 @@
 import type { Trx, Db } from '../db/knex.js';
 import { newId, randomInviteCode } from '../db/ids.js';
+import { insertFamily } from './queries.js';
 
 /** Creates a family with its version counter row. */
 export async function createFamilyRow(
@@ -8,7 +9,6 @@ export async function createFamilyRow(
 ): Promise<{ id: string; name: string; inviteCode: string }> {
   const id = input.id ?? newId();
   const inviteCode = input.inviteCode ?? randomInviteCode();
-  await trx('families').insert({ id, name: input.name, invite_code: inviteCode });
-  await trx('family_counters').insert({ family_id: id, version: 0 });
+  await insertFamily(trx, { id, name: input.name, invite_code: inviteCode });
   return { id, name: input.name, inviteCode };
 }

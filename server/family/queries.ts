@@ -150,3 +150,9 @@ export async function findPendingInviteByToken(
 export async function consumeInvite(q: Q, id: string, userId: string, now: Date): Promise<void> {
   await q('invites').where({ id }).update({ consumed_at: now, consumed_by_user_id: userId });
 }
+
+/** A new family with its version counter row (starting at 0). */
+export async function insertFamily(q: Q, row: FamilyRow): Promise<void> {
+  await q('families').insert(row);
+  await q('family_counters').insert({ family_id: row.id, version: 0 });
+}

@@ -3,21 +3,15 @@
 // from the membership, so a demotion takes effect at once. Tokens older than the membership
 // (issued to an earlier membership that was removed) are refused.
 import type { Context } from 'koa';
-import type { Actor, Deps, Role } from '../context.js';
+import type { Actor, Deps } from '../context.js';
 import { verifyAccessToken } from '../auth/tokens.js';
+import { membershipForToken } from '../auth/queries.js';
 import { forbidden, unauthenticated } from './errors.js';
-
-const MEMBERSHIP_SQL = 'SELECT role, created_at FROM family_memberships WHERE user_id = ? AND family_id = ? LIMIT 1';
 
 export async function resolveActor(deps: Pick<Deps, 'db' | 'jwtKey' | 'clock'>, token: string): Promise<Actor | null> {
   const claims = verifyAccessToken(deps.jwtKey, token, deps.clock.now().getTime());
   if (!claims) return null;
-  // One statement per request, sent as fixed text (no query builder on this hot path): every
-  // authenticated request pays it, and the handler's own read follows.
-  const { rows } = (await deps.db.raw(MEMBERSHIP_SQL, [claims.sub, claims.family_id])) as {
-    rows: Array<{ role: Role; created_at: Date }>;
-  };
-  const membership = rows[0];
+  const membership = await membershipForToken(deps.db, claims.sub, claims.family_id);
   if (!membership) return null;
   // A token issued before this membership began belongs to an earlier one that was removed: a
   // person removed and invited back does not revive the tokens of before the removal.

@@ -3,10 +3,9 @@
 import Router, { type RouterMiddleware } from '@koa/router';
 import type { Context } from 'koa';
 import { z } from 'zod';
-import { fieldErrors, NUL_MESSAGE } from '@family-shopping/client/protocol';
 import type { Actor, Deps } from '../context.js';
 import { authenticate } from './auth.js';
-import { notFound, validationFailed, type AppError, type FieldError } from './errors.js';
+import { notFound, validationFailed, type AppError } from './errors.js';
 
 export type Access = 'public' | 'member' | 'admin';
 export type Method = 'get' | 'post' | 'put' | 'patch' | 'delete';
@@ -59,28 +58,9 @@ export interface Input<P, Q, B> {
 
 export type Handler<P, Q, B> = (ctx: Context, input: Input<P, Q, B>) => Promise<void>;
 
-/** Field errors of a zod error (the protocol's one mapping: REST, push and the SDK agree). */
-export const zodErrors = fieldErrors;
-
-/**
- * Strings holding U+0000, which PostgreSQL text cannot store (it would fail in the database as
- * a 500). Checked on validated input, so every route answers `400 validation_failed` naming
- * the field instead.
- */
-export function nulErrors(value: unknown, prefix?: string): FieldError[] {
-  const out: FieldError[] = [];
-  const walk = (v: unknown, path: string[]): void => {
-    if (typeof v === 'string') {
-      if (v.includes('\u0000')) out.push({ path: [prefix, ...path].filter(Boolean).join('.') || '(root)', message: NUL_MESSAGE });
-    } else if (Array.isArray(v)) {
-      v.forEach((x, i) => walk(x, [...path, String(i)]));
-    } else if (v && typeof v === 'object' && !(v instanceof Date)) {
-      for (const [k, x] of Object.entries(v)) walk(x, [...path, k]);
-    }
-  };
-  walk(value, []);
-  return out;
-}
+// Moved to server/errors.ts (services use them too); re-exported for in-flight imports.
+export { nulErrors, zodErrors } from '../errors.js';
+import { nulErrors, zodErrors } from '../errors.js';
 
 /** Validates one part of a request; `checkText` also refuses NUL in its strings (query, body). */
 export function parseOrThrow<T extends z.core.$ZodType>(schema: T, value: unknown, prefix: string, checkText = true): z.output<T> {

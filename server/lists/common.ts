@@ -4,6 +4,7 @@ import { z } from 'zod';
 import type { Actor, Deps } from '../context.js';
 import { familyWrite, type FamilyWrite } from '../db/family-write.js';
 import { conflict } from '../errors.js';
+import { anyRowById } from './queries.js';
 
 export type Row = Record<string, unknown>;
 
@@ -29,7 +30,7 @@ export const strOrNull = (v: unknown): string | null => (v == null ? null : Stri
  *  - a row of another family, or a tombstone: 409 `id_conflict`. */
 export async function existingForCreate(w: FamilyWrite, table: string, id: string | undefined): Promise<Row | null> {
   if (!id) return null;
-  const row = (await w.trx(table).where({ id }).first()) as Row | undefined;
+  const row = await anyRowById(w.trx, table, id);
   if (!row) return null;
   if (row.family_id !== w.familyId || row.deleted) throw conflict('id_conflict', 'That id is already taken');
   return row;

@@ -125,3 +125,8 @@ export async function listDetailJson(db: Q, familyId: string, listId: string): P
   )) as { rows: Array<{ body: string }> };
   return rows[0]?.body;
 }
+
+/** The row with this id in any family, tombstones included (a create's id check). */
+export async function anyRowById(q: Q, table: string, id: string): Promise<Row | undefined> {
+  return (await q(table).where({ id }).first()) as Row | undefined;
+}

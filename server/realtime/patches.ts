@@ -12,6 +12,7 @@
 import type { Trx } from '../db/knex.js';
 import type { ChangedEvent } from '../events/bus.js';
 import { FAMILY_TABLE } from '../db/replicated-tables.js';
+import { rowsAtVersion } from './queries.js';
 import { familyDoc, isFamilyCollection, type WireDoc } from '../sync/docs.js';
 import {
   LIVE_PATCH_MAX_DOCS,
@@ -35,10 +36,7 @@ export async function committedDocs(
   let count = 0;
   for (const c of collections) {
     if (!isFamilyCollection(c)) continue;
-    const rows = (await trx(FAMILY_TABLE[c])
-      .where({ family_id: familyId, version })
-      .orderBy('id')
-      .limit(LIVE_PATCH_MAX_DOCS - count + 1)) as Record<string, unknown>[];
+    const rows = await rowsAtVersion(trx, FAMILY_TABLE[c], familyId, version, LIVE_PATCH_MAX_DOCS - count + 1);
     count += rows.length;
     if (count > LIVE_PATCH_MAX_DOCS) return undefined;
     if (rows.length > 0) {

@@ -1,6 +1,6 @@
 // SQL of the live channel. Both run on `deps.db` directly, never inside a family write's
 // transaction (PGlite has one connection; a query on db inside a trx would deadlock).
-import type { Db } from '../db/knex.js';
+import type { Db, Trx } from '../db/knex.js';
 import type { Role } from '../context.js';
 
 /** True when the list exists, is not deleted, and belongs to the family. */
@@ -26,4 +26,15 @@ export async function membershipRoles(db: Db, pairs: Array<{ familyId: string; u
     for (const r of rows) out.set(`${r.family_id}/${r.user_id}`, r.role);
   }
   return out;
+}
+
+/** The rows of a family table stamped with this version (one commit's writes), by id. */
+export async function rowsAtVersion(
+  trx: Trx,
+  table: string,
+  familyId: string,
+  version: string,
+  limit: number,
+): Promise<Record<string, unknown>[]> {
+  return (await trx(table).where({ family_id: familyId, version }).orderBy('id').limit(limit)) as Record<string, unknown>[];
 }

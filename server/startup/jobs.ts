@@ -1,5 +1,7 @@
 // Startup behaviours (spec 1.11): reference data, the JWT secret, the default family and the
 // staple product seeder. Each is idempotent, so several instances may start at once.
+/* eslint-disable no-restricted-syntax -- documented exception (docs/architecture.md): startup
+   reference data and settings build their few statements here; to move to startup/queries.ts. */
 import crypto from 'node:crypto';
 import type { Config } from '../config.js';
 import type { Db } from '../db/knex.js';

@@ -22,7 +22,7 @@ import type { Trx } from '../db/knex.js';
 import { mapPgError } from '../db/errors.js';
 import type { FamilyEvent } from '../events/bus.js';
 import { AppError, validationFailed, type ErrorCode } from '../errors.js';
-import { nulErrors, zodErrors } from '../http/route.js';
+import { nulErrors, zodErrors } from '../errors.js';
 import {
   DOC_REFERENCES,
   docSchemas,
@@ -34,7 +34,15 @@ import {
 import { applyRow } from './apply.js';
 import { REFERENCED_TABLE } from '../db/replicated-tables.js';
 import { FAMILY_TABLE, familyDoc, isFamilyCollection, productDoc, unitDoc, type WireDoc } from './docs.js';
-import { familyProductById, familyUnitById, globalProductRows, globalUnitById, rowById, rowsByIds } from './queries.js';
+import {
+  familyProductById,
+  familyUnitById,
+  globalProductRows,
+  globalUnitById,
+  idExistsAnywhere,
+  rowById,
+  rowsByIds,
+} from './queries.js';
 
 export interface PushResult {
   conflicts: WireDoc[];
@@ -93,6 +101,8 @@ async function prefetchDocs(trx: Trx, familyId: string, collection: CollectionNa
  *  that rolls back leaves nothing behind. Same stamping as familyWrite. */
 function childWrite(w: FamilyWrite, trx: Trx, events: FamilyEvent[], after: Array<() => void | Promise<void>>): FamilyWrite {
   const stamp = (table?: string) => w.stamp(table);
+  /* eslint-disable no-restricted-syntax -- a per-row savepoint view of the family write: the
+     same stamped insert/update/tombstone as server/db/family-write.ts, on the savepoint. */
   return {
     trx,
     familyId: w.familyId,
@@ -122,6 +132,7 @@ function childWrite(w: FamilyWrite, trx: Trx, events: FamilyEvent[], after: Arra
     afterCommit: (f) => after.push(f),
     unchanged: () => w.unchanged(),
   };
+  /* eslint-enable no-restricted-syntax */
 }
 
 /** One ListProgress per list per push, carrying the counts at commit (the last one collected). */
@@ -287,8 +298,7 @@ async function referencesNotYetPushed(trx: Trx, collection: CollectionName, doc:
   for (const [field, parent] of DOC_REFERENCES[collection] ?? []) {
     const value = (doc as Record<string, unknown>)[field];
     if (typeof value !== 'string') continue;
-    const row = await trx(REFERENCED_TABLE[parent]).where({ id: value }).first('id');
-    if (!row) return true;
+    if (!(await idExistsAnywhere(trx, REFERENCED_TABLE[parent], value))) return true;
   }
   return false;
 }

@@ -289,3 +289,8 @@ export async function raiseHorizon(trx: Trx, familyId: string, version: number):
     .where({ family_id: familyId })
     .update({ tombstone_horizon: trx.raw('greatest(tombstone_horizon, ?::bigint)', [String(version)]) });
 }
+
+/** True when some family (or none: a global table) holds this id, tombstones included. */
+export async function idExistsAnywhere(q: Q, table: string, id: string): Promise<boolean> {
+  return !!(await q(table).where({ id }).first('id'));
+}

@@ -5,7 +5,7 @@ import { z } from 'zod';
 import type { Deps } from '../context.js';
 import type { ApiRouter } from '../http/route.js';
 import { AppError, badRequest, notFound, validationFailed } from '../errors.js';
-import { zodErrors } from '../http/route.js';
+import { zodErrors } from '../errors.js';
 import {
   COLLECTIONS,
   PULL_LIMIT_DEFAULT,

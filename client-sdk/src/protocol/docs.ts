@@ -39,8 +39,6 @@ import {
   UNIT_CATEGORIES,
   UNIT_PAIR,
   UUID_PATTERN,
-  codePointLength,
-  hasAtMost3Decimals,
   idRule,
   textRule,
   withPairRules,

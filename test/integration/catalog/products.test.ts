@@ -5,7 +5,6 @@ import { newId } from '../../../server/db/ids.js';
 import { familyWrite } from '../../../server/db/family-write.js';
 import { familyVersion, insertGlobalProduct, tag } from '../isolation/fixture.js';
 
-const COUNT = 1;
 const WEIGHT = 2;
 const VOLUME = 4;
 

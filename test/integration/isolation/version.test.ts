@@ -4,7 +4,6 @@
 import { expect } from 'chai';
 import { testApp, request } from '../../helpers/app.js';
 import type { RunningServer } from '../../../server/server.js';
-import { pathParamNames } from '../../../server/openapi/document.js';
 import { familyVersion, makeFixture } from './fixture.js';
 import { NON_ID_PARAMS, paramValue, routeKey, VALID_CALLS } from './calls.js';
 

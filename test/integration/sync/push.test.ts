@@ -230,11 +230,10 @@ describe('sync push', () => {
     const memory = [...(await pullAll(app, t, 'sectionMemory')).docs.values()];
     expect(memory.map((m) => [m.storeId, m.familyProductId, m.sectionId])).to.deep.equal([[store.id, product.id, herbs]]);
     const again = itemDoc(list.id, { name: 'Basil again', familyProductId: product.id });
-    let sectionEvent: FamilyEvent | undefined;
     const events = await eventsDuring(app, family.familyId, async () => {
       await push(app, t, 'items', [{ newDocumentState: again }]);
     });
-    sectionEvent = events.find((e) => e.type === 'ItemAdded');
+    const sectionEvent: FamilyEvent | undefined = events.find((e) => e.type === 'ItemAdded');
     expect((sectionEvent as any).item.sectionId).to.equal(herbs);
     expect((await serverDoc(app, t, 'items', again.id))!.sectionId).to.equal(herbs);
   });

@@ -17,7 +17,7 @@ export function useObservable<T>(make: () => Observable<T> | null | undefined, d
     }
     const sub = obs.subscribe({ next: (v) => setValue(() => v), error: () => undefined });
     return () => sub.unsubscribe();
-    // eslint-disable-next-line react-hooks/exhaustive-deps
+    // The caller's deps list says when to resubscribe (like useEffect's).
   }, deps);
   return value;
 }

@@ -1,0 +1,206 @@
+// ESLint 9 flat config: typescript-eslint's recommended rules (syntax only: the type-aware set
+// costs minutes on this codebase and tsc already runs in CI) plus the house plan of
+// docs/architecture.md, enforced with eslint-plugin-boundaries (import direction between layers)
+// and no-restricted-syntax (where SQL may be built, who may write replicated tables).
+import js from '@eslint/js';
+import tseslint from 'typescript-eslint';
+import boundaries from 'eslint-plugin-boundaries';
+
+/** The layers of the server, the SDK and the rest. First match wins. */
+const ELEMENTS = [
+  { type: 'migration', pattern: 'migrations/*.ts', mode: 'full' },
+  { type: 'protocol', pattern: 'client-sdk/src/protocol/**', mode: 'full' },
+  { type: 'sdk', pattern: 'client-sdk/**', mode: 'full' },
+  { type: 'web', pattern: 'web/**', mode: 'full' },
+  { type: 'errors', pattern: 'server/errors.ts', mode: 'full' },
+  { type: 'db', pattern: 'server/db/**', mode: 'full' },
+  { type: 'queries', pattern: 'server/*/queries.ts', mode: 'full' },
+  { type: 'routes', pattern: 'server/*/routes.ts', mode: 'full' },
+  // HTTP and WebSocket edges: middleware, the app and server wiring, static assets, the OpenAPI
+  // document, the live channel's socket handling.
+  {
+    type: 'edge',
+    pattern: [
+      'server/http/**',
+      'server/openapi/**',
+      'server/web/**',
+      'server/realtime/server.ts',
+      'server/realtime/connection.ts',
+      'server/app.ts',
+      'server/server.ts',
+      'server/main.ts',
+      'server/features.ts',
+    ],
+    mode: 'full',
+  },
+  // Services: the rest of a feature folder (rules, records, schemas, jobs), no HTTP.
+  { type: 'service', pattern: 'server/*/*.ts', mode: 'full' },
+  // Shared plumbing at the top of server/: config, context, log.
+  { type: 'core', pattern: 'server/*.ts', mode: 'full' },
+];
+
+const SERVER_LAYERS = ['errors', 'db', 'queries', 'service', 'routes', 'edge', 'core'];
+
+/** Knex query builders: only queries.ts files and server/db build SQL. */
+const KNEX_BUILDERS = [
+  {
+    selector: "CallExpression[callee.type='Identifier'][callee.name=/^(db|trx|knex|sub)$/]",
+    message: 'Build SQL in a queries.ts file (or server/db); call it from here (docs/architecture.md).',
+  },
+  {
+    selector: "CallExpression[callee.type='MemberExpression'][callee.property.name=/^(db|trx|knex)$/]",
+    message: 'Build SQL in a queries.ts file (or server/db); call it from here (docs/architecture.md).',
+  },
+  {
+    selector: "CallExpression[callee.type='MemberExpression'][callee.property.name=/^(raw|table)$/]",
+    message: 'Build SQL in a queries.ts file (or server/db); call it from here (docs/architecture.md).',
+  },
+];
+
+export default tseslint.config(
+  {
+    ignores: [
+      '**/node_modules/**',
+      '**/dist/**',
+      'web/build/**',
+      'coverage/**',
+      'data/**',
+      'docs/screenshots/**',
+      '**/*.js',
+      '**/*.mjs',
+      '**/*.cjs',
+      '!eslint.config.js',
+    ],
+  },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  {
+    languageOptions: {
+      ecmaVersion: 2022,
+      sourceType: 'module',
+      globals: { console: 'readonly', process: 'readonly' },
+    },
+    linterOptions: { reportUnusedDisableDirectives: 'error' },
+    rules: {
+      // tsc checks names and globals (Node, DOM) itself.
+      'no-undef': 'off',
+      '@typescript-eslint/no-unused-vars': [
+        'error',
+        { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none', ignoreRestSiblings: true },
+      ],
+      'prefer-const': ['error', { destructuring: 'all' }],
+      // Tests and wire parsing read untyped JSON on purpose.
+      '@typescript-eslint/no-explicit-any': 'off',
+      '@typescript-eslint/no-non-null-assertion': 'off',
+    },
+  },
+
+  // The house plan: which layer may import which.
+  {
+    files: ['server/**/*.ts', 'client-sdk/src/**/*.ts', 'migrations/**/*.ts', 'web/src/**/*.{ts,tsx}'],
+    plugins: { boundaries },
+    settings: {
+      'boundaries/elements': ELEMENTS,
+      'boundaries/include': ['server/**', 'client-sdk/src/**', 'migrations/**', 'web/src/**', 'seeds/**'],
+      'import/resolver': {
+        typescript: {
+          project: ['tsconfig.json', 'web/tsconfig.json'],
+          noWarnOnMultipleProjects: true,
+          conditionNames: ['@family-shopping/source', 'import', 'types', 'default'],
+        },
+      },
+    },
+    rules: {
+      'boundaries/dependencies': [
+        'error',
+        {
+          default: 'allow',
+          policies: [
+            // routes → services → queries → db: nothing points back up. Type-only imports (a row
+            // or record type named by a queries file) erase at build time and are allowed.
+            {
+              from: { element: { types: { anyOf: ['db'] } } },
+              disallow: {
+                to: { element: { types: { anyOf: ['queries', 'service', 'routes', 'edge'] } } },
+                dependency: { kind: 'value' },
+              },
+            },
+            {
+              from: { element: { types: { anyOf: ['queries'] } } },
+              disallow: {
+                to: { element: { types: { anyOf: ['service', 'routes', 'edge'] } } },
+                dependency: { kind: 'value' },
+              },
+            },
+            {
+              from: { element: { types: { anyOf: ['service'] } } },
+              disallow: { to: { element: { types: { anyOf: ['routes', 'edge'] } } } },
+            },
+            {
+              from: { element: { types: { anyOf: ['errors'] } } },
+              disallow: { to: { element: { types: { anyOf: SERVER_LAYERS.filter((t) => t !== 'errors') } } } },
+            },
+            // The SDK and the app never import the server.
+            {
+              from: { element: { types: { anyOf: ['protocol', 'sdk', 'web'] } } },
+              disallow: { to: { element: { types: { anyOf: SERVER_LAYERS } } } },
+            },
+            // The protocol is the shared wire contract: it imports no SDK runtime.
+            {
+              from: { element: { types: { anyOf: ['protocol'] } } },
+              disallow: { to: { element: { types: { anyOf: ['sdk', 'web'] } } } },
+            },
+            // Migrations stand alone: they run the same way forever, whatever the code becomes.
+            {
+              from: { element: { types: { anyOf: ['migration'] } } },
+              disallow: { to: { element: { types: { anyOf: [...SERVER_LAYERS, 'protocol', 'sdk', 'web'] } } } },
+            },
+          ],
+        },
+      ],
+    },
+  },
+
+  // db, queries, services and the typed errors never see Koa (routes and server/http do).
+  {
+    files: ['server/**/*.ts'],
+    ignores: [
+      'server/*/routes.ts',
+      'server/http/**',
+      'server/openapi/**',
+      'server/web/**',
+      'server/realtime/server.ts',
+      'server/realtime/connection.ts',
+      'server/app.ts',
+      'server/server.ts',
+      'server/main.ts',
+      'server/features.ts',
+    ],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['koa', 'koa-*', '@koa/*'],
+              message: 'Only routes and server/http speak Koa (docs/architecture.md).',
+            },
+          ],
+        },
+      ],
+    },
+  },
+
+  // chai assertions read as expressions (`expect(x).to.be.true`).
+  {
+    files: ['test/**/*.ts'],
+    rules: { '@typescript-eslint/no-unused-expressions': 'off' },
+  },
+
+  // SQL is built in queries.ts files and server/db only.
+  {
+    files: ['server/**/*.ts'],
+    ignores: ['server/db/**', 'server/**/queries.ts'],
+    rules: { 'no-restricted-syntax': ['error', ...KNEX_BUILDERS] },
+  },
+);
