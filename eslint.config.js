@@ -16,6 +16,8 @@ const ELEMENTS = [
   { type: 'db', pattern: 'server/db/**', mode: 'full' },
   { type: 'queries', pattern: 'server/*/queries.ts', mode: 'full' },
   { type: 'routes', pattern: 'server/*/routes.ts', mode: 'full' },
+  // Route declaration helpers (response specs, schema names): data, no Koa; records use them.
+  { type: 'core', pattern: 'server/openapi/responses.ts', mode: 'full' },
   // HTTP and WebSocket edges: middleware, the app and server wiring, static assets, the OpenAPI
   // document, the live channel's socket handling.
   {

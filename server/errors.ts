@@ -117,7 +117,8 @@ export function nulErrors(value: unknown, prefix?: string): FieldError[] {
   const out: FieldError[] = [];
   const walk = (v: unknown, path: string[]): void => {
     if (typeof v === 'string') {
-      if (v.includes('\u0000')) out.push({ path: [prefix, ...path].filter(Boolean).join('.') || '(root)', message: NUL_MESSAGE });
+      if (v.includes('\u0000'))
+        out.push({ path: [prefix, ...path].filter(Boolean).join('.') || '(root)', message: NUL_MESSAGE });
     } else if (Array.isArray(v)) {
       v.forEach((x, i) => walk(x, [...path, String(i)]));
     } else if (v && typeof v === 'object' && !(v instanceof Date)) {
