@@ -17,7 +17,7 @@ import { Replications } from './replication.js';
 import { Rest, type HttpMethod } from './rest.js';
 import { refreshDelay, type Session } from './session.js';
 import { SyncTracker, type PullProgress } from './status.js';
-import { defaultStorage } from './storage.js';
+import { defaultStorage, hasIndexedDb } from './storage.js';
 import { Tabs, tabsAvailable, type TabMessage } from './tabs.js';
 import { Transport, type FetchLike } from './transport.js';
 import { PULL_LIMIT_MAX, RefusedRows, SCHEMA_VERSION, type CollectionName } from './protocol/index.js';
@@ -44,7 +44,8 @@ export interface FamilyClientOptions {
    * pulls at start and on `sync()` only. */
   realtime?: boolean;
   /** Share the database and the session with the other tabs of this origin, one of them
-   * replicating (default: true where Web Locks and BroadcastChannel exist, i.e. browsers). */
+   * replicating (default: true in browsers, i.e. where IndexedDB, Web Locks and
+   * BroadcastChannel exist). */
   tabs?: boolean;
   /** A request without a complete answer after this many ms fails as offline (default 15000). */
   requestTimeoutMs?: number;
@@ -123,7 +124,8 @@ export async function createFamilyClient(options: FamilyClientOptions): Promise<
   const fetchImpl = options.fetch ?? ((input, init) => globalThis.fetch(input, init));
   const refused = new RefusedRows();
   const name = options.databaseName ?? 'family-shopping';
-  const useTabs = (options.tabs ?? true) && tabsAvailable();
+  // Tabs share a browser's storage; a Node process (even one with Web Locks) has no tabs.
+  const useTabs = (options.tabs ?? hasIndexedDb()) && tabsAvailable();
   const storage = options.storage ?? (await defaultStorage());
   const db = await openFamilyDatabase(name, storage, refused, useTabs);
   const tabs = useTabs ? new Tabs(db, name) : undefined;
@@ -356,6 +358,7 @@ class Client implements FamilyClient {
   async awaitInSync(): Promise<void> {
     if (this.role === 'follower') return this.askLeader('awaitInSync');
     await this.replications?.awaitInSync();
+    await this.tracker?.recountNow(); // pending$ says 0 by the time this resolves
   }
 
   async destroy(): Promise<void> {

@@ -20,6 +20,7 @@ export interface PullProgress {
 export class SyncTracker {
   readonly progress$ = new Subject<PullProgress>();
   private readonly pendingBy = new Map<CollectionName, number>();
+  private readonly recounts = new Map<CollectionName, number>();
   private readonly pendingSubject = new BehaviorSubject<number>(0);
   readonly pending$: Observable<number> = this.pendingSubject.pipe(distinctUntilChanged());
   private readonly runEnded = new Subject<CollectionName>();
@@ -78,8 +79,18 @@ export class SyncTracker {
     return firstValueFrom(this.runEnded.pipe(filter((c) => collections.includes(c))));
   }
 
+  private states: Record<CollectionName, RxReplicationState<any, any>> | null = null;
+
+  /** Counts again now (e.g. once in sync, so `pending$` says 0 when `awaitInSync()` resolves). */
+  async recountNow(): Promise<void> {
+    const states = this.states;
+    if (!states) return;
+    await Promise.all((Object.entries(states) as [CollectionName, RxReplicationState<any, any>][]).map(([c, s]) => this.recount(c, s)));
+  }
+
   /** Counts pending documents of every replicated collection as their data changes. */
   watch(states: Record<CollectionName, RxReplicationState<any, any>>): void {
+    this.states = states;
     for (const [c, state] of Object.entries(states) as [CollectionName, RxReplicationState<any, any>][]) {
       const collection = state.collection as RxCollection<any>;
       this.subs.push(
@@ -92,6 +103,7 @@ export class SyncTracker {
   }
 
   stop(): void {
+    this.states = null;
     for (const s of this.subs) s.unsubscribe();
     this.subs = [];
   }
@@ -101,6 +113,9 @@ export class SyncTracker {
   private async recount(c: CollectionName, state: RxReplicationState<any, any>): Promise<void> {
     const internal = state.internalReplicationState;
     if (!internal || state.isStopped()) return;
+    // Only the latest count of a collection stands (an earlier one may finish later).
+    const mine = (this.recounts.get(c) ?? 0) + 1;
+    this.recounts.set(c, mine);
     try {
       let checkpoint = (await getLastCheckpointDoc(internal, 'up')) as unknown;
       const identifier = internal.input.identifier;
@@ -114,6 +129,7 @@ export class SyncTracker {
         if (page.documents.length < 1000) break;
         checkpoint = page.checkpoint;
       }
+      if (this.recounts.get(c) !== mine) return;
       this.pendingBy.set(c, count);
       let total = 0;
       for (const n of this.pendingBy.values()) total += n;
