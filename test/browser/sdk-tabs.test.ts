@@ -71,11 +71,14 @@ describe('browser SDK: two tabs and a second device with 8 s access tokens', fun
     let closedLeader = false;
     while (Date.now() - t0 < RUN_MS) {
       round++;
-      // Each writer adds one item: every tab, and the device.
+      // Each writer adds one item: every tab, and the device. Every tab also calls the REST API
+      // with its own copy of the session (a tab that is not replicating refreshes on demand).
       for (const [i, tab] of tabs.entries()) {
         const name = `r${round}-tab${i}`;
         await tab.evaluate(([id, n]) => h.addItem(id!, n!), [list.id, name]);
         written.push(name);
+        const me = await tab.evaluate(() => h.c.rest('GET', '/api/me'));
+        expect(me.user.email).to.equal(family.admin.email);
       }
       const name = `r${round}-device`;
       await d.db.items.insert(newDoc('items', { listId: list.id, name }));
