@@ -5,6 +5,7 @@
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import boundaries from 'eslint-plugin-boundaries';
+import { fileURLToPath } from 'node:url';
 
 /** The layers of the server, the SDK and the rest. First match wins. */
 const ELEMENTS = [
@@ -104,13 +105,7 @@ export default tseslint.config(
     settings: {
       'boundaries/elements': ELEMENTS,
       'boundaries/include': ['server/**', 'client-sdk/src/**', 'migrations/**', 'web/src/**', 'seeds/**'],
-      'import/resolver': {
-        typescript: {
-          project: ['tsconfig.json', 'web/tsconfig.json'],
-          noWarnOnMultipleProjects: true,
-          conditionNames: ['@family-shopping/source', 'import', 'types', 'default'],
-        },
-      },
+      'import/resolver': { [fileURLToPath(new URL('./eslint/ts-resolver.cjs', import.meta.url))]: {} },
     },
     rules: {
       'boundaries/dependencies': [
