@@ -83,6 +83,10 @@ const ITEM_JSON = objectSql(`i.id, i.list_id AS "listId", i.name, trim_scale(i.q
   i.checked, ${isoSql('i.checked_at')} AS "checkedAt", ${isoSql('i.removed_at')} AS "removedAt",
   i.removed_by_user_id AS "removedByUserId", ${isoSql('i.created_at')} AS "createdAt", ${isoSql('i.updated_at')} AS "updatedAt"`);
 
+/** The list record (records.ts `toList`); its groups are appended to it as text. */
+const LIST_JSON = objectSql(`l.id, l.name, l.store_id AS "storeId", ${isoSql('l.archived_at')} AS "archivedAt",
+  ${isoSql('l.created_at')} AS "createdAt", ${isoSql('l.updated_at')} AS "updatedAt"`);
+
 /**
  * `GET /api/lists/{id}` as JSON text, built in one statement by the database, so the service
  * passes the string through instead of mapping and encoding a few hundred rows. It is the
@@ -91,8 +95,9 @@ const ITEM_JSON = objectSql(`i.id, i.list_id AS "listId", i.name, trim_scale(i.q
  * store holding an active item, in walking order (position, createdAt, id), then
  * "Uncategorized" (no section, or one that is not the store's); within a group unchecked before
  * checked, then createdAt, then id. Times compare at the millisecond, as the ISO strings do.
- * test/integration/lists/detail-sql.test.ts holds the two to the same bytes. Undefined when the
- * family has no such live list.
+ * Items are `row_to_json`; groups and the outer object are joined as text (values through
+ * `to_json`), so no JSON is parsed again on the way. test/integration/lists/detail-sql.test.ts
+ * holds the two to the same bytes. Undefined when the family has no such live list.
  */
 export async function listDetailJson(db: Q, familyId: string, listId: string): Promise<string | undefined> {
   const { rows } = (await db.raw(
@@ -109,17 +114,18 @@ export async function listDetailJson(db: Q, familyId: string, listId: string): P
        WHERE i.family_id = ? AND i.list_id = ? AND NOT i.deleted AND i.removed_at IS NULL
        GROUP BY s.id
      ), groups AS (
-       SELECT ${objectSql('s.id AS "sectionId", s.name, s.position, g.items::json AS items')}::text AS grp,
+       SELECT '{"sectionId":' || to_json(s.id) || ',"name":' || to_json(s.name) || ',"position":' || s.position
+                || ',"items":' || g.items || '}' AS grp,
               false AS last, s.position, date_trunc('milliseconds', s.created_at) AS created, s.id
        FROM g JOIN s ON s.id = g.section_id
        UNION ALL
-       SELECT ${objectSql('NULL::uuid AS "sectionId", ?::text AS name, NULL::int AS position, g.items::json AS items')}::text,
+       SELECT '{"sectionId":null,"name":' || to_json(?::text) || ',"position":null,"items":' || g.items || '}',
               true, NULL::int, NULL::timestamptz, NULL::uuid
        FROM g WHERE g.section_id IS NULL
      )
-     SELECT ${objectSql(`l.id, l.name, l.store_id AS "storeId", ${isoSql('l.archived_at')} AS "archivedAt",
-       ${isoSql('l.created_at')} AS "createdAt", ${isoSql('l.updated_at')} AS "updatedAt",
-       (SELECT coalesce('[' || string_agg(grp, ',' ORDER BY last, position, created, id) || ']', '[]')::json FROM groups) AS groups`)}::text AS body
+     SELECT left(${LIST_JSON}::text, -1) || ',"groups":'
+              || coalesce((SELECT '[' || string_agg(grp, ',' ORDER BY last, position, created, id) || ']' FROM groups), '[]')
+              || '}' AS body
      FROM l`,
     [familyId, listId, familyId, familyId, listId, UNCATEGORIZED],
   )) as { rows: Array<{ body: string }> };
