@@ -1,7 +1,5 @@
 // Startup behaviours (spec 1.11): reference data, the JWT secret, the default family and the
 // staple product seeder. Each is idempotent, so several instances may start at once.
-/* eslint-disable no-restricted-syntax -- documented exception (docs/architecture.md): startup
-   reference data and settings build their few statements here; to move to startup/queries.ts. */
 import crypto from 'node:crypto';
 import type { Config } from '../config.js';
 import type { Db } from '../db/knex.js';
@@ -11,11 +9,20 @@ import { catalogWrite } from '../db/family-write.js';
 import { createFamilyRow } from '../family/create.js';
 import { flagsToBits } from '../catalog/flags.js';
 import { loadStapleProducts, loadUnits } from '../../seeds/load.js';
+import {
+  anyFamilyExists,
+  globalProductKeys,
+  globalUnitCodes,
+  insertGlobalProducts,
+  insertGlobalUnits,
+  keepSetting,
+  lockDefaultFamilyCreation,
+} from './queries.js';
 
 /** Global units always exist, in every environment (tests included). */
 export async function ensureUnits(db: Db): Promise<number> {
   const units = loadUnits();
-  const existing = new Set((await db('units_of_measure').pluck('code')) as string[]);
+  const existing = new Set(await globalUnitCodes(db));
   const missing = units.filter((u) => !existing.has(u.code));
   if (missing.length === 0) return 0;
   return catalogWrite({ db }, async (trx, version) => {
@@ -27,15 +34,14 @@ export async function ensureUnits(db: Db): Promise<number> {
       category: u.category,
       catalog_version: version,
     }));
-    const inserted = await trx('units_of_measure').insert(rows).onConflict().ignore().returning('id');
-    return inserted.length;
+    return insertGlobalUnits(trx, rows);
   });
 }
 
 /** The staple product seeder: insert-or-ignore on the stable key. */
 export async function seedStapleProducts(db: Db): Promise<number> {
   const products = loadStapleProducts();
-  const existing = new Set((await db('products').pluck('key')) as string[]);
+  const existing = new Set(await globalProductKeys(db));
   const missing = products.filter((p) => !existing.has(p.key));
   if (missing.length === 0) return 0;
   return catalogWrite({ db }, async (trx, version) => {
@@ -46,8 +52,7 @@ export async function seedStapleProducts(db: Db): Promise<number> {
       unit_category_flags: flagsToBits(p.unitCategoryFlags),
       catalog_version: version,
     }));
-    const inserted = await trx('products').insert(rows).onConflict('key').ignore().returning('id');
-    return inserted.length;
+    return insertGlobalProducts(trx, rows);
   });
 }
 
@@ -55,18 +60,15 @@ export async function seedStapleProducts(db: Db): Promise<number> {
 export async function ensureJwtSecret(db: Db, configured: string | undefined): Promise<string> {
   if (configured) return configured;
   const generated = crypto.randomBytes(48).toString('base64url');
-  await db('app_settings').insert({ key: 'jwt_secret', value: generated }).onConflict('key').ignore();
-  const row = (await db('app_settings').where({ key: 'jwt_secret' }).first()) as { value: string };
-  return row.value;
+  return keepSetting(db, 'jwt_secret', generated);
 }
 
 /** When no family exists, create the default one. Returns its invite code when created now. */
 export async function ensureDefaultFamily(db: Db, config: Config): Promise<{ inviteCode: string } | null> {
   return db.transaction(async (trx) => {
     // Serialise concurrent starts so only one default family is ever created.
-    await trx.raw('SELECT pg_advisory_xact_lock(727001)');
-    const any = await trx('families').first('id');
-    if (any) return null;
+    await lockDefaultFamilyCreation(trx);
+    if (await anyFamilyExists(trx)) return null;
     const family = await createFamilyRow(trx, {
       name: config.DEFAULT_FAMILY_NAME,
       inviteCode: config.DEFAULT_FAMILY_INVITE_CODE,
