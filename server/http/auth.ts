@@ -6,7 +6,7 @@ import type { Context } from 'koa';
 import type { Actor, Deps } from '../context.js';
 import { verifyAccessToken } from '../auth/tokens.js';
 import { membershipForToken } from '../auth/queries.js';
-import { forbidden, unauthenticated } from './errors.js';
+import { forbidden, unauthenticated } from '../errors.js';
 
 export async function resolveActor(deps: Pick<Deps, 'db' | 'jwtKey' | 'clock'>, token: string): Promise<Actor | null> {
   const claims = verifyAccessToken(deps.jwtKey, token, deps.clock.now().getTime());

@@ -2,19 +2,6 @@
 // and the registry of stable codes live in server/errors.ts.
 import type { ErrorCode, FieldError } from '../errors.js';
 
-// Kept while in-flight work moves its imports to server/errors.ts; new code imports from there
-// (services and server/db may not import server/http at all: eslint.config.js).
-export {
-  AppError,
-  badRequest,
-  conflict,
-  forbidden,
-  notFound,
-  unauthenticated,
-  validationFailed,
-  type FieldError,
-} from '../errors.js';
-
 export const TITLES: Record<number, string> = {
   400: 'Bad Request',
   401: 'Unauthorized',

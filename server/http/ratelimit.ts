@@ -12,7 +12,7 @@ import { createRequire } from 'node:module';
 import type { Context, Middleware, Next } from 'koa';
 import type { Redis } from 'ioredis';
 import { errorFields, type Logger } from '../log.js';
-import { AppError } from './errors.js';
+import { AppError } from '../errors.js';
 import { connectRedis, failFast } from '../events/redis-connection.js';
 
 // koa-ratelimit ships no type declarations; this is the part of its options we use.

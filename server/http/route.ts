@@ -5,7 +5,7 @@ import type { Context } from 'koa';
 import { z } from 'zod';
 import type { Actor, Deps } from '../context.js';
 import { authenticate } from './auth.js';
-import { notFound, validationFailed, type AppError } from './errors.js';
+import { notFound, nulErrors, validationFailed, zodErrors, type AppError } from '../errors.js';
 
 export type Access = 'public' | 'member' | 'admin';
 export type Method = 'get' | 'post' | 'put' | 'patch' | 'delete';
@@ -58,9 +58,6 @@ export interface Input<P, Q, B> {
 
 export type Handler<P, Q, B> = (ctx: Context, input: Input<P, Q, B>) => Promise<void>;
 
-// Moved to server/errors.ts (services use them too); re-exported for in-flight imports.
-export { nulErrors, zodErrors } from '../errors.js';
-import { nulErrors, zodErrors } from '../errors.js';
 
 /** Validates one part of a request; `checkText` also refuses NUL in its strings (query, body). */
 export function parseOrThrow<T extends z.core.$ZodType>(schema: T, value: unknown, prefix: string, checkText = true): z.output<T> {
