@@ -5,7 +5,14 @@
  * device's own pushes has been pulled back.
  */
 import { BehaviorSubject, Subject, debounceTime, distinctUntilChanged, filter, firstValueFrom, merge, type Observable, type Subscription } from 'rxjs';
-import { getChangedDocumentsSince, getHeightOfRevision, getLastCheckpointDoc, type RxCollection } from 'rxdb';
+import {
+  getAssumedMasterState,
+  getChangedDocumentsSince,
+  getHeightOfRevision,
+  getLastCheckpointDoc,
+  writeDocToDocState,
+  type RxCollection,
+} from 'rxdb';
 import type { RxReplicationState } from 'rxdb/plugins/replication';
 import type { CollectionName } from './protocol/index.js';
 
@@ -122,9 +129,18 @@ export class SyncTracker {
       let count = 0;
       for (;;) {
         const page = await getChangedDocumentsSince(internal.input.forkInstance, 1000, checkpoint as any);
-        for (const doc of page.documents as Array<{ _rev: string; _meta: Record<string, unknown> }>) {
+        const docs = page.documents as Array<{ id: string; _rev: string; _meta: Record<string, unknown> }>;
+        // The state the server last acknowledged (RxDB's assumed master state): a doc equal to it
+        // has nothing waiting, whoever wrote it (the pull writes server docs without revisions,
+        // so RxDB's revision marker alone does not tell them apart).
+        const assumed = await getAssumedMasterState(internal, docs.map((d) => d.id));
+        for (const doc of docs) {
           const pulledRevision = doc._meta[identifier];
-          if (!(typeof pulledRevision === 'number' && getHeightOfRevision(doc._rev) === pulledRevision)) count++;
+          if (typeof pulledRevision === 'number' && getHeightOfRevision(doc._rev) === pulledRevision) continue;
+          const master = assumed[doc.id];
+          const state = writeDocToDocState(doc as any, false, false);
+          if (master && internal.input.conflictHandler.isEqual(master.docData, state, 'pending-count')) continue;
+          count++;
         }
         if (page.documents.length < 1000) break;
         checkpoint = page.checkpoint;
