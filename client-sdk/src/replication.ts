@@ -90,6 +90,18 @@ interface PushRow {
   newDocumentState: Doc<CollectionName>;
 }
 
+/** See `Replications.openWindow`. */
+interface PushWindow {
+  /** Push handlers of the window running now. */
+  handlers: number;
+  /** The server applied rows: its state changed and must be pulled back. */
+  applied: boolean;
+  /** A pull ran during the window. */
+  overlapped: boolean;
+  /** Where the last pull before the window started: every pull since may have passed docs over. */
+  from: Checkpoint | null;
+}
+
 /** Thrown into RxDB once the replication is stopping or must stop (426). */
 class ReplicationHalted extends Error {
   override readonly name = 'ReplicationHalted';
@@ -111,6 +123,15 @@ export class Replications {
    * while unknown: before the first pull and while a pull runs (its answer sets it).
    */
   private readonly head = new Map<CollectionName, Checkpoint | null>();
+  /**
+   * Pushes and the pulls that overlap them (see `openWindow`): per collection, the push window
+   * open now, the checkpoint each running pull started from, the one the last pull started
+   * from, and a checkpoint the next pull must start from instead of RxDB's.
+   */
+  private readonly windows = new Map<CollectionName, PushWindow>();
+  private readonly pullingFrom = new Map<CollectionName, Checkpoint | null>();
+  private readonly lastPullFrom = new Map<CollectionName, Checkpoint | null>();
+  private readonly rewind = new Map<CollectionName, Checkpoint | null>();
   /** Each collection's `pull.stream$`: live patches go to RxDB through it. */
   private readonly streams = {} as Record<CollectionName, Subject<RxReplicationPullStreamItem<any, Checkpoint>>>;
 
@@ -242,12 +263,12 @@ export class Replications {
         batchSize: Math.min(config.pullBatchSize, PULL_LIMIT_MAX),
         // Live patches (applyChanged). A stream event's checkpoint replaces RxDB's as is.
         stream$: this.streams[c].asObservable(),
-        handler: (checkpoint, batchSize) =>
-          this.tracked(c, checkpoint ?? null, () =>
+        handler: (checkpoint, batchSize) => {
+          const from = this.checkpointFor(c, checkpoint ?? null);
+          return this.tracked(c, from, () =>
             this.guarded(c, () =>
               this.retrying(async () => {
                 config.tracker.pullStarting(c);
-                const from = this.checkpointFor(c, checkpoint ?? null);
                 const res = await config.rest.send('GET', this.pullPath(c, from, batchSize));
                 if (res.status === 410) {
                   await res.body?.cancel().catch(() => undefined);
@@ -266,17 +287,27 @@ export class Replications {
                 return { documents: body.documents, checkpoint: body.checkpoint ?? checkpoint ?? undefined };
               }),
             ),
-          ),
+          );
+        },
       },
       push: {
         batchSize: Math.min(config.pushBatchSize, PUSH_MAX_ROWS),
-        handler: (rows) =>
-          this.guarded(c, () =>
-            this.pushRows(
-              c,
-              rows.map((r) => ({ assumedMasterState: r.assumedMasterState ?? null, newDocumentState: r.newDocumentState })),
-            ),
-          ),
+        handler: async (rows) => {
+          const window = this.openWindow(c);
+          window.handlers++;
+          try {
+            return await this.guarded(c, () =>
+              this.pushRows(
+                c,
+                window,
+                rows.map((r) => ({ assumedMasterState: r.assumedMasterState ?? null, newDocumentState: r.newDocumentState })),
+              ),
+            );
+          } finally {
+            window.handlers--;
+            this.closeWhenIdle(c, window);
+          }
+        },
       },
     });
     state.error$.subscribe((err) => {
@@ -285,7 +316,49 @@ export class Replications {
     return state;
   }
 
-  private async pushRows(c: CollectionName, rows: PushRow[]): Promise<any[]> {
+  /**
+   * A push window: from a push request until RxDB's upstream is idle again, i.e. it has stored
+   * what the server acknowledged as its assumed server state and pushed any conflict's merge.
+   * RxDB hands a pulled doc to the local database only when the local copy equals the assumed
+   * server state; a pull whose answer RxDB handles inside the window may compare the pushed copy
+   * with the state from before the push, pass the server's doc over as a local change not yet
+   * pushed, and still move the checkpoint past it. (RxDB holds back the pulls it starts while a
+   * push runs, but not one already running, nor one started between two rounds of a push, as
+   * after a conflict.) The server's stamps of that push would then never arrive. So a pull that
+   * ran during a window that applied rows is done again from where it started once the window
+   * closes, and that window's push only counts as pulled back by a pull started after it.
+   */
+  private openWindow(c: CollectionName): PushWindow {
+    let window = this.windows.get(c);
+    if (!window) {
+      window = { handlers: 0, applied: false, overlapped: this.pullingFrom.has(c), from: this.lastPullFrom.get(c) ?? null };
+      this.windows.set(c, window);
+    }
+    return window;
+  }
+
+  private closeWhenIdle(c: CollectionName, window: PushWindow): void {
+    const up = this.states[c].internalReplicationState?.events.active.up;
+    const close = () => {
+      if (this.windows.get(c) !== window || window.handlers > 0) return;
+      this.windows.delete(c);
+      if (!window.applied || this.stopped) return;
+      this.config.tracker.pushed(c);
+      if (window.overlapped) {
+        this.rewind.set(c, this.rewind.has(c) ? this.rewind.get(c)! : window.from);
+        this.states[c].reSync();
+      }
+    };
+    if (!up) return close();
+    // Synchronously on RxDB's own "idle": before anything awaiting it (awaitInSync) goes on.
+    const sub = up.subscribe((active) => {
+      if (active) return;
+      queueMicrotask(() => sub.unsubscribe());
+      close();
+    });
+  }
+
+  private async pushRows(c: CollectionName, window: PushWindow, rows: PushRow[]): Promise<any[]> {
     // Read-only collections (section memory) are never sent: the server derives them. A local
     // write there (the domain layer remembering a placement offline) stands until the server's
     // own doc replaces it on a pull.
@@ -297,7 +370,7 @@ export class Replications {
         this.answer<PushBody>(await this.config.rest.send('POST', this.pushPath(c), pending)),
       );
       conflicts.push(...body.conflicts);
-      if (body.rejected.length < pending.length) this.config.tracker.pushed(c);
+      if (body.rejected.length < pending.length) window.applied = true;
       const refused = body.rejected.filter((r) => r.code !== 'parent_missing');
       if (refused.length > 0) {
         // Their server state comes back in `conflicts`: the conflict handler must take it as is.
@@ -331,22 +404,36 @@ export class Replications {
     }
   }
 
-  /** Runs a pull: the collection's head is unknown meanwhile, and afterwards it is what RxDB
-   *  will hold: the answer's checkpoint when it brought documents, else RxDB's own (RxDB keeps
-   *  its checkpoint when a pull brings none). */
+  /** Runs a pull from `from`: the collection's head is unknown meanwhile, and afterwards it is
+   *  what RxDB will hold: the answer's checkpoint when it brought documents, else where it
+   *  started (RxDB keeps its checkpoint when a pull brings none, and nothing lies past `from`). */
   private async tracked<T extends { documents: unknown[]; checkpoint?: Checkpoint | undefined }>(
     c: CollectionName,
     from: Checkpoint | null,
     pull: () => Promise<T>,
   ): Promise<T> {
     this.head.delete(c);
-    const result = await pull();
-    this.head.set(c, result.documents.length > 0 ? (result.checkpoint ?? null) : from);
-    return result;
+    this.pullingFrom.set(c, from);
+    this.lastPullFrom.set(c, from);
+    const window = this.windows.get(c);
+    if (window) window.overlapped = true;
+    try {
+      const result = await pull();
+      this.head.set(c, result.documents.length > 0 ? (result.checkpoint ?? null) : from);
+      return result;
+    } finally {
+      this.pullingFrom.delete(c);
+    }
   }
 
-  /** The checkpoint to pull from: RxDB's, unless it is one a 410 replaced. */
+  /** The checkpoint to pull from: RxDB's, unless a push window asked to pull again from an
+   *  earlier one or it is one a 410 replaced. */
   private checkpointFor(c: CollectionName, checkpoint: Checkpoint | null): Checkpoint | null {
+    if (this.rewind.has(c)) {
+      const from = this.rewind.get(c)!;
+      this.rewind.delete(c);
+      return from;
+    }
     const replaced = this.replaced.get(c);
     if (!replaced) return checkpoint;
     if (JSON.stringify(checkpoint) === replaced.expired) return replaced.by;
