@@ -23,7 +23,11 @@ async function main() {
   ensurePeers();
   const [sdkFile, pouchFile] = await Promise.all([bundleWorker('sdk-device'), bundleWorker('pouch-device')]);
   const service = await Service.start();
-  const pouchServer = await forkRemote('pouchdb-server', path.join(BENCH_DIR, 'lib', 'pouch-server-child.ts'), process.env);
+  const pouchServer = await forkRemote(
+    'pouchdb-server',
+    path.join(BENCH_DIR, 'lib', 'pouch-server-child.ts'),
+    process.env,
+  );
   const sdk: number[] = [];
   const pouch: Record<number, number[]> = Object.fromEntries(BATCHES.map((b) => [b, []]));
   try {
@@ -31,7 +35,23 @@ async function main() {
     const list = await service.rest(family, 'POST', '/api/lists', { name: 'Initial sync' });
     await service.seedItems(family, list.id, N);
     const { url } = await pouchServer.call<{ url: string }>('start');
-    const doc = { listId: list.id, quantity: 2.5, unitOfMeasureId: null, familyUnitOfMeasureId: null, isApproximate: false, quantityNote: 'ripe ones', productId: null, familyProductId: null, sectionId: null, checked: false, checkedAt: null, removedAt: null, removedByUserId: null, createdAt: new Date().toISOString(), updatedAt: new Date().toISOString() };
+    const doc = {
+      listId: list.id,
+      quantity: 2.5,
+      unitOfMeasureId: null,
+      familyUnitOfMeasureId: null,
+      isApproximate: false,
+      quantityNote: 'ripe ones',
+      productId: null,
+      familyProductId: null,
+      sectionId: null,
+      checked: false,
+      checkedAt: null,
+      removedAt: null,
+      removedByUserId: null,
+      createdAt: new Date().toISOString(),
+      updatedAt: new Date().toISOString(),
+    };
     const seeded = await pouchServer.call<number>('seed', { name: 'items', n: N, doc });
     if (seeded !== N) throw new Error(`PouchDB server holds ${seeded} docs, not ${N}`);
 
@@ -50,8 +70,11 @@ async function main() {
     await attempt(pouchFile, { remoteUrl: `${url}/items`, batchSize: 1000, expect: N });
     for (let round = 0; round < ROUNDS; round++) {
       sdk.push(await attempt(sdkFile, { baseUrl: service.url, session: family.session, expect: N }));
-      for (const b of BATCHES) pouch[b]!.push(await attempt(pouchFile, { remoteUrl: `${url}/items`, batchSize: b, expect: N }));
-      console.error(`round ${round + 1}: SDK ${Math.round(sdk[round]!)} ms, PouchDB ${BATCHES.map((b) => `${b}: ${Math.round(pouch[b]![round]!)} ms`).join(', ')}`);
+      for (const b of BATCHES)
+        pouch[b]!.push(await attempt(pouchFile, { remoteUrl: `${url}/items`, batchSize: b, expect: N }));
+      console.error(
+        `round ${round + 1}: SDK ${Math.round(sdk[round]!)} ms, PouchDB ${BATCHES.map((b) => `${b}: ${Math.round(pouch[b]![round]!)} ms`).join(', ')}`,
+      );
     }
     await service.dropFamily(family);
   } finally {
@@ -67,7 +90,10 @@ async function main() {
     '| system | seconds | PouchDB best / this |',
     '|---|---:|---:|',
     `| SDK, fresh RxDB memory database, all nine collections | ${s(sdk)} | ${fmtSpread(spread(best.map((b, i) => b / sdk[i]!)), 1)}× |`,
-    ...BATCHES.map((b) => `| PouchDB 9 ↔ express-pouchdb, batch_size ${b}${b === 100 ? ' (default)' : ''} | ${s(pouch[b]!)} | ${fmtSpread(spread(best.map((x, i) => x / pouch[b]![i]!)), 2)} |`),
+    ...BATCHES.map(
+      (b) =>
+        `| PouchDB 9 ↔ express-pouchdb, batch_size ${b}${b === 100 ? ' (default)' : ''} | ${s(pouch[b]!)} | ${fmtSpread(spread(best.map((x, i) => x / pouch[b]![i]!)), 2)} |`,
+    ),
   ].join('\n');
   writeResult(`initial-sync.${backend()}`, md, { n: N, sdk, pouch });
 }

@@ -90,7 +90,13 @@ async function closeSockets(sockets: WebSocket[]) {
   await sleep(500);
 }
 
-async function measure(n: number, fire: (k: number) => Promise<number>, receipts: Receipts, memory: () => Promise<Memory>, before: Memory): Promise<Side> {
+async function measure(
+  n: number,
+  fire: (k: number) => Promise<number>,
+  receipts: Receipts,
+  memory: () => Promise<Memory>,
+  before: Memory,
+): Promise<Side> {
   await sleep(1000);
   const after = await memory();
   const side: Side = {
@@ -134,7 +140,13 @@ async function serviceSide(n: number): Promise<Side> {
     const receipts = new Receipts();
     const before = await service.memory();
     const sockets = await openSockets(n, wsUrl, family.token, receipts);
-    const side = await measure(n, (k) => service.emit(family, list.id, k), receipts, () => service.memory(), before);
+    const side = await measure(
+      n,
+      (k) => service.emit(family, list.id, k),
+      receipts,
+      () => service.memory(),
+      before,
+    );
     await closeSockets(sockets);
     return side;
   } finally {
@@ -153,7 +165,13 @@ async function bareSide(n: number): Promise<Side> {
     const before = await bare.call<Memory>('memory');
     const sockets = await openSockets(n, url, null, receipts);
     while ((await bare.call<number>('clients')) < n) await sleep(10);
-    const side = await measure(n, (k) => bare.call<number>('broadcast', { listId: 'bench', k }), receipts, () => bare.call<Memory>('memory'), before);
+    const side = await measure(
+      n,
+      (k) => bare.call<number>('broadcast', { listId: 'bench', k }),
+      receipts,
+      () => bare.call<Memory>('memory'),
+      before,
+    );
     await closeSockets(sockets);
     return side;
   } finally {
@@ -169,7 +187,9 @@ async function main() {
     const s = await serviceSide(n);
     const b = await bareSide(n);
     rows.push({ n, service: s, bare: b });
-    console.error(`${n} sockets: service p50 ${spread(s.p50).median.toFixed(2)} ms, ${(s.rssPerSocket / 1024).toFixed(1)} KB RSS, ${(s.heapPerSocket / 1024).toFixed(1)} KB heap per socket (${((Date.now() - t) / 1000).toFixed(0)} s)`);
+    console.error(
+      `${n} sockets: service p50 ${spread(s.p50).median.toFixed(2)} ms, ${(s.rssPerSocket / 1024).toFixed(1)} KB RSS, ${(s.heapPerSocket / 1024).toFixed(1)} KB heap per socket (${((Date.now() - t) / 1000).toFixed(0)} s)`,
+    );
   }
   const kb = (b: number, n: number, min: number) => (n < min ? '—' : `${(b / 1024).toFixed(1)}`);
   const md = [

@@ -88,7 +88,11 @@ async function main() {
   ensurePeers();
   const [sdkFile, pouchFile] = await Promise.all([bundleWorker('sdk-device'), bundleWorker('pouch-device')]);
   const service = await Service.start();
-  const pouchServer = await forkRemote('pouchdb-server', path.join(BENCH_DIR, 'lib', 'pouch-server-child.ts'), process.env);
+  const pouchServer = await forkRemote(
+    'pouchdb-server',
+    path.join(BENCH_DIR, 'lib', 'pouch-server-child.ts'),
+    process.env,
+  );
   const opened: Remote[] = [];
   try {
     const family = await service.family();
@@ -109,10 +113,21 @@ async function main() {
       await r.call('open', { remoteUrl, receiver });
       return r;
     };
-    const writers: Record<'sdk' | 'pouchdb', Remote> = { sdk: await sdkDevice(false), pouchdb: await pouchDevice(false) };
+    const writers: Record<'sdk' | 'pouchdb', Remote> = {
+      sdk: await sdkDevice(false),
+      pouchdb: await pouchDevice(false),
+    };
     const itemFields = { quantity: 2, isApproximate: false, quantityNote: null, checked: false, sectionId: null };
 
-    const results: Array<{ n: number; system: System; p50: number[]; p99: number[]; frameP50: number[]; receipts: number; missing: number }> = [];
+    const results: Array<{
+      n: number;
+      system: System;
+      p50: number[];
+      p99: number[];
+      frameP50: number[];
+      receipts: number;
+      missing: number;
+    }> = [];
     let patchedFrames = 0;
     for (const n of SIZES) {
       const t = Date.now();
@@ -124,7 +139,10 @@ async function main() {
       const pouchArrivals = new Arrivals();
       pouchArrivals.listen(pouchReceivers);
 
-      const per: Record<System, { p50: number[]; p99: number[]; frameP50: number[]; receipts: number; missing: number }> = {
+      const per: Record<
+        System,
+        { p50: number[]; p99: number[]; frameP50: number[]; receipts: number; missing: number }
+      > = {
         patches: { p50: [], p99: [], frameP50: [], receipts: 0, missing: 0 },
         pulls: { p50: [], p99: [], frameP50: [], receipts: 0, missing: 0 },
         pouchdb: { p50: [], p99: [], frameP50: [], receipts: 0, missing: 0 },
@@ -133,14 +151,19 @@ async function main() {
       const writeOnce = async (system: System) => {
         const writer = system === 'pouchdb' ? writers.pouchdb : writers.sdk;
         const arrivals = system === 'pouchdb' ? pouchArrivals : sdkArrivals;
-        const { id, t0 } = await writer.call<{ id: string; t0: number }>('write', { listId: list.id, name: `Item ${++k}`, doc: itemFields });
+        const { id, t0 } = await writer.call<{ id: string; t0: number }>('write', {
+          listId: list.id,
+          name: `Item ${++k}`,
+          doc: itemFields,
+        });
         const got = await arrivals.wait(id, t0, n);
         await sleep(20);
         return got;
       };
       for (let round = 0; round < ROUNDS; round++) {
         for (const system of ['patches', 'pulls', 'pouchdb'] as System[]) {
-          if (system !== 'pouchdb') await Promise.all(sdkReceivers.map((r) => r.call('mode', { stripDocs: system === 'pulls' })));
+          if (system !== 'pouchdb')
+            await Promise.all(sdkReceivers.map((r) => r.call('mode', { stripDocs: system === 'pulls' })));
           if (round === 0) for (let i = 0; i < WARMUP; i++) await writeOnce(system);
           const lat: number[] = [];
           const frames: number[] = [];
@@ -160,7 +183,14 @@ async function main() {
       const stats = await Promise.all(sdkReceivers.map((r) => r.call<{ patched: number }>('stats')));
       patchedFrames += stats.reduce((a, s) => a + s.patched, 0);
       for (const system of ['patches', 'pulls', 'pouchdb'] as System[]) results.push({ n, system, ...per[system] });
-      await Promise.all([...sdkReceivers, ...pouchReceivers].map((r) => r.call('close').catch(() => undefined).then(() => r.close())));
+      await Promise.all(
+        [...sdkReceivers, ...pouchReceivers].map((r) =>
+          r
+            .call('close')
+            .catch(() => undefined)
+            .then(() => r.close()),
+        ),
+      );
     }
 
     const rows: string[] = [];
@@ -176,7 +206,9 @@ async function main() {
     }
     const md = [
       `Measured ${today()}${SMOKE ? ' (smoke run)' : ''}: ${backendName()}, ${machine()}; ${ROUNDS} rounds of ${WRITES} writes per system and size (after ${WARMUP} warm-up writes), rounds interleaved.`,
-      patchedFrames === 0 ? '\n**No `Changed` frame carried `docs` in this run: the server sent no live patches, so both SDK rows pull.**' : `\n${patchedFrames.toLocaleString('en-US')} \`Changed\` frames with \`docs\` reached the receiving SDK devices.`,
+      patchedFrames === 0
+        ? '\n**No `Changed` frame carried `docs` in this run: the server sent no live patches, so both SDK rows pull.**'
+        : `\n${patchedFrames.toLocaleString('en-US')} \`Changed\` frames with \`docs\` reached the receiving SDK devices.`,
       '',
       '| receiving devices | system | receipts | `Changed` frame p50 ms | in the database p50 ms | p99 ms | PouchDB p99 / this p99 |',
       '|---:|---|---:|---:|---:|---:|---:|',

@@ -64,7 +64,10 @@ async function main() {
     '',
     '| items | endpoint docs/s | baseline docs/s | endpoint / baseline |',
     '|---:|---:|---:|---:|',
-    ...rows.map((r) => `| ${r.n.toLocaleString('en-US')} | ${fmtSpread(spread(r.service), 0)} | ${fmtSpread(spread(r.baseline), 0)} | ${fmtSpread(ratioSpread(r.service, r.baseline))} |`),
+    ...rows.map(
+      (r) =>
+        `| ${r.n.toLocaleString('en-US')} | ${fmtSpread(spread(r.service), 0)} | ${fmtSpread(spread(r.baseline), 0)} | ${fmtSpread(ratioSpread(r.service, r.baseline))} |`,
+    ),
   ].join('\n');
   writeResult(`pull-growth.${backend()}`, md, { rows });
 }

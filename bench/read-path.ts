@@ -51,7 +51,13 @@ async function main() {
     const family = await service.family();
     const auth = { authorization: `Bearer ${family.token}` };
     const targets: Array<{ what: string; n: number | null; path: string; barePath: string }> = [];
-    for (const n of SIZES) targets.push({ what: 'GET /api/lists/{id}', n, path: `/api/lists/${(await seedList(service, family, n)).listId}`, barePath: `/detail/${n}` });
+    for (const n of SIZES)
+      targets.push({
+        what: 'GET /api/lists/{id}',
+        n,
+        path: `/api/lists/${(await seedList(service, family, n)).listId}`,
+        barePath: `/detail/${n}`,
+      });
     targets.push({ what: 'GET /api/me', n: null, path: '/api/me', barePath: '/me' });
 
     for (const t of targets) {
@@ -74,7 +80,9 @@ async function main() {
         if (!first) row.service.push(await cannon(service.url + t.path, auth, SECONDS));
       }
       rows.push(row);
-      console.error(`${t.what}${t.n ? ` (${t.n} items)` : ''}: ${Math.round(spread(row.service.map((l) => l.rps)).median)} req/s`);
+      console.error(
+        `${t.what}${t.n ? ` (${t.n} items)` : ''}: ${Math.round(spread(row.service.map((l) => l.rps)).median)} req/s`,
+      );
     }
     await new Promise((r) => setTimeout(r, 2_000)); // let the last queued requests finish
   } finally {
@@ -92,7 +100,12 @@ async function main() {
       const s = (k: keyof Load) => spread(r.service.map((l) => l[k]));
       const b = (k: keyof Load) => spread(r.bare.map((l) => l[k]));
       const errs = r.service.reduce((a, l) => a + l.errors, 0);
-      return `| ${r.what}${r.n ? `, ${r.n.toLocaleString('en-US')} items` : ''} | ${kb(r.bytes)} | ${fmtSpread(s('rps'), 0)} | ${fmtSpread(s('p99'), 0)} | ${errs} | ${fmtSpread(b('rps'), 0)} | ${fmtSpread(b('p99'), 0)} | ${fmtSpread(ratioSpread(r.service.map((l) => l.rps), r.bare.map((l) => l.rps)))} |`;
+      return `| ${r.what}${r.n ? `, ${r.n.toLocaleString('en-US')} items` : ''} | ${kb(r.bytes)} | ${fmtSpread(s('rps'), 0)} | ${fmtSpread(s('p99'), 0)} | ${errs} | ${fmtSpread(b('rps'), 0)} | ${fmtSpread(b('p99'), 0)} | ${fmtSpread(
+        ratioSpread(
+          r.service.map((l) => l.rps),
+          r.bare.map((l) => l.rps),
+        ),
+      )} |`;
     }),
   ].join('\n');
   writeResult(`read-path.${backend()}`, md, { rows });

@@ -72,21 +72,33 @@ async function measure(receivers: Receiver[], iterations: number, fire: () => Pr
 
 async function openMany<T>(n: number, open: () => Promise<T>, batch = 50): Promise<T[]> {
   const out: T[] = [];
-  for (let i = 0; i < n; i += batch) out.push(...(await Promise.all(Array.from({ length: Math.min(batch, n - i) }, open))));
+  for (let i = 0; i < n; i += batch)
+    out.push(...(await Promise.all(Array.from({ length: Math.min(batch, n - i) }, open))));
   return out;
 }
 
 /** `remote`: the sockets connect to a second instance (sharing PostgreSQL and Redis), so each
  *  event also crosses Redis: PUBLISH on the writing instance → subscriber → that instance's hub. */
 async function benchService(n: number, remote = false): Promise<number[]> {
-  const env = { ...process.env, NODE_ENV: 'test', PORT: '0', LOG_LEVEL: 'silent', DATABASE_URL: process.env.DATABASE_URL || 'pglite://memory' };
+  const env = {
+    ...process.env,
+    NODE_ENV: 'test',
+    PORT: '0',
+    LOG_LEVEL: 'silent',
+    DATABASE_URL: process.env.DATABASE_URL || 'pglite://memory',
+  };
   const app = await startServer({ env });
   const other = remote ? await startServer({ env }) : undefined;
   try {
     const family = await createFamilyRow(app.deps.db, { name: `Bench ${newId()}` });
     const userId = newId();
     await app.deps.db.transaction(async (trx) => {
-      await trx('users').insert({ id: userId, email: `${userId}@bench.test`, user_name: `bench-${userId}`, password_hash: 'x' });
+      await trx('users').insert({
+        id: userId,
+        email: `${userId}@bench.test`,
+        user_name: `bench-${userId}`,
+        password_hash: 'x',
+      });
       await trx('family_memberships').insert({ id: newId(), family_id: family.id, user_id: userId, role: 'admin' });
     });
     const token = signAccessToken(app.deps.jwtSecret, { userId, familyId: family.id, role: 'admin' }, 3600);
@@ -163,22 +175,35 @@ const fmt = (ms: number) => ms.toFixed(3);
 async function main() {
   const backend = `${process.env.DATABASE_URL?.startsWith('postgres') ? 'PostgreSQL' : 'PGlite'} + ${process.env.REDIS_URL ? 'Redis bus' : 'in-process bus'}`;
   console.log(`# realtime latency (commit → receipt), ${backend}`);
-  console.log(`node ${process.version}, ${os.cpus().length} × ${os.cpus()[0]?.model ?? 'cpu'}, ${os.platform()} ${os.release()}\n`);
-  console.log('| sockets | receipts | service p50 ms | service p99 ms | bare ws p50 ms | bare ws p99 ms | ratio p50 | ratio p99 |');
+  console.log(
+    `node ${process.version}, ${os.cpus().length} × ${os.cpus()[0]?.model ?? 'cpu'}, ${os.platform()} ${os.release()}\n`,
+  );
+  console.log(
+    '| sockets | receipts | service p50 ms | service p99 ms | bare ws p50 ms | bare ws p99 ms | ratio p50 | ratio p99 |',
+  );
   console.log('|---:|---:|---:|---:|---:|---:|---:|---:|');
   const table = async (remote: boolean) => {
     for (const n of SIZES) {
       const service = await benchService(n, remote);
       const bare = await benchBare(n);
-      const [s50, s99, b50, b99] = [quantile(service, 0.5), quantile(service, 0.99), quantile(bare, 0.5), quantile(bare, 0.99)];
-      console.log(`| ${n} | ${service.length} | ${fmt(s50)} | ${fmt(s99)} | ${fmt(b50)} | ${fmt(b99)} | ${(s50 / b50).toFixed(2)} | ${(s99 / b99).toFixed(2)} |`);
+      const [s50, s99, b50, b99] = [
+        quantile(service, 0.5),
+        quantile(service, 0.99),
+        quantile(bare, 0.5),
+        quantile(bare, 0.99),
+      ];
+      console.log(
+        `| ${n} | ${service.length} | ${fmt(s50)} | ${fmt(s99)} | ${fmt(b50)} | ${fmt(b99)} | ${(s50 / b50).toFixed(2)} | ${(s99 / b99).toFixed(2)} |`,
+      );
     }
   };
   await table(false);
   // Two instances need a shared PostgreSQL (PGlite is one process's) and Redis between them.
   if (process.env.REDIS_URL && process.env.DATABASE_URL?.startsWith('postgres')) {
     console.log('\nsockets on a second instance (the event crosses Redis):\n');
-    console.log('| sockets | receipts | service p50 ms | service p99 ms | bare ws p50 ms | bare ws p99 ms | ratio p50 | ratio p99 |');
+    console.log(
+      '| sockets | receipts | service p50 ms | service p99 ms | bare ws p50 ms | bare ws p99 ms | ratio p50 | ratio p99 |',
+    );
     console.log('|---:|---:|---:|---:|---:|---:|---:|---:|');
     await table(true);
   }

@@ -79,10 +79,14 @@ async function main() {
       }
       console.log(`\n## bench/${bench.name}.ts (${b})${smoke ? ' (smoke)' : ''}\n`);
       const t = Date.now();
-      const r = spawnSync(process.execPath, ['--conditions=@family-shopping/source', '--import', 'tsx', path.join(BENCH_DIR, `${bench.name}.ts`)], {
-        stdio: 'inherit',
-        env,
-      });
+      const r = spawnSync(
+        process.execPath,
+        ['--conditions=@family-shopping/source', '--import', 'tsx', path.join(BENCH_DIR, `${bench.name}.ts`)],
+        {
+          stdio: 'inherit',
+          env,
+        },
+      );
       console.log(`(${bench.name}, ${b}: ${((Date.now() - t) / 1000).toFixed(0)} s)`);
       if (r.status !== 0) {
         console.error(`bench/${bench.name}.ts (${b}) failed (exit ${r.status ?? r.signal})`);
@@ -91,7 +95,8 @@ async function main() {
       }
       if (!smoke) {
         const missing = updateDocs([`${bench.name}.${b}`]);
-        if (missing.length) console.error(`docs/benchmarks.md has no markers for ${missing.join(', ')}: block left in bench/results/`);
+        if (missing.length)
+          console.error(`docs/benchmarks.md has no markers for ${missing.join(', ')}: block left in bench/results/`);
       }
     }
   }

@@ -82,5 +82,7 @@ console.log(
 );
 console.log(`the SDK's own share (SDK, protocol, zod/mini, the rest of rxjs): ${kib(gzipped - floorGzip)} gzipped`);
 const ok = gzipped <= BUDGET_GZIP;
-console.log(`\nbudget ${kib(BUDGET_GZIP)} gzipped: ${ok ? 'within' : 'OVER'} (${((gzipped / BUDGET_GZIP) * 100).toFixed(0)} %)`);
+console.log(
+  `\nbudget ${kib(BUDGET_GZIP)} gzipped: ${ok ? 'within' : 'OVER'} (${((gzipped / BUDGET_GZIP) * 100).toFixed(0)} %)`,
+);
 process.exit(ok ? 0 : 1);

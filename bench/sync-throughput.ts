@@ -65,7 +65,12 @@ async function oneRound(app: RunningServer): Promise<Round> {
   {
     const family = await createFamilyRow(db, { name: `Bench ${newId().slice(0, 8)}` });
     const userId = newId();
-    await db('users').insert({ id: userId, email: `bench-${userId}@example.test`, user_name: `bench-${userId}`, password_hash: 'x' });
+    await db('users').insert({
+      id: userId,
+      email: `bench-${userId}@example.test`,
+      user_name: `bench-${userId}`,
+      password_hash: 'x',
+    });
     await db('family_memberships').insert({ id: newId(), family_id: family.id, user_id: userId, role: 'admin' });
     const token = signAccessToken(app.deps.jwtSecret, { userId, familyId: family.id, role: 'admin' }, 3600, Date.now());
     const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
@@ -86,24 +91,31 @@ async function oneRound(app: RunningServer): Promise<Round> {
     }
     let t0 = performance.now();
     for (const body of bodies) {
-      const r = await fetch(`${app.url}/api/sync/items/push?schema=${SCHEMA_VERSION}`, { method: 'POST', headers, body });
+      const r = await fetch(`${app.url}/api/sync/items/push?schema=${SCHEMA_VERSION}`, {
+        method: 'POST',
+        headers,
+        body,
+      });
       const json = (await r.json()) as any;
-      if (r.status !== 200 || json.rejected.length || json.conflicts.length) throw new Error(`push: ${r.status} ${JSON.stringify(json).slice(0, 300)}`);
+      if (r.status !== 200 || json.rejected.length || json.conflicts.length)
+        throw new Error(`push: ${r.status} ${JSON.stringify(json).slice(0, 300)}`);
     }
     const pushMs = performance.now() - t0;
 
     t0 = performance.now();
     for (const body of bodies) {
-      const rows = (JSON.parse(body) as Array<{ newDocumentState: ReturnType<typeof itemDoc> }>).map(({ newDocumentState: d }) => ({
-        id: crypto.randomUUID(),
-        family_id: family.id,
-        list_id: baselineList.id,
-        name: d.name,
-        quantity: d.quantity,
-        is_approximate: d.isApproximate,
-        quantity_note: d.quantityNote,
-        checked: d.checked,
-      }));
+      const rows = (JSON.parse(body) as Array<{ newDocumentState: ReturnType<typeof itemDoc> }>).map(
+        ({ newDocumentState: d }) => ({
+          id: crypto.randomUUID(),
+          family_id: family.id,
+          list_id: baselineList.id,
+          name: d.name,
+          quantity: d.quantity,
+          is_approximate: d.isApproximate,
+          quantity_note: d.quantityNote,
+          checked: d.checked,
+        }),
+      );
       // Like every write of a replicated table, the baseline takes the family's next version
       // (the database refuses rows without it): one statement per 500 rows.
       await db.transaction(async (trx) => {
@@ -134,7 +146,10 @@ async function oneRound(app: RunningServer): Promise<Round> {
     let after: { version: string; id: string } | null = null;
     let raw = 0;
     for (;;) {
-      const q = db('shopping_list_items').where({ family_id: family.id }).orderBy([{ column: 'version' }, { column: 'id' }]).limit(PULL_PAGE);
+      const q = db('shopping_list_items')
+        .where({ family_id: family.id })
+        .orderBy([{ column: 'version' }, { column: 'id' }])
+        .limit(PULL_PAGE);
       if (after) q.whereRaw('(version, id) > (?::bigint, ?::uuid)', [after.version, after.id]);
       const rows = (await q) as Array<{ version: string; id: string }>;
       JSON.stringify(rows);
@@ -167,8 +182,16 @@ async function main() {
     '',
     '| operation | endpoint docs/s | baseline docs/s | endpoint / baseline |',
     '|---|---:|---:|---:|',
-    row(`push (${PUSH_BATCH} rows/request)`, (r) => r.pushMs, (r) => r.pushBaseMs),
-    row(`pull (${PULL_PAGE} docs/page)`, (r) => r.pullMs, (r) => r.pullBaseMs),
+    row(
+      `push (${PUSH_BATCH} rows/request)`,
+      (r) => r.pushMs,
+      (r) => r.pushBaseMs,
+    ),
+    row(
+      `pull (${PULL_PAGE} docs/page)`,
+      (r) => r.pullMs,
+      (r) => r.pullBaseMs,
+    ),
   ].join('\n');
   writeResult(`sync-throughput.${backend()}`, md, { n: N, rounds });
 }

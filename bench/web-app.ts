@@ -40,7 +40,12 @@ function sizes() {
     const ext = path.extname(f).slice(1);
     if (!['js', 'mjs', 'css', 'html', 'webmanifest'].includes(ext)) continue;
     const base = path.basename(f);
-    const kind = ext === 'css' || ext === 'html' || ext === 'webmanifest' ? ext : path.dirname(f) === DIST && /^(sw|workbox-)/.test(base) ? 'js (service worker)' : 'js (app)';
+    const kind =
+      ext === 'css' || ext === 'html' || ext === 'webmanifest'
+        ? ext
+        : path.dirname(f) === DIST && /^(sw|workbox-)/.test(base)
+          ? 'js (service worker)'
+          : 'js (app)';
     const buf = readFileSync(f);
     const k = (kinds[kind] ??= { raw: 0, gz: 0, count: 0 });
     k.raw += buf.byteLength;
@@ -69,23 +74,32 @@ async function ttiOf(page: Page, url: string, threshold: number, reload = false)
   if (reload) await page.reload({ waitUntil: 'commit' });
   else await page.goto(url, { waitUntil: 'commit' });
   try {
-    const h = await page.waitForFunction(() => (window as unknown as { __tti?: number }).__tti, undefined, { timeout: 60_000, polling: 50 });
+    const h = await page.waitForFunction(() => (window as unknown as { __tti?: number }).__tti, undefined, {
+      timeout: 60_000,
+      polling: 50,
+    });
     return (await h.jsonValue()) as number;
   } catch (err) {
-    const shown = await page.locator('input[type=checkbox], [role=checkbox]').count().catch(() => -1);
+    const shown = await page
+      .locator('input[type=checkbox], [role=checkbox]')
+      .count()
+      .catch(() => -1);
     const file = path.join(BENCH_DIR, 'results', 'web-app-timeout.png');
     await page.screenshot({ path: file }).catch(() => undefined);
     throw new Error(`${url}: ${shown} of ${threshold} checkboxes after 60 s (screenshot: ${file})`, { cause: err });
   }
 }
 
-async function timeToInteractive(): Promise<{ cold: number[]; warm: number[]; bare: number[]; boxes: number } | string> {
+async function timeToInteractive(): Promise<
+  { cold: number[]; warm: number[]; bare: number[]; boxes: number } | string
+> {
   const service = await Service.start();
   const bare = await forkRemote('bare-koa', path.join(BENCH_DIR, 'lib', 'bare-child.ts'), process.env);
   const browser = await launchBrowser();
   try {
     const home = await fetch(service.url + '/');
-    if (!(home.headers.get('content-type') ?? '').includes('text/html')) return 'the service does not serve the app at / in this tree';
+    if (!(home.headers.get('content-type') ?? '').includes('text/html'))
+      return 'the service does not serve the app at / in this tree';
     const { url: bareUrl } = await bare.call<{ url: string }>('start');
     const family = await service.family();
     const { listId } = await seedList(service, family, ITEMS);
@@ -104,7 +118,7 @@ async function timeToInteractive(): Promise<{ cold: number[]; warm: number[]; ba
     await page.goto(listUrl);
     const boxes = page.locator('input[type=checkbox], [role=checkbox]');
     let count = -1;
-    for (let stable = 0; stable < 4; ) {
+    for (let stable = 0; stable < 4;) {
       await page.waitForTimeout(250);
       const c = await boxes.count();
       stable = c === count && c > 0 ? stable + 1 : 0;

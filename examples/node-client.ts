@@ -25,7 +25,8 @@ try {
   for (const list of lists) {
     const items = await client.db.items.find({ selector: { listId: list.id, removedAt: null } }).exec();
     console.log(`${list.name}: ${items.filter((i) => i.checked).length}/${items.length} checked`);
-    for (const item of items) console.log(`  [${item.checked ? 'x' : ' '}] ${item.name}${item.quantity != null ? ` × ${item.quantity}` : ''}`);
+    for (const item of items)
+      console.log(`  [${item.checked ? 'x' : ' '}] ${item.name}${item.quantity != null ? ` × ${item.quantity}` : ''}`);
   }
   if (lists.length === 0) console.log('no lists yet');
 } finally {

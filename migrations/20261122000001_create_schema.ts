@@ -31,10 +31,7 @@ function syncColumns(t: Knex.CreateTableBuilder, knex: Knex) {
 function quantityColumns(t: Knex.CreateTableBuilder) {
   t.decimal('quantity', 12, 3).nullable();
   t.uuid('unit_of_measure_id').nullable().references('id').inTable('units_of_measure');
-  t.uuid('family_unit_of_measure_id')
-    .nullable()
-    .references('id')
-    .inTable('family_units_of_measure');
+  t.uuid('family_unit_of_measure_id').nullable().references('id').inTable('family_units_of_measure');
   t.boolean('is_approximate').notNullable().defaultTo(false);
   t.text('quantity_note').nullable();
   t.uuid('product_id').nullable().references('id').inTable('products');
@@ -150,9 +147,7 @@ export async function up(knex: Knex): Promise<void> {
     t.timestamp('updated_at', { useTz: true }).notNullable().defaultTo(knex.fn.now());
     t.index(['catalog_version', 'id']);
   });
-  await knex.raw(
-    'CREATE UNIQUE INDEX units_of_measure_abbreviation_unique ON units_of_measure (lower(abbreviation))',
-  );
+  await knex.raw('CREATE UNIQUE INDEX units_of_measure_abbreviation_unique ON units_of_measure (lower(abbreviation))');
   await knex.raw(
     "ALTER TABLE units_of_measure ADD CONSTRAINT units_of_measure_category_check CHECK (category IN ('Count', 'Weight', 'Volume'))",
   );

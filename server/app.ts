@@ -43,9 +43,15 @@ export function buildApp(deps: Deps): BuiltApp {
         ctx.set('Allow', 'GET, HEAD, OPTIONS');
         return;
       }
-      throw new AppError(405, 'method_not_allowed', `${ctx.method} is not allowed here; allowed: GET, HEAD, OPTIONS`, undefined, {
-        Allow: 'GET, HEAD, OPTIONS',
-      });
+      throw new AppError(
+        405,
+        'method_not_allowed',
+        `${ctx.method} is not allowed here; allowed: GET, HEAD, OPTIONS`,
+        undefined,
+        {
+          Allow: 'GET, HEAD, OPTIONS',
+        },
+      );
     }
     if (ctx.path === '/healthz') {
       ctx.body = { status: 'ok' };

@@ -13,13 +13,16 @@ const bool = z
   .transform((v) => v === 'true' || v === '1' || v === 'yes');
 
 const url = (protocols: string[]) =>
-  z.string().refine((v) => {
-    try {
-      return protocols.includes(new URL(v).protocol);
-    } catch {
-      return false;
-    }
-  }, `must be a URL (${protocols.join(' or ')})`);
+  z.string().refine(
+    (v) => {
+      try {
+        return protocols.includes(new URL(v).protocol);
+      } catch {
+        return false;
+      }
+    },
+    `must be a URL (${protocols.join(' or ')})`,
+  );
 
 const schema = z.object({
   PORT: z
@@ -66,7 +69,10 @@ export type Config = Omit<z.output<typeof schema>, 'ACCESS_TOKEN_TTL' | 'REFRESH
 };
 
 export class ConfigError extends Error {
-  constructor(readonly variables: string[], message: string) {
+  constructor(
+    readonly variables: string[],
+    message: string,
+  ) {
     super(message);
     this.name = 'ConfigError';
   }

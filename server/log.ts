@@ -22,7 +22,12 @@ const REDACT = [
 
 /** The service's logger (stdout, or `destination` where given, e.g. a test's capture). */
 export function createLogger(level: string, destination?: DestinationStream): Logger {
-  const options = { level, redact: { paths: REDACT, censor: '[redacted]' }, base: undefined, serializers: { err: errorFields } };
+  const options = {
+    level,
+    redact: { paths: REDACT, censor: '[redacted]' },
+    base: undefined,
+    serializers: { err: errorFields },
+  };
   return destination ? pino(options, destination) : pino(options);
 }
 

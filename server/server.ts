@@ -60,7 +60,15 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
 
   // With REDIS_URL, events fan out to every instance through Redis; otherwise in process.
   const bus: EventBus = config.REDIS_URL ? await RedisBus.connect({ url: config.REDIS_URL, log }) : new InProcessBus();
-  const deps: Deps = { config, db, bus, log, clock: options.clock ?? systemClock, jwtSecret, jwtKey: jwtKey(jwtSecret) };
+  const deps: Deps = {
+    config,
+    db,
+    bus,
+    log,
+    clock: options.clock ?? systemClock,
+    jwtSecret,
+    jwtKey: jwtKey(jwtSecret),
+  };
   // The rate-limit counters' own connection, which never makes a request wait (ratelimit.ts).
   const redis = config.REDIS_URL ? await connectRateLimitRedis(config.REDIS_URL, log) : undefined;
   if (redis) deps.redis = redis;

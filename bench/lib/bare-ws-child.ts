@@ -7,37 +7,45 @@ import { now } from './common.js';
 
 let wss: WebSocketServer | undefined;
 
-serve({ send: (m) => process.send!(m), on: (e, fn) => process.on(e, fn) }, {
-  async start() {
-    wss = new WebSocketServer({ port: 0, host: '127.0.0.1', perMessageDeflate: false });
-    await new Promise<void>((r) => wss!.once('listening', () => r()));
-    return { url: `ws://127.0.0.1:${(wss.address() as { port: number }).port}` };
+serve(
+  { send: (m) => process.send!(m), on: (e, fn) => process.on(e, fn) },
+  {
+    async start() {
+      wss = new WebSocketServer({ port: 0, host: '127.0.0.1', perMessageDeflate: false });
+      await new Promise<void>((r) => wss!.once('listening', () => r()));
+      return { url: `ws://127.0.0.1:${(wss.address() as { port: number }).port}` };
+    },
+    clients() {
+      return wss?.clients.size ?? 0;
+    },
+    broadcast(args: { listId: string; k: number }) {
+      const t0 = now();
+      const text = JSON.stringify({
+        type: 'ListProgress',
+        listId: args.listId,
+        itemCount: args.k,
+        checkedCount: args.k % 3,
+      });
+      const changed = JSON.stringify({ type: 'Changed', version: args.k, previous: args.k - 1, collections: [] });
+      for (const c of wss!.clients) c.send(text);
+      for (const c of wss!.clients) c.send(changed);
+      return t0;
+    },
+    async memory() {
+      const gc = (globalThis as { gc?: () => void }).gc;
+      for (let i = 0; i < 3; i++) {
+        gc?.();
+        await new Promise((r) => setImmediate(r));
+      }
+      const m = process.memoryUsage();
+      return { rss: m.rss, heapUsed: m.heapUsed, external: m.external, arrayBuffers: m.arrayBuffers };
+    },
+    async close() {
+      for (const c of wss?.clients ?? []) c.terminate();
+      await new Promise<void>((r) => (wss ? wss.close(() => r()) : r()));
+      return null;
+    },
   },
-  clients() {
-    return wss?.clients.size ?? 0;
-  },
-  broadcast(args: { listId: string; k: number }) {
-    const t0 = now();
-    const text = JSON.stringify({ type: 'ListProgress', listId: args.listId, itemCount: args.k, checkedCount: args.k % 3 });
-    const changed = JSON.stringify({ type: 'Changed', version: args.k, previous: args.k - 1, collections: [] });
-    for (const c of wss!.clients) c.send(text);
-    for (const c of wss!.clients) c.send(changed);
-    return t0;
-  },
-  async memory() {
-    const gc = (globalThis as { gc?: () => void }).gc;
-    for (let i = 0; i < 3; i++) {
-      gc?.();
-      await new Promise((r) => setImmediate(r));
-    }
-    const m = process.memoryUsage();
-    return { rss: m.rss, heapUsed: m.heapUsed, external: m.external, arrayBuffers: m.arrayBuffers };
-  },
-  async close() {
-    for (const c of wss?.clients ?? []) c.terminate();
-    await new Promise<void>((r) => (wss ? wss.close(() => r()) : r()));
-    return null;
-  },
-});
+);
 process.send!({ ready: true });
 process.on('disconnect', () => process.exit(0));

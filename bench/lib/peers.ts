@@ -8,14 +8,25 @@ import path from 'node:path';
 import { BENCH_DIR } from './common.js';
 
 export const PEERS_DIR = path.join(BENCH_DIR, 'peers');
-const PEERS = ['autocannon', 'express', 'express-pouchdb', 'pouchdb-core', 'pouchdb-adapter-memory', 'pouchdb-adapter-http', 'pouchdb-replication', 'pouchdb-mapreduce'];
+const PEERS = [
+  'autocannon',
+  'express',
+  'express-pouchdb',
+  'pouchdb-core',
+  'pouchdb-adapter-memory',
+  'pouchdb-adapter-http',
+  'pouchdb-replication',
+  'pouchdb-mapreduce',
+];
 
 /** `npm install --prefix bench/peers` when any peer is missing. */
 export function ensurePeers(): void {
   const missing = PEERS.filter((p) => !existsSync(path.join(PEERS_DIR, 'node_modules', p, 'package.json')));
   if (missing.length === 0) return;
   console.error(`installing the benchmark peers into bench/peers (missing: ${missing.join(', ')})`);
-  const r = spawnSync('npm', ['install', '--prefix', PEERS_DIR, '--no-audit', '--no-fund', '--loglevel=error'], { stdio: 'inherit' });
+  const r = spawnSync('npm', ['install', '--prefix', PEERS_DIR, '--no-audit', '--no-fund', '--loglevel=error'], {
+    stdio: 'inherit',
+  });
   if (r.status !== 0) throw new Error(`npm install --prefix bench/peers failed (${r.status ?? r.signal})`);
 }
 

@@ -88,7 +88,12 @@ export class Remote extends EventEmitter {
 }
 
 /** Forks `script` (TypeScript, run through tsx with the source condition) as a process. */
-export async function forkRemote(name: string, script: string, env: Record<string, string | undefined>, execArgv: string[] = []): Promise<Remote> {
+export async function forkRemote(
+  name: string,
+  script: string,
+  env: Record<string, string | undefined>,
+  execArgv: string[] = [],
+): Promise<Remote> {
   const child: ChildProcess = fork(script, [], {
     cwd: ROOT,
     env: env as NodeJS.ProcessEnv,

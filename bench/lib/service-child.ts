@@ -17,7 +17,10 @@ const need = () => {
 async function rest(token: string, method: string, path: string, body?: unknown): Promise<any> {
   const r = await fetch(need().url + path, {
     method,
-    headers: { authorization: `Bearer ${token}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+    headers: {
+      authorization: `Bearer ${token}`,
+      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+    },
     body: body === undefined ? undefined : JSON.stringify(body),
   });
   const text = await r.text();
@@ -33,95 +36,101 @@ async function gcTwice() {
   }
 }
 
-serve({ send: (m) => process.send!(m), on: (e, fn) => process.on(e, fn) }, {
-  async start(args: { env: Record<string, string> }) {
-    app = await startServer({ env: args.env });
-    return { url: app.url };
-  },
-  /** A family, its admin, an access token for REST, and a session from a real login. */
-  async family() {
-    const a = need();
-    const family = await makeFamily(a);
-    const r = await fetch(`${a.url}/api/auth/login`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ email: family.admin.email, password: family.admin.password }),
-    });
-    if (r.status !== 200) throw new Error(`login: ${r.status} ${await r.text()}`);
-    const session = await r.json();
-    return { familyId: family.familyId, userId: family.admin.userId, token: family.admin.token, session };
-  },
-  rest(args: { token: string; method: string; path: string; body?: unknown }) {
-    return rest(args.token, args.method, args.path, args.body);
-  },
-  /** `n` items on a list, `chunk` rows per family write (one version each), straight into the
-   *  table through familyWrite: a fast way to a big family for the pull benchmarks. */
-  async seedItems(args: { familyId: string; listId: string; n: number; chunk?: number }) {
-    const a = need();
-    const chunk = args.chunk ?? 1000;
-    for (let i = 0; i < args.n; i += chunk) {
-      await familyWrite(a.deps, args.familyId, async (w) => {
-        const rows = Array.from({ length: Math.min(chunk, args.n - i) }, (_, k) => ({
-          id: crypto.randomUUID(),
-          list_id: args.listId,
-          name: `Item ${i + k}`,
-          quantity: ((i + k) % 7) + 0.5,
-          is_approximate: (i + k) % 3 === 0,
-          quantity_note: (i + k) % 5 === 0 ? 'ripe ones' : null,
-          checked: (i + k) % 4 === 0,
-          created_at: w.now,
-          ...w.stamp('shopping_list_items'),
-        }));
-        await w.trx('shopping_list_items').insert(rows);
+serve(
+  { send: (m) => process.send!(m), on: (e, fn) => process.on(e, fn) },
+  {
+    async start(args: { env: Record<string, string> }) {
+      app = await startServer({ env: args.env });
+      return { url: app.url };
+    },
+    /** A family, its admin, an access token for REST, and a session from a real login. */
+    async family() {
+      const a = need();
+      const family = await makeFamily(a);
+      const r = await fetch(`${a.url}/api/auth/login`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ email: family.admin.email, password: family.admin.password }),
       });
-    }
-    return null;
-  },
-  /** The pull baseline: the raw (version, id) page query of the family's items, page after
-   *  page, plus JSON.stringify of each page. Returns { ms, rows }. */
-  async rawPull(args: { familyId: string; page: number }) {
-    const db = need().deps.db;
-    const t0 = performance.now();
-    let after: { version: string; id: string } | null = null;
-    let rows = 0;
-    for (;;) {
-      const q = db('shopping_list_items').where({ family_id: args.familyId }).orderBy([{ column: 'version' }, { column: 'id' }]).limit(args.page);
-      if (after) q.whereRaw('(version, id) > (?::bigint, ?::uuid)', [after.version, after.id]);
-      const page = (await q) as Array<{ version: string; id: string }>;
-      JSON.stringify(page);
-      rows += page.length;
-      if (page.length < args.page) break;
-      after = page[page.length - 1]!;
-    }
-    return { ms: performance.now() - t0, rows };
-  },
-  /** One family write that emits ListProgress; answers the absolute time of its commit. */
-  async emit(args: { familyId: string; listId: string; k: number }) {
-    let t0 = 0;
-    await familyWrite(need().deps, args.familyId, async (w) => {
-      w.emit({ type: 'ListProgress', listId: args.listId, itemCount: args.k, checkedCount: args.k % 3 });
-      w.afterCommit(() => {
-        t0 = now();
+      if (r.status !== 200) throw new Error(`login: ${r.status} ${await r.text()}`);
+      const session = await r.json();
+      return { familyId: family.familyId, userId: family.admin.userId, token: family.admin.token, session };
+    },
+    rest(args: { token: string; method: string; path: string; body?: unknown }) {
+      return rest(args.token, args.method, args.path, args.body);
+    },
+    /** `n` items on a list, `chunk` rows per family write (one version each), straight into the
+     *  table through familyWrite: a fast way to a big family for the pull benchmarks. */
+    async seedItems(args: { familyId: string; listId: string; n: number; chunk?: number }) {
+      const a = need();
+      const chunk = args.chunk ?? 1000;
+      for (let i = 0; i < args.n; i += chunk) {
+        await familyWrite(a.deps, args.familyId, async (w) => {
+          const rows = Array.from({ length: Math.min(chunk, args.n - i) }, (_, k) => ({
+            id: crypto.randomUUID(),
+            list_id: args.listId,
+            name: `Item ${i + k}`,
+            quantity: ((i + k) % 7) + 0.5,
+            is_approximate: (i + k) % 3 === 0,
+            quantity_note: (i + k) % 5 === 0 ? 'ripe ones' : null,
+            checked: (i + k) % 4 === 0,
+            created_at: w.now,
+            ...w.stamp('shopping_list_items'),
+          }));
+          await w.trx('shopping_list_items').insert(rows);
+        });
+      }
+      return null;
+    },
+    /** The pull baseline: the raw (version, id) page query of the family's items, page after
+     *  page, plus JSON.stringify of each page. Returns { ms, rows }. */
+    async rawPull(args: { familyId: string; page: number }) {
+      const db = need().deps.db;
+      const t0 = performance.now();
+      let after: { version: string; id: string } | null = null;
+      let rows = 0;
+      for (;;) {
+        const q = db('shopping_list_items')
+          .where({ family_id: args.familyId })
+          .orderBy([{ column: 'version' }, { column: 'id' }])
+          .limit(args.page);
+        if (after) q.whereRaw('(version, id) > (?::bigint, ?::uuid)', [after.version, after.id]);
+        const page = (await q) as Array<{ version: string; id: string }>;
+        JSON.stringify(page);
+        rows += page.length;
+        if (page.length < args.page) break;
+        after = page[page.length - 1]!;
+      }
+      return { ms: performance.now() - t0, rows };
+    },
+    /** One family write that emits ListProgress; answers the absolute time of its commit. */
+    async emit(args: { familyId: string; listId: string; k: number }) {
+      let t0 = 0;
+      await familyWrite(need().deps, args.familyId, async (w) => {
+        w.emit({ type: 'ListProgress', listId: args.listId, itemCount: args.k, checkedCount: args.k % 3 });
+        w.afterCommit(() => {
+          t0 = now();
+        });
       });
-    });
-    return t0;
+      return t0;
+    },
+    /** The process's memory after garbage collection. */
+    async memory() {
+      await gcTwice();
+      const m = process.memoryUsage();
+      return { rss: m.rss, heapUsed: m.heapUsed, external: m.external, arrayBuffers: m.arrayBuffers };
+    },
+    /** Deletes a family and everything it owns (keeps a PostgreSQL bench database small). */
+    async dropFamily(args: { familyId: string }) {
+      await need().deps.db('families').where({ id: args.familyId }).del();
+      return null;
+    },
+    async close() {
+      await app?.close();
+      app = undefined;
+      return null;
+    },
   },
-  /** The process's memory after garbage collection. */
-  async memory() {
-    await gcTwice();
-    const m = process.memoryUsage();
-    return { rss: m.rss, heapUsed: m.heapUsed, external: m.external, arrayBuffers: m.arrayBuffers };
-  },
-  /** Deletes a family and everything it owns (keeps a PostgreSQL bench database small). */
-  async dropFamily(args: { familyId: string }) {
-    await need().deps.db('families').where({ id: args.familyId }).del();
-    return null;
-  },
-  async close() {
-    await app?.close();
-    app = undefined;
-    return null;
-  },
-});
+);
 process.send!({ ready: true });
 process.on('disconnect', () => process.exit(0));

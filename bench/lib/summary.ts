@@ -4,7 +4,8 @@ import { readData } from './report.js';
 import { num, spread, type Spread } from './stats.js';
 
 const ratioOf = (a: number[], b: number[]) => spread(a.map((x, i) => x / b[i]!));
-const r = (s: Spread | undefined, digits = 2, suffix = '') => (s && s.n ? `${num(s.median, digits)}${suffix} (${num(s.min, digits)}–${num(s.max, digits)})` : 'not measured');
+const r = (s: Spread | undefined, digits = 2, suffix = '') =>
+  s && s.n ? `${num(s.median, digits)}${suffix} (${num(s.min, digits)}–${num(s.max, digits)})` : 'not measured';
 
 type Load = { rps: number; p99: number; errors: number };
 type ReadRow = { what: string; n: number | null; service: Load[]; bare: Load[] };
@@ -16,7 +17,12 @@ function readRow(b: string, what: string, n: number | null): string {
   const rps = spread(row.service.map((l) => l.rps)).median;
   const p99 = spread(row.service.map((l) => l.p99)).median;
   const errors = row.service.reduce((a, l) => a + l.errors, 0);
-  return `${num(rps, 0)} req/s, p99 ${num(p99, 0)} ms, ${errors} errors; ratio ${r(ratioOf(row.service.map((l) => l.rps), row.bare.map((l) => l.rps)))}`;
+  return `${num(rps, 0)} req/s, p99 ${num(p99, 0)} ms, ${errors} errors; ratio ${r(
+    ratioOf(
+      row.service.map((l) => l.rps),
+      row.bare.map((l) => l.rps),
+    ),
+  )}`;
 }
 
 function pushRow(b: string): string {
@@ -33,7 +39,9 @@ function initialSyncRow(): string {
 }
 
 function propagationRow(): string {
-  const d = readData<{ results: Array<{ n: number; system: string; p99: number[] }>; patchedFrames: number }>('live-propagation.pglite');
+  const d = readData<{ results: Array<{ n: number; system: string; p99: number[] }>; patchedFrames: number }>(
+    'live-propagation.pglite',
+  );
   const n = Math.max(...(d?.results.map((x) => x.n) ?? [0]));
   const sdk = d?.results.find((x) => x.n === n && x.system === 'patches');
   const pouch = d?.results.find((x) => x.n === n && x.system === 'pouchdb');
@@ -42,7 +50,13 @@ function propagationRow(): string {
 }
 
 function memoryRow(): string {
-  const d = readData<{ rows: Array<{ n: number; service: { rssPerSocket: number; heapPerSocket: number }; bare: { rssPerSocket: number } }> }>('live-fanout.pglite');
+  const d = readData<{
+    rows: Array<{
+      n: number;
+      service: { rssPerSocket: number; heapPerSocket: number };
+      bare: { rssPerSocket: number };
+    }>;
+  }>('live-fanout.pglite');
   const row = d?.rows.reduce((a, x) => (x.n > a.n ? x : a));
   if (!row || row.n < 1000) return 'not measured';
   return `${row.n.toLocaleString('en-US')} sockets: ${num(row.service.rssPerSocket / 1024, 1)} KB RSS (${num(row.service.heapPerSocket / 1024, 1)} KB heap) per socket; bare ws ${num(row.bare.rssPerSocket / 1024, 1)} KB`;

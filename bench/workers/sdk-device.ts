@@ -9,7 +9,13 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import WebSocket from 'ws';
 import { getRxStorageMemory } from 'rxdb/plugins/storage-memory';
-import { createFamilyClient, newDoc, type FamilyClient, type Session, type WebSocketConstructor } from '@family-shopping/client';
+import {
+  createFamilyClient,
+  newDoc,
+  type FamilyClient,
+  type Session,
+  type WebSocketConstructor,
+} from '@family-shopping/client';
 import { serve } from '../lib/rpc.js';
 
 const port = parentPort!;
@@ -64,55 +70,62 @@ async function open(baseUrl: string, session: Session, realtime = true): Promise
   });
 }
 
-serve({ send: (m) => port.postMessage(m), on: (e, fn) => port.on(e, fn) }, {
-  /** Opens, starts and syncs; a receiver then reports every item inserted into its database. */
-  async open(args: { baseUrl: string; session: Session; receiver: boolean }) {
-    client = await open(args.baseUrl, args.session);
-    await client.start();
-    await client.awaitInSync();
-    if (args.receiver) {
-      receiving = true;
-      client.db.items.$.subscribe((ev: { operation: string; documentId: string }) => {
-        if (ev.operation === 'INSERT') port.postMessage({ arrival: ev.documentId, t: now() });
-      });
-    }
-    return null;
+serve(
+  { send: (m) => port.postMessage(m), on: (e, fn) => port.on(e, fn) },
+  {
+    /** Opens, starts and syncs; a receiver then reports every item inserted into its database. */
+    async open(args: { baseUrl: string; session: Session; receiver: boolean }) {
+      client = await open(args.baseUrl, args.session);
+      await client.start();
+      await client.awaitInSync();
+      if (args.receiver) {
+        receiving = true;
+        client.db.items.$.subscribe((ev: { operation: string; documentId: string }) => {
+          if (ev.operation === 'INSERT') port.postMessage({ arrival: ev.documentId, t: now() });
+        });
+      }
+      return null;
+    },
+    stats() {
+      return { patched };
+    },
+    mode(args: { stripDocs: boolean }) {
+      stripDocs = args.stripDocs;
+      return null;
+    },
+    /** Adds an item through the SDK (the domain call when the SDK has it, else a local insert). */
+    async write(args: { listId: string; name: string }) {
+      const c = client!;
+      const t0 = now();
+      const items = (
+        c as unknown as { items?: { add?: (listId: string, input: { name: string }) => Promise<{ id: string }> } }
+      ).items;
+      const doc = items?.add
+        ? await items.add(args.listId, { name: args.name })
+        : (await c.db.items.insert(newDoc('items', { listId: args.listId, name: args.name }))).toJSON();
+      return { id: doc.id, t0 };
+    },
+    /** A fresh database: ms from start() until it holds `expect` items and is in sync. */
+    async initialSync(args: { baseUrl: string; session: Session; expect: number }) {
+      const c = await open(args.baseUrl, args.session, false);
+      const t0 = performance.now();
+      await c.start();
+      await c.awaitInSync();
+      let count = await c.db.items.count().exec();
+      while (count < args.expect) {
+        await new Promise((r) => setTimeout(r, 5));
+        count = await c.db.items.count().exec();
+      }
+      const ms = performance.now() - t0;
+      await c.destroy();
+      return { ms, count };
+    },
+    async close() {
+      await client?.destroy();
+      client = undefined;
+      return null;
+    },
   },
-  stats() {
-    return { patched };
-  },
-  mode(args: { stripDocs: boolean }) {
-    stripDocs = args.stripDocs;
-    return null;
-  },
-  /** Adds an item through the SDK (the domain call when the SDK has it, else a local insert). */
-  async write(args: { listId: string; name: string }) {
-    const c = client!;
-    const t0 = now();
-    const items = (c as unknown as { items?: { add?: (listId: string, input: { name: string }) => Promise<{ id: string }> } }).items;
-    const doc = items?.add ? await items.add(args.listId, { name: args.name }) : (await c.db.items.insert(newDoc('items', { listId: args.listId, name: args.name }))).toJSON();
-    return { id: doc.id, t0 };
-  },
-  /** A fresh database: ms from start() until it holds `expect` items and is in sync. */
-  async initialSync(args: { baseUrl: string; session: Session; expect: number }) {
-    const c = await open(args.baseUrl, args.session, false);
-    const t0 = performance.now();
-    await c.start();
-    await c.awaitInSync();
-    let count = await c.db.items.count().exec();
-    while (count < args.expect) {
-      await new Promise((r) => setTimeout(r, 5));
-      count = await c.db.items.count().exec();
-    }
-    const ms = performance.now() - t0;
-    await c.destroy();
-    return { ms, count };
-  },
-  async close() {
-    await client?.destroy();
-    client = undefined;
-    return null;
-  },
-});
+);
 port.postMessage({ ready: true });
 void workerData;

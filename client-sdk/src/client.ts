@@ -271,9 +271,7 @@ class Client implements FamilyClient {
   }
 
   on<T extends FamilyClientEventType>(type: T, listener: (event: FamilyClientEventOf<T>) => void): () => void {
-    const sub = this.events
-      .pipe(filter((e): e is FamilyClientEventOf<T> => e.type === type))
-      .subscribe(listener);
+    const sub = this.events.pipe(filter((e): e is FamilyClientEventOf<T> => e.type === type)).subscribe(listener);
     return () => sub.unsubscribe();
   }
 
@@ -294,7 +292,12 @@ class Client implements FamilyClient {
           `the local database "${this.db.name}" holds another family's data; destroy() it or use another databaseName`,
         );
       }
-      if (!owner) await writeOwner(this.db, { familyId: session.family.id, userId: session.user.id, baseUrl: this.options.baseUrl });
+      if (!owner)
+        await writeOwner(this.db, {
+          familyId: session.family.id,
+          userId: session.user.id,
+          baseUrl: this.options.baseUrl,
+        });
       const WebSocketImpl = this.webSocket();
       if (this.realtime && !WebSocketImpl) {
         throw new FamilyClientError('no_websocket', 'no WebSocket: pass the `ws` package as the WebSocket option');
@@ -746,8 +749,12 @@ function isBrowserOffline(): boolean {
 
 /** Browser `online`/`offline` events where the runtime has them; returns the unsubscribe. */
 function listenToNetwork(online: () => void, offline: () => void): () => void {
-  const target = globalThis as { addEventListener?: (t: string, l: () => void) => void; removeEventListener?: (t: string, l: () => void) => void };
-  if (typeof target.addEventListener !== 'function' || typeof target.removeEventListener !== 'function') return () => undefined;
+  const target = globalThis as {
+    addEventListener?: (t: string, l: () => void) => void;
+    removeEventListener?: (t: string, l: () => void) => void;
+  };
+  if (typeof target.addEventListener !== 'function' || typeof target.removeEventListener !== 'function')
+    return () => undefined;
   target.addEventListener('online', online);
   target.addEventListener('offline', offline);
   return () => {

@@ -12,7 +12,14 @@ import {
 } from 'rxdb';
 import { RxDBLocalDocumentsPlugin } from 'rxdb/plugins/local-documents';
 import { FamilyClientError } from './errors.js';
-import { COLLECTIONS, conflictHandlerFor, rxSchemas, type CollectionName, type DocData, type RefusedRows } from './protocol/index.js';
+import {
+  COLLECTIONS,
+  conflictHandlerFor,
+  rxSchemas,
+  type CollectionName,
+  type DocData,
+  type RefusedRows,
+} from './protocol/index.js';
 
 export type FamilyCollections = { [C in CollectionName]: RxCollection<DocData<C>> };
 export type FamilyDatabase = RxDatabase<FamilyCollections>;
@@ -118,7 +125,9 @@ function sameData(a: unknown, b: unknown): boolean {
 function mapRxError(err: unknown, name: string): unknown {
   const code = (err as { code?: unknown } | null)?.code;
   if (code === 'DB8') {
-    return new FamilyClientError('database_in_use', `the local database "${name}" is already open in this page`, { cause: err });
+    return new FamilyClientError('database_in_use', `the local database "${name}" is already open in this page`, {
+      cause: err,
+    });
   }
   if (code === 'COL23') {
     return new FamilyClientError(
@@ -128,7 +137,11 @@ function mapRxError(err: unknown, name: string): unknown {
     );
   }
   if (code === 'UT8') {
-    return new FamilyClientError('insecure_context', 'the Web Crypto API is missing: serve the app over https or from localhost', { cause: err });
+    return new FamilyClientError(
+      'insecure_context',
+      'the Web Crypto API is missing: serve the app over https or from localhost',
+      { cause: err },
+    );
   }
   return err;
 }

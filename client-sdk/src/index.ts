@@ -15,15 +15,5 @@ export type { FetchLike } from './transport.js';
 export type { BackoffOptions } from './backoff.js';
 export { newDoc } from './new-doc.js';
 // The domain API's classes (client.lists, client.items, …); their calls resolve to DocData<C>.
-export type {
-  Domain,
-  Lists,
-  Items,
-  Stores,
-  Sections,
-  Recipes,
-  Ingredients,
-  Products,
-  Units,
-} from './domain/index.js';
+export type { Domain, Lists, Items, Stores, Sections, Recipes, Ingredients, Products, Units } from './domain/index.js';
 export * from './protocol/index.js';

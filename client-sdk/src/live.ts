@@ -15,7 +15,14 @@
  * (packets dropped, no close), where neither side's TCP says anything for minutes.
  */
 import { backoffDelay, type BackoffOptions } from './backoff.js';
-import { decodeServerFrame, encodeFrame, CLOSE_CODES, REALTIME_PATH, type ChangedFrame, type ServerFrame } from './protocol/index.js';
+import {
+  decodeServerFrame,
+  encodeFrame,
+  CLOSE_CODES,
+  REALTIME_PATH,
+  type ChangedFrame,
+  type ServerFrame,
+} from './protocol/index.js';
 
 /** Default of `heartbeatTimeoutMs`: a socket silent this long is given up. */
 export const HEARTBEAT_TIMEOUT_MS = 25_000;
@@ -269,10 +276,13 @@ export class LiveChannel {
   private scheduleReconnect(): void {
     if (!this.running) return;
     clearTimeout(this.timer);
-    this.timer = setTimeout(() => {
-      this.timer = undefined;
-      this.connect();
-    }, backoffDelay(this.attempt++, this.options.backoff));
+    this.timer = setTimeout(
+      () => {
+        this.timer = undefined;
+        this.connect();
+      },
+      backoffDelay(this.attempt++, this.options.backoff),
+    );
   }
 }
 

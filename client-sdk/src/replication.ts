@@ -173,7 +173,9 @@ export class Replications {
    * A frame without `previous` (an older server) or without `collections` takes no doc and moves
    * nothing. Returns the collections to pull, undefined for all.
    */
-  applyChanged(frame: Pick<ChangedFrame, 'version' | 'previous' | 'collections' | 'docs'>): CollectionName[] | undefined {
+  applyChanged(
+    frame: Pick<ChangedFrame, 'version' | 'previous' | 'collections' | 'docs'>,
+  ): CollectionName[] | undefined {
     const { version, previous, collections, docs } = frame;
     if (!collections) return undefined;
     if (previous === undefined || this.stopped) return [...collections];
@@ -300,7 +302,10 @@ export class Replications {
               this.pushRows(
                 c,
                 window,
-                rows.map((r) => ({ assumedMasterState: r.assumedMasterState ?? null, newDocumentState: r.newDocumentState })),
+                rows.map((r) => ({
+                  assumedMasterState: r.assumedMasterState ?? null,
+                  newDocumentState: r.newDocumentState,
+                })),
               ),
             );
           } finally {
@@ -331,7 +336,12 @@ export class Replications {
   private openWindow(c: CollectionName): PushWindow {
     let window = this.windows.get(c);
     if (!window) {
-      window = { handlers: 0, applied: false, overlapped: this.pullingFrom.has(c), from: this.lastPullFrom.get(c) ?? null };
+      window = {
+        handlers: 0,
+        applied: false,
+        overlapped: this.pullingFrom.has(c),
+        from: this.lastPullFrom.get(c) ?? null,
+      };
       this.windows.set(c, window);
     }
     return window;
@@ -375,7 +385,10 @@ export class Replications {
       if (refused.length > 0) {
         // Their server state comes back in `conflicts`: the conflict handler must take it as is.
         const returned = new Set(body.conflicts.map((d) => d.id));
-        this.config.refused.note(c, refused.map((r) => r.id).filter((id) => returned.has(id)));
+        this.config.refused.note(
+          c,
+          refused.map((r) => r.id).filter((id) => returned.has(id)),
+        );
         this.config.hooks.rejected(c, refused);
       }
       // Rows naming a record whose own push has not landed yet: neither applied nor reverted.
@@ -387,14 +400,21 @@ export class Replications {
       // and reverted, or it was deleted): then it will never land, and waiting would hold this
       // collection's replication (RxDB does not pull while a push runs). Such a row is an
       // orphan: it is reverted (a local tombstone), as a refused row is, and reported.
-      const orphans = await this.orphans(c, pending.map((r) => r.newDocumentState));
+      const orphans = await this.orphans(
+        c,
+        pending.map((r) => r.newDocumentState),
+      );
       if (orphans.length > 0) {
         const ids = new Set(orphans.map((d) => d.id));
         conflicts.push(...orphans.map((d) => ({ ...d, _deleted: true }) as Doc<CollectionName>));
         this.config.refused.note(c, ids);
         this.config.hooks.rejected(
           c,
-          orphans.map((d) => ({ id: d.id, code: 'parent_missing', message: 'It names a record that exists neither here nor on the server' })),
+          orphans.map((d) => ({
+            id: d.id,
+            code: 'parent_missing',
+            message: 'It names a record that exists neither here nor on the server',
+          })),
         );
         pending = pending.filter((r) => !ids.has(r.newDocumentState.id));
         if (pending.length === 0) return conflicts;

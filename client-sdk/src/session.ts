@@ -16,7 +16,10 @@ export function tokenTimes(token: string): { issuedAt: number; expiresAt: number
   const part = token.split('.')[1];
   if (!part) return null;
   try {
-    const base64 = part.replace(/-/g, '+').replace(/_/g, '/').padEnd(Math.ceil(part.length / 4) * 4, '=');
+    const base64 = part
+      .replace(/-/g, '+')
+      .replace(/_/g, '/')
+      .padEnd(Math.ceil(part.length / 4) * 4, '=');
     const claims = JSON.parse(atob(base64)) as { iat?: unknown; exp?: unknown };
     if (typeof claims.exp !== 'number') return null;
     const issuedAt = typeof claims.iat === 'number' ? claims.iat * 1000 : claims.exp * 1000;

@@ -4,7 +4,17 @@
  * and the bookkeeping that lets `awaitInSync()` wait until the server's state after this
  * device's own pushes has been pulled back.
  */
-import { BehaviorSubject, Subject, debounceTime, distinctUntilChanged, filter, firstValueFrom, merge, type Observable, type Subscription } from 'rxjs';
+import {
+  BehaviorSubject,
+  Subject,
+  debounceTime,
+  distinctUntilChanged,
+  filter,
+  firstValueFrom,
+  merge,
+  type Observable,
+  type Subscription,
+} from 'rxjs';
 import {
   getAssumedMasterState,
   getChangedDocumentsSince,
@@ -92,7 +102,9 @@ export class SyncTracker {
   async recountNow(): Promise<void> {
     const states = this.states;
     if (!states) return;
-    await Promise.all((Object.entries(states) as [CollectionName, RxReplicationState<any, any>][]).map(([c, s]) => this.recount(c, s)));
+    await Promise.all(
+      (Object.entries(states) as [CollectionName, RxReplicationState<any, any>][]).map(([c, s]) => this.recount(c, s)),
+    );
   }
 
   /** Counts pending documents of every replicated collection as their data changes. */
@@ -133,7 +145,10 @@ export class SyncTracker {
         // The state the server last acknowledged (RxDB's assumed master state): a doc equal to it
         // has nothing waiting, whoever wrote it (the pull writes server docs without revisions,
         // so RxDB's revision marker alone does not tell them apart).
-        const assumed = await getAssumedMasterState(internal, docs.map((d) => d.id));
+        const assumed = await getAssumedMasterState(
+          internal,
+          docs.map((d) => d.id),
+        );
         for (const doc of docs) {
           const pulledRevision = doc._meta[identifier];
           if (typeof pulledRevision === 'number' && getHeightOfRevision(doc._rev) === pulledRevision) continue;

@@ -118,7 +118,8 @@ export class Tabs {
   /** The session as last stored by any tab (read from storage, not a cache); null: none stored. */
   async readSession(): Promise<SharedSessionRecord | null> {
     const state = await getLocalDocStateByParent(this.db as never);
-    const doc = (await getSingleDocument(state.storageInstance, SESSION_DOC)) as { data?: SharedSessionRecord } | undefined;
+    const doc = (await getSingleDocument(state.storageInstance, SESSION_DOC)) as
+      { data?: SharedSessionRecord } | undefined;
     return doc?.data ?? null;
   }
 

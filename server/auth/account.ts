@@ -42,7 +42,11 @@ async function currentUser(deps: Deps, actor: Actor) {
  * old password. A token without `sid` (issued before sessions had ids) names no session: then
  * every refresh token is revoked, the caller's too.
  */
-export async function changePassword(deps: Deps, actor: Actor, input: { currentPassword: string; newPassword: string }): Promise<void> {
+export async function changePassword(
+  deps: Deps,
+  actor: Actor,
+  input: { currentPassword: string; newPassword: string },
+): Promise<void> {
   const user = await currentUser(deps, actor);
   if (!(await verifyPassword(user.password_hash, input.currentPassword))) {
     throw new AppError(400, 'invalid_credentials', 'The current password is wrong');
@@ -90,7 +94,12 @@ export async function requestEmailConfirmation(deps: Deps, actor: Actor): Promis
     });
   });
   void deps.mailer?.sendInBackground((base) =>
-    emailConfirmationEmail({ to: user.email, userName: user.user_name, link: confirmEmailLink(base, token), expiresAt }),
+    emailConfirmationEmail({
+      to: user.email,
+      userName: user.user_name,
+      link: confirmEmailLink(base, token),
+      expiresAt,
+    }),
   );
   return 'sent';
 }

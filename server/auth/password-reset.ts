@@ -23,8 +23,7 @@ export const FORGOT_PASSWORD_MESSAGE =
   'If that email belongs to an account with a confirmed email, a link to reset the password is on its way.';
 export const RESET_PASSWORD_MESSAGE = 'Your password has been changed. Sign in with the new one.';
 
-const resetTokenInvalid = () =>
-  badRequest('reset_token_invalid', 'The reset link is unknown, expired or already used');
+const resetTokenInvalid = () => badRequest('reset_token_invalid', 'The reset link is unknown, expired or already used');
 
 export async function forgotPassword(deps: Deps, email: string): Promise<{ message: string }> {
   const user = await findUserByEmail(deps.db, email);
@@ -34,7 +33,13 @@ export async function forgotPassword(deps: Deps, email: string): Promise<{ messa
     const expiresAt = new Date(now.getTime() + RESET_TOKEN_TTL_MS);
     await deps.db.transaction(async (trx) => {
       await invalidateOutstandingResetTokens(trx, user.id, now);
-      await insertResetToken(trx, { id: newId(), user_id: user.id, token_hash: sha256(token), created_at: now, expires_at: expiresAt });
+      await insertResetToken(trx, {
+        id: newId(),
+        user_id: user.id,
+        token_hash: sha256(token),
+        created_at: now,
+        expires_at: expiresAt,
+      });
     });
     void deps.mailer?.sendInBackground((base) =>
       passwordResetEmail({ to: user.email, userName: user.user_name, link: resetLink(base, token), expiresAt }),
@@ -46,7 +51,10 @@ export async function forgotPassword(deps: Deps, email: string): Promise<{ messa
 const usable = (row: ResetTokenRow | undefined, now: Date): row is ResetTokenRow =>
   !!row && !row.used_at && !row.invalidated_at && row.expires_at.getTime() > now.getTime();
 
-export async function resetPassword(deps: Deps, input: { token: string; newPassword: string }): Promise<{ message: string }> {
+export async function resetPassword(
+  deps: Deps,
+  input: { token: string; newPassword: string },
+): Promise<{ message: string }> {
   const tokenHash = sha256(input.token);
   if (!usable(await findResetToken(deps.db, tokenHash), deps.clock.now())) throw resetTokenInvalid();
   const passwordHash = await hashPassword(input.newPassword);

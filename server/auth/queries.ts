@@ -113,7 +113,15 @@ export interface RefreshTokenRow {
 
 export async function insertRefreshToken(
   q: Q,
-  row: { id: string; chain_id: string; user_id: string; family_id: string; token_hash: string; created_at: Date; expires_at: Date },
+  row: {
+    id: string;
+    chain_id: string;
+    user_id: string;
+    family_id: string;
+    token_hash: string;
+    created_at: Date;
+    expires_at: Date;
+  },
 ): Promise<void> {
   await q('refresh_tokens').insert(row);
 }
@@ -140,7 +148,12 @@ export async function markRefreshTokenRotated(
 }
 
 /** Revokes every refresh token of the user but those of one session (chain); all when null. */
-export async function revokeRefreshTokensExceptChain(q: Q, userId: string, chainId: string | null, now: Date): Promise<void> {
+export async function revokeRefreshTokensExceptChain(
+  q: Q,
+  userId: string,
+  chainId: string | null,
+  now: Date,
+): Promise<void> {
   const query = q('refresh_tokens').where({ user_id: userId }).whereNull('revoked_at');
   if (chainId) query.whereNot({ chain_id: chainId });
   await query.update({ revoked_at: now });

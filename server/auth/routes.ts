@@ -261,4 +261,3 @@ export function registerAuthRoutes(api: ApiRouter, deps: Deps): void {
     },
   );
 }
-

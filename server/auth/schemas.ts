@@ -78,7 +78,12 @@ export const MemberRecord = z.object({
   role: RoleSchema,
   joinedAt: z.string(),
 });
-export const InviteRecord = z.object({ id: z.string(), email: z.string(), createdAt: z.string(), expiresAt: z.string() });
+export const InviteRecord = z.object({
+  id: z.string(),
+  email: z.string(),
+  createdAt: z.string(),
+  expiresAt: z.string(),
+});
 export const MemberParams = z.object({ userId: z.guid() });
 export const InviteParams = z.object({ id: z.guid() });
 export const RoleBody = z.object({ role: RoleSchema });

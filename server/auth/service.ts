@@ -56,7 +56,13 @@ async function joinFamily(
   });
   // The first user of a family without an admin (the default family starts empty) runs it.
   const role: Role = (await familyHasAdmin(trx, input.familyId)) ? 'member' : 'admin';
-  await insertMembership(trx, { id: newId(), family_id: input.familyId, user_id: user.id, role, created_at: input.now });
+  await insertMembership(trx, {
+    id: newId(),
+    family_id: input.familyId,
+    user_id: user.id,
+    role,
+    created_at: input.now,
+  });
   return { user, role };
 }
 
@@ -77,7 +83,8 @@ async function readmission(
 ): Promise<{ user: UserRow; role: Role } | null> {
   const existing = await findUserByEmail(trx, email);
   if (!existing || (await membershipOf(trx, existing.id))) return null;
-  if (await userNameTaken(trx, userName, existing.id)) throw new AppError(409, 'duplicate_user_name', 'That user name is taken');
+  if (await userNameTaken(trx, userName, existing.id))
+    throw new AppError(409, 'duplicate_user_name', 'That user name is taken');
   const user = await readmitUser(trx, existing.id, { user_name: userName, password_hash: passwordHash, now });
   const role: Role = (await familyHasAdmin(trx, familyId)) ? 'member' : 'admin';
   await insertMembership(trx, { id: newId(), family_id: familyId, user_id: user.id, role, created_at: now });
@@ -167,9 +174,14 @@ export async function login(deps: Deps, input: { email: string; password: string
   const ok = user ? await verifyPassword(user.password_hash, input.password) : await verifyAgainstDummy(input.password);
   if (!user || !ok) throw invalidCredentials();
   const membership = await membershipOf(deps.db, user.id);
-  if (!membership) throw forbidden('This account is no longer a member of a family; a family admin can invite it again');
+  if (!membership)
+    throw forbidden('This account is no longer a member of a family; a family admin can invite it again');
   return deps.db.transaction((trx) =>
-    issueSession(deps, trx, { user, family: { id: membership.family_id, name: membership.family_name }, role: membership.role }),
+    issueSession(deps, trx, {
+      user,
+      family: { id: membership.family_id, name: membership.family_name },
+      role: membership.role,
+    }),
   );
 }
 

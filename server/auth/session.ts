@@ -22,7 +22,11 @@ export function userRecord(user: Pick<UserRow, 'id' | 'email' | 'user_name' | 'e
 }
 
 /** The session body for a refresh token already stored: a fresh access token of its chain. */
-export function sessionBody(deps: SessionDeps, input: SessionSubject, refresh: { token: string; chainId: string }): SessionRecord {
+export function sessionBody(
+  deps: SessionDeps,
+  input: SessionSubject,
+  refresh: { token: string; chainId: string },
+): SessionRecord {
   const ttl = deps.config.accessTokenTtlSeconds;
   const accessToken = signAccessToken(
     deps.jwtKey,

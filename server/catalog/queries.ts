@@ -47,7 +47,11 @@ export async function allEffectiveProducts(q: Q, familyId: string): Promise<Effe
 }
 
 /** One product of the family's effective catalog (global or the family's own), or undefined. */
-export async function effectiveProductById(q: Q, familyId: string, id: string): Promise<EffectiveProductRow | undefined> {
+export async function effectiveProductById(
+  q: Q,
+  familyId: string,
+  id: string,
+): Promise<EffectiveProductRow | undefined> {
   return (await effectiveProducts(q, familyId).select('*').where({ id }).first()) as EffectiveProductRow | undefined;
 }
 
@@ -66,11 +70,15 @@ export async function familyProductAnyFamily(q: Q, id: string): Promise<FamilyPr
 
 export async function liveFamilyProduct(q: Q, familyId: string, id: string): Promise<FamilyProductRow | undefined> {
   return (await q('family_products').where({ id, family_id: familyId, deleted: false }).first()) as
-    | FamilyProductRow
-    | undefined;
+    FamilyProductRow | undefined;
 }
 
-export async function familyProductNameTaken(q: Q, familyId: string, name: string, exceptId?: string): Promise<boolean> {
+export async function familyProductNameTaken(
+  q: Q,
+  familyId: string,
+  name: string,
+  exceptId?: string,
+): Promise<boolean> {
   const query = q('family_products')
     .where({ family_id: familyId, deleted: false })
     .whereRaw('lower(name) = lower(?)', [name])
@@ -96,7 +104,16 @@ const CATEGORY_ORDER = "case category when 'Count' then 1 when 'Weight' then 2 w
 /** Global units then the family's live units, each part by category (Count, Weight, Volume) then name. */
 export async function effectiveUnits(q: Q, familyId: string): Promise<EffectiveUnitRow[]> {
   const globals = (await q('units_of_measure')
-    .select('id', q.raw("'global'::text as kind"), 'code', 'name', 'abbreviation', 'category', 'created_at', 'updated_at')
+    .select(
+      'id',
+      q.raw("'global'::text as kind"),
+      'code',
+      'name',
+      'abbreviation',
+      'category',
+      'created_at',
+      'updated_at',
+    )
     .orderByRaw(`${CATEGORY_ORDER}, lower(name), id`)) as EffectiveUnitRow[];
   const family = (await q('family_units_of_measure')
     .where({ family_id: familyId, deleted: false })
@@ -135,8 +152,7 @@ export async function familyUnitAnyFamily(
   id: string,
 ): Promise<{ id: string; family_id: string; deleted: boolean } | undefined> {
   return (await q('family_units_of_measure').where({ id }).first('id', 'family_id', 'deleted')) as
-    | { id: string; family_id: string; deleted: boolean }
-    | undefined;
+    { id: string; family_id: string; deleted: boolean } | undefined;
 }
 
 export async function globalUnitExists(q: Q, id: string): Promise<boolean> {
@@ -144,7 +160,12 @@ export async function globalUnitExists(q: Q, id: string): Promise<boolean> {
 }
 
 /** Abbreviations are unique across the global units and the family's live units, case-insensitively. */
-export async function abbreviationTaken(q: Q, familyId: string, abbreviation: string, exceptId?: string): Promise<boolean> {
+export async function abbreviationTaken(
+  q: Q,
+  familyId: string,
+  abbreviation: string,
+  exceptId?: string,
+): Promise<boolean> {
   const global = await q('units_of_measure').whereRaw('lower(abbreviation) = lower(?)', [abbreviation]).first('id');
   if (global) return true;
   const query = q('family_units_of_measure')

@@ -49,7 +49,10 @@ export async function assertUnitRef(trx: Trx, familyId: string, ref: UnitRef, op
       { path: fieldPath(options.prefix, 'unitOfMeasureId'), message: 'unknown unit' },
     ]);
   }
-  if (familyUnitOfMeasureId != null && !(await exists(trx, 'family_units_of_measure', familyUnitOfMeasureId, familyId))) {
+  if (
+    familyUnitOfMeasureId != null &&
+    !(await exists(trx, 'family_units_of_measure', familyUnitOfMeasureId, familyId))
+  ) {
     throw badRequest('unit_not_found', 'The unit does not exist', [
       { path: fieldPath(options.prefix, 'familyUnitOfMeasureId'), message: 'unknown unit' },
     ]);
@@ -69,7 +72,10 @@ export async function assertProductRef(
   const { productId, familyProductId } = ref;
   if (productId != null && familyProductId != null) {
     throw validationFailed([
-      { path: fieldPath(options.prefix, 'familyProductId'), message: 'productId and familyProductId cannot both be set' },
+      {
+        path: fieldPath(options.prefix, 'familyProductId'),
+        message: 'productId and familyProductId cannot both be set',
+      },
     ]);
   }
   if (productId != null && !(await exists(trx, 'products', productId))) {
@@ -92,6 +98,7 @@ export async function assertProductRef(
 export async function productName(trx: Trx, familyId: string, ref: ProductRef): Promise<string> {
   const id = ref.productId ?? ref.familyProductId;
   const row = id ? await effectiveProductById(trx, familyId, id) : undefined;
-  if (!row) throw validationFailed([{ path: 'body.name', message: 'required unless productId or familyProductId is given' }]);
+  if (!row)
+    throw validationFailed([{ path: 'body.name', message: 'required unless productId or familyProductId is given' }]);
   return row.name;
 }

@@ -30,7 +30,11 @@ import { created, noContent, ok, problem, responses } from '../openapi/responses
 export { SEARCH_LIMIT_DEFAULT, SEARCH_LIMIT_MAX };
 
 const SearchQuery = z.object({
-  q: z.string().max(200).optional().meta({ description: 'Case-insensitive substring of the name; prefix matches first' }),
+  q: z
+    .string()
+    .max(200)
+    .optional()
+    .meta({ description: 'Case-insensitive substring of the name; prefix matches first' }),
   limit: z.coerce.number().int().min(1).max(SEARCH_LIMIT_MAX).default(SEARCH_LIMIT_DEFAULT),
 });
 const FamilyProductParams = z.object({ familyProductId: z.uuid() });
@@ -97,9 +101,14 @@ export function registerCatalogRoutes(api: ApiRouter, deps: Deps): void {
       responses: responses(ok(ProductRecordSchema), problem(409, 'duplicate_name')),
     },
     async (ctx, { params, body, actor }) => {
-      ctx.body = await familyWrite(deps, actor.familyId, (w) => updateFamilyProduct(w, actor, params.familyProductId, body), {
-        actorUserId: actor.userId,
-      });
+      ctx.body = await familyWrite(
+        deps,
+        actor.familyId,
+        (w) => updateFamilyProduct(w, actor, params.familyProductId, body),
+        {
+          actorUserId: actor.userId,
+        },
+      );
     },
   );
 
@@ -150,7 +159,9 @@ export function registerCatalogRoutes(api: ApiRouter, deps: Deps): void {
       responses: noContent(),
     },
     async (ctx, { params, actor }) => {
-      await familyWrite(deps, actor.familyId, (w) => clearOverride(w, actor, params.productId), { actorUserId: actor.userId });
+      await familyWrite(deps, actor.familyId, (w) => clearOverride(w, actor, params.productId), {
+        actorUserId: actor.userId,
+      });
       ctx.status = 204;
     },
   );
@@ -184,7 +195,9 @@ export function registerCatalogRoutes(api: ApiRouter, deps: Deps): void {
       ),
     },
     async (ctx, { body, actor }) => {
-      const r = await familyWrite(deps, actor.familyId, (w) => createFamilyUnit(w, actor, body), { actorUserId: actor.userId });
+      const r = await familyWrite(deps, actor.familyId, (w) => createFamilyUnit(w, actor, body), {
+        actorUserId: actor.userId,
+      });
       ctx.status = r.created ? 201 : 200;
       ctx.body = r.record;
     },
@@ -219,7 +232,9 @@ export function registerCatalogRoutes(api: ApiRouter, deps: Deps): void {
       responses: responses(noContent(), problem(409, 'unit_in_use')),
     },
     async (ctx, { params, actor }) => {
-      await familyWrite(deps, actor.familyId, (w) => deleteFamilyUnit(w, actor, params.unitId), { actorUserId: actor.userId });
+      await familyWrite(deps, actor.familyId, (w) => deleteFamilyUnit(w, actor, params.unitId), {
+        actorUserId: actor.userId,
+      });
       ctx.status = 204;
     },
   );

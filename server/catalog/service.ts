@@ -135,7 +135,11 @@ export async function deleteFamilyProduct(w: FamilyWrite, actor: Actor | null, i
   const row = await q.liveFamilyProduct(w.trx, w.familyId, id);
   if (!row) throw productNotFound();
   await w.tombstone('family_products', { id: row.id });
-  const items = await w.update('shopping_list_items', { family_product_id: row.id, deleted: false }, { family_product_id: null });
+  const items = await w.update(
+    'shopping_list_items',
+    { family_product_id: row.id, deleted: false },
+    { family_product_id: null },
+  );
   // Lists on screen show the unlinked items at once (active ones: removed items are not shown).
   for (const item of items) {
     if (item.removed_at == null) w.emit({ type: 'ItemUpdated', listId: String(item.list_id), item: toItem(item) });

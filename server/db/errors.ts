@@ -12,13 +12,37 @@ const CONSTRAINTS: Record<string, { status: 400 | 409; code: CodeWithStatus<400 
   users_email_unique: { status: 409, code: 'duplicate_email', message: 'That email is already registered' },
   users_user_name_lower_unique: { status: 409, code: 'duplicate_user_name', message: 'That user name is taken' },
   stores_name_unique: { status: 409, code: 'duplicate_name', message: 'A store with that name already exists' },
-  family_products_name_unique: { status: 409, code: 'duplicate_name', message: 'A product with that name already exists' },
-  family_units_abbreviation_unique: { status: 409, code: 'abbreviation_taken', message: 'That abbreviation is already used' },
+  family_products_name_unique: {
+    status: 409,
+    code: 'duplicate_name',
+    message: 'A product with that name already exists',
+  },
+  family_units_abbreviation_unique: {
+    status: 409,
+    code: 'abbreviation_taken',
+    message: 'That abbreviation is already used',
+  },
   families_invite_code_unique: { status: 409, code: 'duplicate_invite_code', message: 'That invite code is taken' },
-  shopping_list_items_one_unit: { status: 400, code: 'validation_failed', message: 'At most one of unitOfMeasureId and familyUnitOfMeasureId may be set' },
-  recipe_ingredients_one_unit: { status: 400, code: 'validation_failed', message: 'At most one of unitOfMeasureId and familyUnitOfMeasureId may be set' },
-  shopping_list_items_one_product: { status: 400, code: 'validation_failed', message: 'At most one of productId and familyProductId may be set' },
-  recipe_ingredients_one_product: { status: 400, code: 'validation_failed', message: 'At most one of productId and familyProductId may be set' },
+  shopping_list_items_one_unit: {
+    status: 400,
+    code: 'validation_failed',
+    message: 'At most one of unitOfMeasureId and familyUnitOfMeasureId may be set',
+  },
+  recipe_ingredients_one_unit: {
+    status: 400,
+    code: 'validation_failed',
+    message: 'At most one of unitOfMeasureId and familyUnitOfMeasureId may be set',
+  },
+  shopping_list_items_one_product: {
+    status: 400,
+    code: 'validation_failed',
+    message: 'At most one of productId and familyProductId may be set',
+  },
+  recipe_ingredients_one_product: {
+    status: 400,
+    code: 'validation_failed',
+    message: 'At most one of productId and familyProductId may be set',
+  },
 };
 
 /** Seconds a client is told to wait (`Retry-After`) while the database cannot be reached. */
@@ -64,17 +88,29 @@ export function isDbUnavailable(err: unknown, depth = 0): boolean {
   if (e.name === 'KnexTimeoutError') return true;
   if (typeof e.message === 'string' && UNAVAILABLE_MESSAGES.test(e.message)) return true;
   // A refused connection to a host with several addresses is an AggregateError of them.
-  if (Array.isArray(e.errors) && e.errors.length > 0 && e.errors.every((x) => isDbUnavailable(x, depth + 1))) return true;
+  if (Array.isArray(e.errors) && e.errors.length > 0 && e.errors.every((x) => isDbUnavailable(x, depth + 1)))
+    return true;
   return e.cause !== undefined && isDbUnavailable(e.cause, depth + 1);
 }
 
 export const serviceUnavailable = () =>
-  new AppError(503, 'service_unavailable', 'The service cannot reach its database right now; retry shortly', undefined, {
-    'Retry-After': String(DB_RETRY_AFTER_SECONDS),
-  });
+  new AppError(
+    503,
+    'service_unavailable',
+    'The service cannot reach its database right now; retry shortly',
+    undefined,
+    {
+      'Retry-After': String(DB_RETRY_AFTER_SECONDS),
+    },
+  );
 
 export function isPgError(err: unknown): err is PgError & Error {
-  return !!err && typeof err === 'object' && typeof (err as PgError).code === 'string' && /^[0-9A-Z]{5}$/.test((err as PgError).code!);
+  return (
+    !!err &&
+    typeof err === 'object' &&
+    typeof (err as PgError).code === 'string' &&
+    /^[0-9A-Z]{5}$/.test((err as PgError).code!)
+  );
 }
 
 /** Maps a Postgres error to an AppError, or returns undefined when it is not one we expose. */
@@ -104,7 +140,8 @@ export function mapPgError(err: unknown): AppError | undefined {
     default:
       // Any other data exception (class 22: a date or time out of range, a bad time zone
       // displacement, …) is a value the database cannot hold: the request's fault, not ours.
-      if (err.code?.startsWith('22')) return new AppError(400, 'validation_failed', 'A value is out of range or malformed');
+      if (err.code?.startsWith('22'))
+        return new AppError(400, 'validation_failed', 'A value is out of range or malformed');
       return undefined;
   }
 }

@@ -39,7 +39,11 @@ export interface FamilyWrite {
   /** Insert into a replicated table with family_id, version, created_at and updated_at stamped. */
   insert<R extends Record<string, unknown>>(table: string, row: R): Promise<Record<string, unknown>>;
   /** Update rows of this family in a replicated table, stamping version and updated_at. */
-  update(table: string, where: Record<string, unknown>, patch: Record<string, unknown>): Promise<Record<string, unknown>[]>;
+  update(
+    table: string,
+    where: Record<string, unknown>,
+    patch: Record<string, unknown>,
+  ): Promise<Record<string, unknown>[]>;
   /** Mark rows of this family as deleted (tombstones), stamping version. */
   tombstone(table: string, where: Record<string, unknown>): Promise<Record<string, unknown>[]>;
   /** State shared by helpers for the duration of this write (savepoint child writes share it). */

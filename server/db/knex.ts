@@ -95,7 +95,9 @@ const CONNECTION_NOISE = /^(Acquire connection error|Connection Error)/;
 
 function knexLog(log: Logger | undefined): Knex.Config['log'] {
   const emit = (level: 'warn' | 'error') => (message: unknown) => {
-    const text = (typeof message === 'string' ? message : message instanceof Error ? message.message : String(message)).split('\n')[0]!;
+    const text = (
+      typeof message === 'string' ? message : message instanceof Error ? message.message : String(message)
+    ).split('\n')[0]!;
     if (CONNECTION_NOISE.test(text)) return;
     if (log) log[level]({ source: 'knex' }, text);
     else console.error(text);
@@ -130,7 +132,10 @@ export async function closeDb(db: Db, target: DbTarget): Promise<void> {
 }
 
 export class DataDirInUseError extends Error {
-  constructor(readonly dataDir: string, readonly pid: number) {
+  constructor(
+    readonly dataDir: string,
+    readonly pid: number,
+  ) {
     super(
       `The embedded database in ${dataDir} is in use by process ${pid}. One process at a time may ` +
         'open it: stop that one, or use another DATA_DIR, or PostgreSQL (DATABASE_URL) for several instances. ' +
@@ -174,7 +179,8 @@ export function lockDataDir(dataDir: string): void {
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
       const pid = Number.parseInt(fs.readFileSync(file, 'utf8'), 10);
-      if (Number.isInteger(pid) && pid > 0 && pid !== process.pid && alive(pid)) throw new DataDirInUseError(dataDir, pid);
+      if (Number.isInteger(pid) && pid > 0 && pid !== process.pid && alive(pid))
+        throw new DataDirInUseError(dataDir, pid);
       fs.rmSync(file, { force: true });
     }
   }

@@ -61,7 +61,11 @@ export class RedisBus implements EventBus {
     const base: RedisOptions = { ...options.redisOptions, lazyConnect: true };
     // A PUBLISH that cannot reach Redis must not hold the family write that triggered it.
     this.pub = new Redis(options.url, { ...base, ...failFast, connectionName: 'fs-events-pub' });
-    this.sub = new Redis(options.url, { ...base, retryStrategy: failFast.retryStrategy, connectionName: 'fs-events-sub' });
+    this.sub = new Redis(options.url, {
+      ...base,
+      retryStrategy: failFast.retryStrategy,
+      connectionName: 'fs-events-sub',
+    });
     watchRedis(this.pub, this.log, 'fs-events-pub');
     watchRedis(this.sub, this.log, 'fs-events-sub');
     this.sub.on('message', (channel: string, message: string) => {
@@ -79,7 +83,10 @@ export class RedisBus implements EventBus {
       await Promise.race([
         Promise.all([bus.pub.connect(), bus.sub.connect().then(() => bus.sub.subscribe(bus.channel))]),
         new Promise((_, reject) => {
-          timer = setTimeout(() => reject(new Error(`Redis event bus: no subscription within ${timeoutMs} ms`)), timeoutMs);
+          timer = setTimeout(
+            () => reject(new Error(`Redis event bus: no subscription within ${timeoutMs} ms`)),
+            timeoutMs,
+          );
         }),
       ]);
     } catch (err) {
@@ -109,7 +116,10 @@ export class RedisBus implements EventBus {
         this.dropped++;
         if (this.publishFailing) return;
         this.publishFailing = true;
-        this.log.error({ err: errorFields(err) }, 'redis event bus: publish failed, events for other instances dropped');
+        this.log.error(
+          { err: errorFields(err) },
+          'redis event bus: publish failed, events for other instances dropped',
+        );
       },
     );
   }

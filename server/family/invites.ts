@@ -29,14 +29,24 @@ export const invitationNotFound = () =>
 export const INVITE_TTL_MS = 7 * 24 * 3600_000;
 
 export function inviteRecord(row: InviteRow) {
-  return { id: row.id, email: row.email, createdAt: row.created_at.toISOString(), expiresAt: row.expires_at.toISOString() };
+  return {
+    id: row.id,
+    email: row.email,
+    createdAt: row.created_at.toISOString(),
+    expiresAt: row.expires_at.toISOString(),
+  };
 }
 
 function send(deps: Deps, message: MailInput) {
   void deps.mailer?.sendInBackground(message);
 }
 
-async function composeInvite(w: { trx: Parameters<typeof findFamily>[0] }, actor: Actor, row: InviteRow, token: string): Promise<MailInput> {
+async function composeInvite(
+  w: { trx: Parameters<typeof findFamily>[0] },
+  actor: Actor,
+  row: InviteRow,
+  token: string,
+): Promise<MailInput> {
   const family = await findFamily(w.trx, actor.familyId);
   const inviterName = await userName(w.trx, actor.userId);
   return (base) =>

@@ -54,9 +54,10 @@ export const findMemberByEmail = (q: Q, familyId: string, email: string) =>
     .first(memberColumns) as Promise<MemberRow | undefined>;
 
 export async function countAdmins(q: Q, familyId: string): Promise<number> {
-  const row = (await q('family_memberships').where({ family_id: familyId, role: 'admin' }).count({ n: '*' }).first()) as
-    | { n: string | number }
-    | undefined;
+  const row = (await q('family_memberships')
+    .where({ family_id: familyId, role: 'admin' })
+    .count({ n: '*' })
+    .first()) as { n: string | number } | undefined;
   return Number(row?.n ?? 0);
 }
 
@@ -87,7 +88,15 @@ export interface InviteRow {
 
 export async function insertInvite(
   q: Q,
-  row: { id: string; family_id: string; email: string; token_hash: string; invited_by_user_id: string | null; created_at: Date; expires_at: Date },
+  row: {
+    id: string;
+    family_id: string;
+    email: string;
+    token_hash: string;
+    invited_by_user_id: string | null;
+    created_at: Date;
+    expires_at: Date;
+  },
 ): Promise<InviteRow> {
   const [inserted] = await q('invites').insert(row).returning('*');
   return inserted as InviteRow;
@@ -104,11 +113,9 @@ export const listPendingInvites = (q: Q, familyId: string, now: Date) =>
 
 /** An invite of the family that can still be resent or revoked (not consumed, not revoked). */
 export const findOpenInvite = (q: Q, familyId: string, id: string) =>
-  q('invites')
-    .where({ family_id: familyId, id })
-    .whereNull('consumed_at')
-    .whereNull('revoked_at')
-    .first() as Promise<InviteRow | undefined>;
+  q('invites').where({ family_id: familyId, id }).whereNull('consumed_at').whereNull('revoked_at').first() as Promise<
+    InviteRow | undefined
+  >;
 
 export const findInvite = (q: Q, familyId: string, id: string) =>
   q('invites').where({ family_id: familyId, id }).first() as Promise<InviteRow | undefined>;
@@ -122,7 +129,10 @@ export async function revokeOpenInvitesTo(q: Q, familyId: string, email: string,
 }
 
 export async function rotateInvite(q: Q, id: string, tokenHash: string, expiresAt: Date): Promise<InviteRow> {
-  const [row] = await q('invites').where({ id }).update({ token_hash: tokenHash, expires_at: expiresAt }).returning('*');
+  const [row] = await q('invites')
+    .where({ id })
+    .update({ token_hash: tokenHash, expires_at: expiresAt })
+    .returning('*');
   return row as InviteRow;
 }
 

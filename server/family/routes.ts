@@ -36,7 +36,7 @@ export function registerFamilyRoutes(api: ApiRouter, deps: Deps): void {
     {
       method: 'patch',
       path: '/family',
-      summary: "Rename the family (names are trimmed, 1 to 100 characters, not unique)",
+      summary: 'Rename the family (names are trimmed, 1 to 100 characters, not unique)',
       tag: 'family',
       access: 'admin',
       body: UpdateFamilyBody,
@@ -108,7 +108,12 @@ export function registerFamilyRoutes(api: ApiRouter, deps: Deps): void {
       tag: 'family',
       access: 'admin',
       params: MemberParams,
-      responses: { 204: { description: 'Removed' }, 403: problem('forbidden'), 404: problem('not_found'), 409: problem('last_admin') },
+      responses: {
+        204: { description: 'Removed' },
+        403: problem('forbidden'),
+        404: problem('not_found'),
+        409: problem('last_admin'),
+      },
     },
     async (ctx, { actor, params }) => {
       await removeMember(deps, actor, params.userId);
@@ -123,7 +128,10 @@ export function registerFamilyRoutes(api: ApiRouter, deps: Deps): void {
       summary: 'Pending invitations',
       tag: 'family',
       access: 'admin',
-      responses: { 200: { description: 'Pending invitations', schema: InviteRecord.array() }, 403: problem('forbidden') },
+      responses: {
+        200: { description: 'Pending invitations', schema: InviteRecord.array() },
+        403: problem('forbidden'),
+      },
     },
     async (ctx, { actor }) => {
       ctx.body = await listInvites(deps, actor);
@@ -158,7 +166,11 @@ export function registerFamilyRoutes(api: ApiRouter, deps: Deps): void {
       tag: 'family',
       access: 'admin',
       params: InviteParams,
-      responses: { 200: { description: 'Invitation', schema: InviteRecord }, 403: problem('forbidden'), 404: problem('not_found') },
+      responses: {
+        200: { description: 'Invitation', schema: InviteRecord },
+        403: problem('forbidden'),
+        404: problem('not_found'),
+      },
     },
     async (ctx, { actor, params }) => {
       ctx.body = await resendInvite(deps, actor, params.id);

@@ -19,7 +19,13 @@ import {
 } from './queries.js';
 
 export function memberRecord(row: MemberRow) {
-  return { userId: row.user_id, userName: row.user_name, email: row.email, role: row.role, joinedAt: row.created_at.toISOString() };
+  return {
+    userId: row.user_id,
+    userName: row.user_name,
+    email: row.email,
+    role: row.role,
+    joinedAt: row.created_at.toISOString(),
+  };
 }
 
 const lastAdmin = () => conflict('last_admin', 'A family needs at least one admin; make someone else admin first');

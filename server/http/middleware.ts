@@ -54,7 +54,14 @@ export function errorHandler(options: ErrorHandlerOptions = {}) {
         sendProblem(ctx, problem(405, 'method_not_allowed', 'Method not allowed on this resource'));
       }
     } catch (err) {
-      const e = err as { status?: number; type?: string; expose?: boolean; name?: string; message?: string; stack?: string };
+      const e = err as {
+        status?: number;
+        type?: string;
+        expose?: boolean;
+        name?: string;
+        message?: string;
+        stack?: string;
+      };
       if (err instanceof AppError) {
         sendProblem(ctx, problem(err.status, err.code, err.message, err.errors), err.headers);
         return;
@@ -84,7 +91,10 @@ export function errorHandler(options: ErrorHandlerOptions = {}) {
         return;
       }
       if (e.status === 400 && e.type === 'entity.decode.failed') {
-        sendProblem(ctx, problem(400, 'invalid_body', 'The request body could not be decoded with its Content-Encoding'));
+        sendProblem(
+          ctx,
+          problem(400, 'invalid_body', 'The request body could not be decoded with its Content-Encoding'),
+        );
         return;
       }
       if (e.status && e.status >= 400 && e.status < 500 && e.expose) {
@@ -157,7 +167,9 @@ export function methodNotAllowed() {
       ctx.set('Allow', allow);
       return;
     }
-    throw new AppError(405, 'method_not_allowed', `${ctx.method} is not allowed here; allowed: ${allow}`, undefined, { Allow: allow });
+    throw new AppError(405, 'method_not_allowed', `${ctx.method} is not allowed here; allowed: ${allow}`, undefined, {
+      Allow: allow,
+    });
   };
 }
 

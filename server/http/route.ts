@@ -58,9 +58,13 @@ export interface Input<P, Q, B> {
 
 export type Handler<P, Q, B> = (ctx: Context, input: Input<P, Q, B>) => Promise<void>;
 
-
 /** Validates one part of a request; `checkText` also refuses NUL in its strings (query, body). */
-export function parseOrThrow<T extends z.core.$ZodType>(schema: T, value: unknown, prefix: string, checkText = true): z.output<T> {
+export function parseOrThrow<T extends z.core.$ZodType>(
+  schema: T,
+  value: unknown,
+  prefix: string,
+  checkText = true,
+): z.output<T> {
   const r = z.safeParse(schema, value);
   if (!r.success) throw validationFailed(zodErrors(r.error, prefix));
   const nul = checkText ? nulErrors(r.data, prefix) : [];
@@ -87,7 +91,9 @@ export class ApiRouter {
     this.routes.push(spec as unknown as RouteSpec);
     const deps = this.deps;
     const middlewares: RouterMiddleware[] = [];
-    const limiter = spec.rateLimit ? (deps.rateLimiters as Record<string, RouterMiddleware> | undefined)?.[spec.rateLimit] : undefined;
+    const limiter = spec.rateLimit
+      ? (deps.rateLimiters as Record<string, RouterMiddleware> | undefined)?.[spec.rateLimit]
+      : undefined;
     if (limiter) middlewares.push(limiter);
     middlewares.push(async (ctx) => {
       const actor = spec.access === 'public' ? (null as unknown as Actor) : await authenticate(deps, ctx, spec.access);

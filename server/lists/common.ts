@@ -48,7 +48,8 @@ export interface Created<T> {
 /** A path id (a malformed one names no record: 404). */
 export const uuid = () => z.uuid();
 /** Ids in REST input may be upper case; stored and compared lower case. */
-export const lower = <T extends string | null | undefined>(v: T): T => (typeof v === 'string' ? (v.toLowerCase() as T) : v);
+export const lower = <T extends string | null | undefined>(v: T): T =>
+  typeof v === 'string' ? (v.toLowerCase() as T) : v;
 
 /** The outer wrapper of every REST write: one family write (one version bump) as the actor. */
 export function writeAs<T>(

@@ -102,7 +102,13 @@ async function assertSection(w: FamilyWrite, list: Row, sectionId: string, o: Re
   }
 }
 
-function sectionChanged(w: FamilyWrite, listId: string, itemId: string, sectionId: string | null, previous: string | null) {
+function sectionChanged(
+  w: FamilyWrite,
+  listId: string,
+  itemId: string,
+  sectionId: string | null,
+  previous: string | null,
+) {
   w.emit({ type: 'ItemSectionChanged', listId, itemId, sectionId, previousSectionId: previous });
 }
 
@@ -138,7 +144,10 @@ export async function createItem(
   const existing = o.idIsFree ? null : await existingForCreate(w, 'shopping_list_items', lower(input.id));
   if (existing) return { record: toItem(existing), created: false };
 
-  const unit = { unitOfMeasureId: lower(input.unitOfMeasureId) ?? null, familyUnitOfMeasureId: lower(input.familyUnitOfMeasureId) ?? null };
+  const unit = {
+    unitOfMeasureId: lower(input.unitOfMeasureId) ?? null,
+    familyUnitOfMeasureId: lower(input.familyUnitOfMeasureId) ?? null,
+  };
   const product = productOf({ productId: lower(input.productId), familyProductId: lower(input.familyProductId) });
   await assertUnitRef(w.trx, w.familyId, unit, o);
   await assertProductRef(w.trx, w.familyId, product, o);

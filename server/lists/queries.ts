@@ -26,7 +26,10 @@ export async function listSummaryRows(db: Q, familyId: string, archived: boolean
   const q = withCounts(db).where({ 'l.family_id': familyId, 'l.deleted': false });
   if (archived) q.whereNotNull('l.archived_at');
   else q.whereNull('l.archived_at');
-  return q.orderBy([{ column: 'l.created_at', order: 'desc' }, { column: 'l.id', order: 'desc' }]);
+  return q.orderBy([
+    { column: 'l.created_at', order: 'desc' },
+    { column: 'l.id', order: 'desc' },
+  ]);
 }
 
 export async function listSummaryRow(db: Q, familyId: string, listId: string): Promise<Row | undefined> {
@@ -70,7 +73,8 @@ export async function tombstoneItemsOfList(w: FamilyWrite, listId: string): Prom
 
 /** A timestamptz as `Date.prototype.toISOString()` writes it (UTC, milliseconds, truncated as
  *  the driver's parser truncates microseconds). */
-const isoSql = (col: string) => `to_char(date_trunc('milliseconds', ${col}) AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
+const isoSql = (col: string) =>
+  `to_char(date_trunc('milliseconds', ${col}) AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
 
 /** `row_to_json` of a row of these columns: compact JSON with the keys in this order. */
 const objectSql = (columns: string) => `row_to_json((SELECT o FROM (SELECT ${columns}) o))`;

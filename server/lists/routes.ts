@@ -15,7 +15,15 @@ import {
   ListSummarySchema,
   QUANTITY_REFS,
 } from './schemas.js';
-import { archiveList, createList, deleteList, getListDetailJson, listLists, unarchiveList, updateList } from './service.js';
+import {
+  archiveList,
+  createList,
+  deleteList,
+  getListDetailJson,
+  listLists,
+  unarchiveList,
+  updateList,
+} from './service.js';
 
 const ListParams = z.object({ listId: uuid() });
 const ItemParams = z.object({ listId: uuid(), itemId: uuid() });
@@ -189,7 +197,10 @@ export function registerListRoutes(api: ApiRouter, deps: Deps): void {
       tag: TAG,
       access: 'member',
       params: ItemParams,
-      responses: { 200: { description: 'Item', schema: ItemSchema }, 404: { description: 'Not found, or the item is removed' } },
+      responses: {
+        200: { description: 'Item', schema: ItemSchema },
+        404: { description: 'Not found, or the item is removed' },
+      },
     },
     async (ctx, { actor, params }) => {
       ctx.body = await writeAs(deps, actor, (w) => toggleItem(w, actor, params.listId, params.itemId));
@@ -204,7 +215,10 @@ export function registerListRoutes(api: ApiRouter, deps: Deps): void {
       tag: TAG,
       access: 'member',
       params: ItemParams,
-      responses: { 200: { description: 'The removed item (unchanged when already removed)', schema: ItemSchema }, 404: notFound },
+      responses: {
+        200: { description: 'The removed item (unchanged when already removed)', schema: ItemSchema },
+        404: notFound,
+      },
     },
     async (ctx, { actor, params }) => {
       ctx.body = await writeAs(deps, actor, (w) => removeItem(w, actor, params.listId, params.itemId));
@@ -219,7 +233,10 @@ export function registerListRoutes(api: ApiRouter, deps: Deps): void {
       tag: TAG,
       access: 'member',
       params: ItemParams,
-      responses: { 200: { description: 'The active item (unchanged when already active)', schema: ItemSchema }, 404: notFound },
+      responses: {
+        200: { description: 'The active item (unchanged when already active)', schema: ItemSchema },
+        404: notFound,
+      },
     },
     async (ctx, { actor, params }) => {
       ctx.body = await writeAs(deps, actor, (w) => restoreItem(w, actor, params.listId, params.itemId));

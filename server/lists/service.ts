@@ -30,7 +30,6 @@ export interface PathOptions {
   prefix?: string;
 }
 
-
 async function assertStore(w: FamilyWrite, storeId: string, o: PathOptions): Promise<void> {
   if (!(await storeRow(w.trx, w.familyId, storeId))) {
     throw badRequest('store_not_found', 'The store does not exist', [
@@ -71,7 +70,12 @@ export async function getListDetailJson(deps: ReadDeps, actor: Actor, listId: st
 // --- inner operations -------------------------------------------------------------------------
 
 /** A store of another family (or unknown) → 400 store_not_found. Event: ListCreated. */
-export async function createList(w: FamilyWrite, _actor: Actor, input: ListInput, o: PathOptions = {}): Promise<Created<ListSummary>> {
+export async function createList(
+  w: FamilyWrite,
+  _actor: Actor,
+  input: ListInput,
+  o: PathOptions = {},
+): Promise<Created<ListSummary>> {
   const existing = await existingForCreate(w, 'shopping_lists', lower(input.id));
   if (existing) return { record: await summaryIn(w, String(existing.id)), created: false };
   const storeId = lower(input.storeId) ?? null;
@@ -119,7 +123,13 @@ async function resectionItems(w: FamilyWrite, listId: string, storeId: string | 
     });
     if (next === previous) continue;
     await w.update('shopping_list_items', { id: item.id, deleted: false }, { section_id: next });
-    w.emit({ type: 'ItemSectionChanged', listId, itemId: String(item.id), sectionId: next, previousSectionId: previous });
+    w.emit({
+      type: 'ItemSectionChanged',
+      listId,
+      itemId: String(item.id),
+      sectionId: next,
+      previousSectionId: previous,
+    });
   }
 }
 

@@ -76,9 +76,12 @@ export function createMailer(
   }
   const outboxDir = transport
     ? undefined
-    : (options.outboxDir ?? (config.NODE_ENV !== 'test' && config.DATA_DIR ? path.resolve(config.DATA_DIR, 'outbox') : undefined));
+    : (options.outboxDir ??
+      (config.NODE_ENV !== 'test' && config.DATA_DIR ? path.resolve(config.DATA_DIR, 'outbox') : undefined));
   // Builds the same MIME message SMTP would carry, without sending it anywhere.
-  const composer = outboxDir ? nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'unix' }) : undefined;
+  const composer = outboxDir
+    ? nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'unix' })
+    : undefined;
   const pending = new Set<Promise<void>>();
   let baseUrl: string | undefined;
   let baseKnown!: (url: string) => void;
@@ -100,21 +103,39 @@ export function createMailer(
 
   const deliver = async (message: MailMessage): Promise<void> => {
     if (transport) {
-      await transport.sendMail({ from, to: message.to, subject: message.subject, text: message.text, html: message.html });
+      await transport.sendMail({
+        from,
+        to: message.to,
+        subject: message.subject,
+        text: message.text,
+        html: message.html,
+      });
       log.info({ to: message.to, subject: message.subject }, 'mail sent');
       return;
     }
     const sentAt = new Date();
     const file = outboxDir
-      ? path.join(outboxDir, `${sentAt.toISOString().replace(/[:.]/g, '-')}-${crypto.randomBytes(3).toString('hex')}.eml`)
+      ? path.join(
+          outboxDir,
+          `${sentAt.toISOString().replace(/[:.]/g, '-')}-${crypto.randomBytes(3).toString('hex')}.eml`,
+        )
       : undefined;
     const entry: OutboxEntry = { ...message, from, sentAt, ...(file ? { file } : {}) };
     outbox.push(entry);
     if (outbox.length > OUTBOX_LIMIT) outbox.splice(0, outbox.length - OUTBOX_LIMIT);
     // The dev workflow: the link is in the log. Never configure production without SMTP_URL.
-    log.info({ to: message.to, subject: message.subject, text: message.text, file }, 'mail (dev outbox, SMTP_URL not set)');
+    log.info(
+      { to: message.to, subject: message.subject, text: message.text, file },
+      'mail (dev outbox, SMTP_URL not set)',
+    );
     if (composer && outboxDir && file) {
-      const info = (await composer.sendMail({ from, to: message.to, subject: message.subject, text: message.text, html: message.html })) as {
+      const info = (await composer.sendMail({
+        from,
+        to: message.to,
+        subject: message.subject,
+        text: message.text,
+        html: message.html,
+      })) as {
         message: Buffer;
       };
       await mkdir(outboxDir, { recursive: true, mode: 0o700 });
@@ -144,7 +165,8 @@ export function createMailer(
     outboxDir,
     async close() {
       // Mails still waiting for a base that will never come (closed before listening) are dropped.
-      if (baseUrl === undefined) baseNeverKnown(new Error('the server closed before it listened; the base of links is unknown'));
+      if (baseUrl === undefined)
+        baseNeverKnown(new Error('the server closed before it listened; the base of links is unknown'));
       await Promise.allSettled([...pending]);
       transport?.close();
       composer?.close();

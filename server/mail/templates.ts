@@ -22,7 +22,13 @@ ${ps}
 </body></html>`;
 }
 
-export function inviteEmail(input: { to: string; familyName: string; inviterName: string | null; link: string; expiresAt: Date }): MailMessage {
+export function inviteEmail(input: {
+  to: string;
+  familyName: string;
+  inviterName: string | null;
+  link: string;
+  expiresAt: Date;
+}): MailMessage {
   const who = input.inviterName ? `${input.inviterName} has invited you` : 'You have been invited';
   const subject = `Join ${input.familyName} on Family Shopping`;
   const expires = input.expiresAt.toISOString();
@@ -43,7 +49,12 @@ export function inviteEmail(input: { to: string; familyName: string; inviterName
   return { to: input.to, subject, text, html };
 }
 
-export function passwordResetEmail(input: { to: string; userName: string; link: string; expiresAt: Date }): MailMessage {
+export function passwordResetEmail(input: {
+  to: string;
+  userName: string;
+  link: string;
+  expiresAt: Date;
+}): MailMessage {
   const subject = 'Reset your Family Shopping password';
   const expires = input.expiresAt.toISOString();
   const text = [
@@ -56,17 +67,19 @@ export function passwordResetEmail(input: { to: string; userName: string; link: 
   ].join('\n');
   const html = layout(
     subject,
-    [
-      `Hello ${escapeHtml(input.userName)},`,
-      'Someone (hopefully you) asked to reset your Family Shopping password.',
-    ],
+    [`Hello ${escapeHtml(input.userName)},`, 'Someone (hopefully you) asked to reset your Family Shopping password.'],
     { href: input.link, label: 'Choose a new password' },
     `The link works once and expires at ${escapeHtml(expires)} (15 minutes). If you did not ask for this, ignore this email; your password stays as it is.`,
   );
   return { to: input.to, subject, text, html };
 }
 
-export function emailConfirmationEmail(input: { to: string; userName: string; link: string; expiresAt: Date }): MailMessage {
+export function emailConfirmationEmail(input: {
+  to: string;
+  userName: string;
+  link: string;
+  expiresAt: Date;
+}): MailMessage {
   const subject = 'Confirm your email for Family Shopping';
   const expires = input.expiresAt.toISOString();
   const text = [

@@ -27,7 +27,10 @@ const here = path.dirname(fileURLToPath(import.meta.url));
 
 function packageJson(): { version?: string; license?: string } {
   try {
-    return JSON.parse(fs.readFileSync(path.join(here, '../../package.json'), 'utf8')) as { version?: string; license?: string };
+    return JSON.parse(fs.readFileSync(path.join(here, '../../package.json'), 'utf8')) as {
+      version?: string;
+      license?: string;
+    };
   } catch {
     return {};
   }
@@ -37,11 +40,13 @@ function packageJson(): { version?: string; license?: string } {
 const TAG_DESCRIPTIONS: Record<string, string> = {
   auth: 'Accounts: registration, sign-in, sessions (short-lived access tokens, rotating refresh tokens), invitation lookup and password reset. Rate-limited per client address.',
   family: "The caller's family: its invite code, members and their roles, and email invitations.",
-  Catalog: 'Products and units: the global catalog (with per-family overrides of product names) and the family’s own products and units.',
+  Catalog:
+    'Products and units: the global catalog (with per-family overrides of product names) and the family’s own products and units.',
   Stores: 'Stores and their sections (aisles) in walking order.',
   Lists: 'Shopping lists and their items: add, check off, remove and restore, archive.',
   Recipes: 'Recipes with their ingredients; copying ingredients onto a shopping list.',
-  Replication: 'RxDB replication of the family data, per collection: pull docs after a checkpoint, push rows (docs/sync.md).',
+  Replication:
+    'RxDB replication of the family data, per collection: pull docs after a checkpoint, push rows (docs/sync.md).',
   Health: 'Liveness and readiness probes, outside /api (docs/operations.md).',
   Docs: 'This OpenAPI document and the browsable API reference.',
 };
@@ -85,15 +90,22 @@ const ONE_WORD_CODES = ['forbidden', 'unauthenticated', 'busy', 'conflict'];
 export function codesOf(r: ResponseSpec): string[] {
   if (r.codes?.length) return [...new Set(r.codes)];
   const found = [...r.description.matchAll(/(?<![\w*])[a-z][a-z0-9]*(?:_[a-z0-9]+)+\b/g)].map((m) => m[0]);
-  for (const word of ONE_WORD_CODES) if (new RegExp(`(^|[^\\w])${word}([^\\w]|$)`).test(r.description)) found.push(word);
+  for (const word of ONE_WORD_CODES)
+    if (new RegExp(`(^|[^\\w])${word}([^\\w]|$)`).test(r.description)) found.push(word);
   return [...new Set(found)];
 }
 
 /** `storeId` → `store_not_found`, `familyUnitOfMeasureId` → `unit_not_found` (body references). */
 export function refCode(field: string): string {
   const last = field.split('.').pop()!;
-  const base = last.replace(/^family(?=[A-Z])/, '').replace(/OfMeasure/, '').replace(/Ids?$/, '');
-  return `${base.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`).replace(/^_/, '').toLowerCase()}_not_found`;
+  const base = last
+    .replace(/^family(?=[A-Z])/, '')
+    .replace(/OfMeasure/, '')
+    .replace(/Ids?$/, '');
+  return `${base
+    .replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`)
+    .replace(/^_/, '')
+    .toLowerCase()}_not_found`;
 }
 
 const humanise = (code: string) => code.charAt(0).toUpperCase() + code.slice(1).replace(/_/g, ' ');
@@ -168,7 +180,12 @@ class SchemaCollector {
   convert(schema: z.core.$ZodType, io: 'input' | 'output'): Json {
     let json: Json;
     try {
-      json = z.toJSONSchema(schema, { target: 'draft-2020-12', io, unrepresentable: 'any', metadata: this.metadata }) as Json;
+      json = z.toJSONSchema(schema, {
+        target: 'draft-2020-12',
+        io,
+        unrepresentable: 'any',
+        metadata: this.metadata,
+      }) as Json;
     } catch {
       return {}; // a schema zod cannot describe (should not happen with `unrepresentable: 'any'`)
     }
@@ -244,7 +261,8 @@ function problemResponse(status: number, description: string, codes: string[]): 
   for (const code of codes.length ? codes : [DEFAULT_CODES[status] ?? 'error']) {
     // Codes come from route declarations; test/unit/error-codes.test.ts checks each is registered.
     const value = problem(status, code as ErrorCode, EXAMPLE_DETAILS[code] ?? humanise(code)) as unknown as Json;
-    if (code === 'validation_failed') value.errors = [{ path: 'body.name', message: 'Too small: expected string to have >=1 characters' }];
+    if (code === 'validation_failed')
+      value.errors = [{ path: 'body.name', message: 'Too small: expected string to have >=1 characters' }];
     examples[code] = { summary: code, value };
   }
   return {
@@ -276,7 +294,10 @@ function healthPaths(): OpenApiDocument['paths'] {
     tags: ['Health'],
     security: [],
     responses: {
-      200: { description: 'OK', content: { 'application/json': { schema: { $ref: `#/components/schemas/${schema}` } } } },
+      200: {
+        description: 'OK',
+        content: { 'application/json': { schema: { $ref: `#/components/schemas/${schema}` } } },
+      },
       400: badRequest,
       ...extra,
     },
@@ -392,7 +413,9 @@ export function buildOpenApiDocument(routes: readonly RouteSpec[]): OpenApiDocum
       }
     }
     if (spec.query || requestBody) {
-      addProblem(400, 'The request is not valid (`validation_failed`, `errors[].path` names the field)', ['validation_failed']);
+      addProblem(400, 'The request is not valid (`validation_failed`, `errors[].path` names the field)', [
+        'validation_failed',
+      ]);
     }
     if (spec.bodyRefs?.length) {
       const codes = [...new Set(spec.bodyRefs.map(refCode))];
@@ -402,20 +425,27 @@ export function buildOpenApiDocument(routes: readonly RouteSpec[]): OpenApiDocum
         existing.description = `${existing.description}; a referenced record is not the family's (${codes.map((c) => `\`${c}\``).join(', ')})`;
       }
     }
-    if (spec.access !== 'public') addProblem(401, 'Missing, invalid or expired access token (`unauthenticated`)', ['unauthenticated']);
+    if (spec.access !== 'public')
+      addProblem(401, 'Missing, invalid or expired access token (`unauthenticated`)', ['unauthenticated']);
     if (spec.access === 'admin') addProblem(403, 'Only a family admin can do this (`forbidden`)', ['forbidden']);
     if (pathNames.length) addProblem(404, 'No such record in your family (`not_found`)', ['not_found']);
     if (requestBody) {
-      addProblem(413, 'The request body exceeds 1 MiB (`payload_too_large`); the connection is closed', ['payload_too_large']);
+      addProblem(413, 'The request body exceeds 1 MiB (`payload_too_large`); the connection is closed', [
+        'payload_too_large',
+      ]);
       addProblem(415, 'The request body is not JSON (`unsupported_media_type`)', ['unsupported_media_type']);
     }
     if (spec.rateLimit) addProblem(429, 'Too many requests (`rate_limited`); see `Retry-After`', ['rate_limited']);
     if (![...problems.keys()].some((s) => s < 500)) {
-      addProblem(400, 'The request is not valid HTTP (`bad_request`), e.g. raw non-ASCII in the target', ['bad_request']);
+      addProblem(400, 'The request is not valid HTTP (`bad_request`), e.g. raw non-ASCII in the target', [
+        'bad_request',
+      ]);
     }
     addProblem(500, 'Something went wrong on our side (`internal_error`)', ['internal_error']);
     if (spec.usesDatabase !== false) {
-      addProblem(503, 'The database cannot be reached (`service_unavailable`); see `Retry-After`', ['service_unavailable']);
+      addProblem(503, 'The database cannot be reached (`service_unavailable`); see `Retry-After`', [
+        'service_unavailable',
+      ]);
     }
     for (const [status, { description, codes }] of [...problems].sort(([x], [y]) => x - y)) {
       responses[String(status)] = problemResponse(status, description, codes);
@@ -461,7 +491,12 @@ export function buildOpenApiDocument(routes: readonly RouteSpec[]): OpenApiDocum
       // package.json's license; npm's `UNLICENSED` (not licensed for use by others) is no SPDX
       // id, so it is given as an SPDX custom reference.
       ...(pkg.license
-        ? { license: { name: pkg.license, identifier: pkg.license === 'UNLICENSED' ? 'LicenseRef-UNLICENSED' : pkg.license } }
+        ? {
+            license: {
+              name: pkg.license,
+              identifier: pkg.license === 'UNLICENSED' ? 'LicenseRef-UNLICENSED' : pkg.license,
+            },
+          }
         : {}),
     },
     servers: [{ url: '/', description: 'The server that serves this document (paths carry their /api prefix)' }],

@@ -97,7 +97,13 @@ export const DOC_NAMES = new Map<z.core.$ZodType, string>(
 );
 
 const docOfAnyCollection = z
-  .union(COLLECTIONS.map((c) => docSchemas[c as CollectionName]) as unknown as [z.core.$ZodType, z.core.$ZodType, ...z.core.$ZodType[]])
+  .union(
+    COLLECTIONS.map((c) => docSchemas[c as CollectionName]) as unknown as [
+      z.core.$ZodType,
+      z.core.$ZodType,
+      ...z.core.$ZodType[],
+    ],
+  )
   .meta({ description: 'A doc of the collection named in the path (the record plus `_deleted`)' });
 
 const pushRow = z.object({
@@ -119,8 +125,12 @@ export const DOCUMENTED: Record<string, { body?: z.core.$ZodType; ok?: z.core.$Z
   'post /sync/:collection/push': {
     body: z.array(pushRow).max(PUSH_MAX_ROWS),
     ok: z.object({
-      conflicts: z.array(docOfAnyCollection).meta({ description: "The server's docs for rows whose assumed state was stale" }),
-      rejected: z.array(rejectedRowSchema).meta({ description: 'Rows refused (reverted by the client), with a stable code' }),
+      conflicts: z
+        .array(docOfAnyCollection)
+        .meta({ description: "The server's docs for rows whose assumed state was stale" }),
+      rejected: z
+        .array(rejectedRowSchema)
+        .meta({ description: 'Rows refused (reverted by the client), with a stable code' }),
     }),
   },
 };

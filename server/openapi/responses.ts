@@ -34,7 +34,10 @@ export function responses(...parts: Record<number, ResponseSpec>[]): Record<numb
       // Several problem entries of one status: join their codes.
       out[n] =
         prev && n >= 400
-          ? { description: `${prev.description}; ${spec.description}`, codes: [...(prev.codes ?? []), ...(spec.codes ?? [])] }
+          ? {
+              description: `${prev.description}; ${spec.description}`,
+              codes: [...(prev.codes ?? []), ...(spec.codes ?? [])],
+            }
           : spec;
     }
   }

@@ -231,7 +231,11 @@ export class RealtimeConnection implements HubMember {
       this.send(ok);
     };
     if (!this.lists.has(listId) && this.lists.size >= this.opts.maxListsPerSocket) {
-      this.sendError('too_many_lists', `A connection may join at most ${this.opts.maxListsPerSocket} lists`, frame.requestId);
+      this.sendError(
+        'too_many_lists',
+        `A connection may join at most ${this.opts.maxListsPerSocket} lists`,
+        frame.requestId,
+      );
       return;
     }
     const ok = await listBelongsToFamily(this.deps.db, this.familyId, listId);

@@ -128,7 +128,10 @@ export class RealtimeHub {
   private encode(e: FamilyEvent): string {
     const parsed = serverFrameSchema.safeParse(e);
     if (parsed.success) return JSON.stringify(parsed.data);
-    this.log.warn({ eventType: e.type, issues: parsed.error.issues.slice(0, 5) }, 'realtime event does not match the protocol schema');
+    this.log.warn(
+      { eventType: e.type, issues: parsed.error.issues.slice(0, 5) },
+      'realtime event does not match the protocol schema',
+    );
     return JSON.stringify(e);
   }
 

@@ -16,7 +16,10 @@ export async function isFamilyMember(db: Db, familyId: string, userId: string): 
 
 /** The roles of these users in their families (`${familyId}/${userId}` → role); absent pairs are
  *  no longer members. One query per 1,000 users. */
-export async function membershipRoles(db: Db, pairs: Array<{ familyId: string; userId: string }>): Promise<Map<string, Role>> {
+export async function membershipRoles(
+  db: Db,
+  pairs: Array<{ familyId: string; userId: string }>,
+): Promise<Map<string, Role>> {
   const out = new Map<string, Role>();
   const userIds = [...new Set(pairs.map((p) => p.userId))];
   for (let i = 0; i < userIds.length; i += 1000) {
@@ -36,5 +39,8 @@ export async function rowsAtVersion(
   version: string,
   limit: number,
 ): Promise<Record<string, unknown>[]> {
-  return (await trx(table).where({ family_id: familyId, version }).orderBy('id').limit(limit)) as Record<string, unknown>[];
+  return (await trx(table).where({ family_id: familyId, version }).orderBy('id').limit(limit)) as Record<
+    string,
+    unknown
+  >[];
 }

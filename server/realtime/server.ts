@@ -102,7 +102,10 @@ export function attachRealtime(server: http.Server, deps: Deps, options: Realtim
   membershipSweep.unref();
 
   let closed: Promise<void> | undefined;
-  const close = (code: number = CLOSE_CODES.GOING_AWAY, reason = code === CLOSE_CODES.SERVICE_RESTART ? 'server restarting' : 'server shutting down') =>
+  const close = (
+    code: number = CLOSE_CODES.GOING_AWAY,
+    reason = code === CLOSE_CODES.SERVICE_RESTART ? 'server restarting' : 'server shutting down',
+  ) =>
     (closed ??= (async () => {
       closing = true;
       clearInterval(heartbeat);
@@ -113,7 +116,9 @@ export function attachRealtime(server: http.Server, deps: Deps, options: Realtim
       // a listener Node would hand the upgrade to the Koa app, which answers 404.
       const sockets = [...connections].map((c) => c.ws);
       const gone = Promise.all(
-        sockets.map((ws) => (ws.readyState === ws.CLOSED ? undefined : new Promise<void>((r) => ws.once('close', () => r())))),
+        sockets.map((ws) =>
+          ws.readyState === ws.CLOSED ? undefined : new Promise<void>((r) => ws.once('close', () => r())),
+        ),
       );
       for (const c of [...connections]) c.close(code, reason);
       // Clients normally answer the close frame at once; a dead one is dropped after the grace.

@@ -27,8 +27,15 @@ export async function ingredientRows(db: Q, familyId: string, recipeId: string):
     .orderBy([{ column: 'position' }, { column: 'created_at' }, { column: 'id' }]);
 }
 
-export async function ingredientRow(db: Q, familyId: string, recipeId: string, ingredientId: string): Promise<Row | undefined> {
-  return db('recipe_ingredients').where({ family_id: familyId, recipe_id: recipeId, id: ingredientId, deleted: false }).first();
+export async function ingredientRow(
+  db: Q,
+  familyId: string,
+  recipeId: string,
+  ingredientId: string,
+): Promise<Row | undefined> {
+  return db('recipe_ingredients')
+    .where({ family_id: familyId, recipe_id: recipeId, id: ingredientId, deleted: false })
+    .first();
 }
 
 export async function maxIngredientPosition(db: Q, familyId: string, recipeId: string): Promise<number | null> {

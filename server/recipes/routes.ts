@@ -174,7 +174,9 @@ export function registerRecipeRoutes(api: ApiRouter, deps: Deps): void {
       responses: { 200: { description: 'Ingredient', schema: IngredientSchema }, 400: refsInvalid, 404: notFound },
     },
     async (ctx, { actor, params, body }) => {
-      ctx.body = await writeAs(deps, actor, (w) => updateIngredient(w, actor, params.recipeId, params.ingredientId, body));
+      ctx.body = await writeAs(deps, actor, (w) =>
+        updateIngredient(w, actor, params.recipeId, params.ingredientId, body),
+      );
     },
   );
 

@@ -11,7 +11,14 @@ import { createItem } from '../lists/items.js';
 import { listRow } from '../lists/queries.js';
 import type { ItemRecord } from '../lists/records.js';
 import { ingredientRow, ingredientRows, maxIngredientPosition, recipeRow, recipeSummaryRows } from './queries.js';
-import { toIngredient, toRecipeDetail, toRecipeSummary, type IngredientRecord, type RecipeDetail, type RecipeSummary } from './records.js';
+import {
+  toIngredient,
+  toRecipeDetail,
+  toRecipeSummary,
+  type IngredientRecord,
+  type RecipeDetail,
+  type RecipeSummary,
+} from './records.js';
 
 type ReadDeps = Pick<Deps, 'db'>;
 
@@ -80,7 +87,12 @@ export async function getRecipe(deps: ReadDeps, actor: Actor, recipeId: string):
 // --- recipes -------------------------------------------------------------------------------
 
 /** Creates the recipe with its ingredients (positions default to their order in the input). */
-export async function createRecipe(w: FamilyWrite, actor: Actor, input: RecipeInput, o: PathOptions = {}): Promise<Created<RecipeDetail>> {
+export async function createRecipe(
+  w: FamilyWrite,
+  actor: Actor,
+  input: RecipeInput,
+  o: PathOptions = {},
+): Promise<Created<RecipeDetail>> {
   const existing = await existingForCreate(w, 'recipes', lower(input.id));
   if (existing) return { record: await detailIn(w, existing), created: false };
   const row = await w.insert('recipes', {
@@ -91,19 +103,31 @@ export async function createRecipe(w: FamilyWrite, actor: Actor, input: RecipeIn
   });
   const prefix = o.prefix ?? 'body';
   for (const [i, ingredient] of (input.ingredients ?? []).entries()) {
-    await addIngredient(w, actor, String(row.id), { position: i, ...ingredient }, { prefix: `${prefix}.ingredients.${i}` });
+    await addIngredient(
+      w,
+      actor,
+      String(row.id),
+      { position: i, ...ingredient },
+      { prefix: `${prefix}.ingredients.${i}` },
+    );
   }
   return { record: await detailIn(w, row), created: true };
 }
 
-export async function updateRecipe(w: FamilyWrite, _actor: Actor, recipeId: string, patch: RecipePatch): Promise<RecipeDetail> {
+export async function updateRecipe(
+  w: FamilyWrite,
+  _actor: Actor,
+  recipeId: string,
+  patch: RecipePatch,
+): Promise<RecipeDetail> {
   const row = await liveRecipe(w, recipeId);
   const change: Row = {};
   if (patch.name !== undefined && patch.name !== row.name) change.name = patch.name;
   if (patch.servings !== undefined && patch.servings !== (row.servings == null ? null : Number(row.servings))) {
     change.servings = patch.servings;
   }
-  if (patch.instructions !== undefined && patch.instructions !== (row.instructions ?? null)) change.instructions = patch.instructions;
+  if (patch.instructions !== undefined && patch.instructions !== (row.instructions ?? null))
+    change.instructions = patch.instructions;
   if (Object.keys(change).length === 0) return detailIn(w, row);
   const [updated] = await w.update('recipes', { id: recipeId, deleted: false }, change);
   return detailIn(w, updated!);
@@ -129,7 +153,10 @@ export async function addIngredient(
   await liveRecipe(w, recipeId);
   const existing = await existingForCreate(w, 'recipe_ingredients', lower(input.id));
   if (existing) return { record: toIngredient(existing), created: false };
-  const unit = { unitOfMeasureId: lower(input.unitOfMeasureId) ?? null, familyUnitOfMeasureId: lower(input.familyUnitOfMeasureId) ?? null };
+  const unit = {
+    unitOfMeasureId: lower(input.unitOfMeasureId) ?? null,
+    familyUnitOfMeasureId: lower(input.familyUnitOfMeasureId) ?? null,
+  };
   const product = { productId: lower(input.productId) ?? null, familyProductId: lower(input.familyProductId) ?? null };
   await assertUnitRef(w.trx, w.familyId, unit, o);
   await assertProductRef(w.trx, w.familyId, product, o);
@@ -170,7 +197,8 @@ const COLUMNS = {
 type Field = keyof typeof COLUMNS;
 
 function same(field: Field, before: unknown, after: unknown): boolean {
-  if (field === 'quantity' || field === 'position') return (before == null ? null : Number(before)) === (after == null ? null : Number(after));
+  if (field === 'quantity' || field === 'position')
+    return (before == null ? null : Number(before)) === (after == null ? null : Number(after));
   if (field === 'isApproximate') return !!before === !!after;
   return (before ?? null) === (after ?? null);
 }
@@ -198,8 +226,18 @@ export async function updateIngredient(
   if (p.familyUnitOfMeasureId != null && p.unitOfMeasureId === undefined) p.unitOfMeasureId = null;
   if (p.productId != null && p.familyProductId === undefined) p.familyProductId = null;
   if (p.familyProductId != null && p.productId === undefined) p.productId = null;
-  await assertUnitRef(w.trx, w.familyId, { unitOfMeasureId: p.unitOfMeasureId ?? null, familyUnitOfMeasureId: p.familyUnitOfMeasureId ?? null }, o);
-  await assertProductRef(w.trx, w.familyId, { productId: p.productId ?? null, familyProductId: p.familyProductId ?? null }, o);
+  await assertUnitRef(
+    w.trx,
+    w.familyId,
+    { unitOfMeasureId: p.unitOfMeasureId ?? null, familyUnitOfMeasureId: p.familyUnitOfMeasureId ?? null },
+    o,
+  );
+  await assertProductRef(
+    w.trx,
+    w.familyId,
+    { productId: p.productId ?? null, familyProductId: p.familyProductId ?? null },
+    o,
+  );
   const change: Row = {};
   for (const field of Object.keys(COLUMNS) as Field[]) {
     if (p[field] === undefined) continue;
@@ -210,7 +248,12 @@ export async function updateIngredient(
   return toIngredient(updated!);
 }
 
-export async function deleteIngredient(w: FamilyWrite, _actor: Actor, recipeId: string, ingredientId: string): Promise<void> {
+export async function deleteIngredient(
+  w: FamilyWrite,
+  _actor: Actor,
+  recipeId: string,
+  ingredientId: string,
+): Promise<void> {
   await liveRecipe(w, recipeId);
   if (!(await ingredientRow(w.trx, w.familyId, recipeId, ingredientId))) throw notFound('Ingredient not found');
   await w.tombstone('recipe_ingredients', { id: ingredientId });
@@ -236,7 +279,9 @@ export async function copyRecipeToList(
   await liveRecipe(w, recipeId);
   const listId = input.listId.toLowerCase();
   if (!(await listRow(w.trx, w.familyId, listId))) {
-    throw badRequest('list_not_found', 'The list does not exist', [{ path: `${prefix}.listId`, message: 'unknown list' }]);
+    throw badRequest('list_not_found', 'The list does not exist', [
+      { path: `${prefix}.listId`, message: 'unknown list' },
+    ]);
   }
   let ingredients = await ingredientRows(w.trx, w.familyId, recipeId);
   if (input.ingredientIds) {

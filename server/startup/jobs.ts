@@ -82,7 +82,10 @@ export async function runStartupJobs(db: Db, config: Config, log: Logger): Promi
   const jwtSecret = await ensureJwtSecret(db, config.JWT_SECRET);
   const created = await ensureDefaultFamily(db, config);
   if (created) {
-    log.info({ inviteCode: created.inviteCode }, `Created the default family "${config.DEFAULT_FAMILY_NAME}"; its invite code is ${created.inviteCode}`);
+    log.info(
+      { inviteCode: created.inviteCode },
+      `Created the default family "${config.DEFAULT_FAMILY_NAME}"; its invite code is ${created.inviteCode}`,
+    );
   }
   if (config.NODE_ENV !== 'test') {
     const n = await seedStapleProducts(db);

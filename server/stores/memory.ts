@@ -9,7 +9,11 @@ import { sectionMemoryId } from '@family-shopping/client/protocol';
 const hasProduct = (p: ProductKey) => p.productId != null || p.familyProductId != null;
 
 /** The section the store remembers for the product, or null. */
-export async function recallSection(w: FamilyWrite, storeId: string | null, product: ProductKey): Promise<string | null> {
+export async function recallSection(
+  w: FamilyWrite,
+  storeId: string | null,
+  product: ProductKey,
+): Promise<string | null> {
   if (!storeId || !hasProduct(product)) return null;
   const row = await memoryRow(w.trx, w.familyId, storeId, product);
   return row ? String(row.section_id) : null;
@@ -25,7 +29,8 @@ export async function rememberSection(
   if (!storeId || !sectionId || !hasProduct(product)) return;
   const row = await memoryRow(w.trx, w.familyId, storeId, product);
   if (row) {
-    if (row.section_id !== sectionId) await w.update('product_store_sections', { id: row.id }, { section_id: sectionId });
+    if (row.section_id !== sectionId)
+      await w.update('product_store_sections', { id: row.id }, { section_id: sectionId });
     return;
   }
   const values = {

@@ -29,7 +29,12 @@ export async function sectionRows(db: Q, familyId: string, storeIds: string[]): 
     .orderBy([{ column: 'position' }, { column: 'created_at' }, { column: 'id' }]);
 }
 
-export async function sectionRow(db: Q, familyId: string, storeId: string, sectionId: string): Promise<Row | undefined> {
+export async function sectionRow(
+  db: Q,
+  familyId: string,
+  storeId: string,
+  sectionId: string,
+): Promise<Row | undefined> {
   return db('store_sections').where({ family_id: familyId, store_id: storeId, id: sectionId, deleted: false }).first();
 }
 
@@ -84,7 +89,12 @@ export interface ProductKey {
   familyProductId?: string | null;
 }
 
-export async function memoryRow(db: Q, familyId: string, storeId: string, product: ProductKey): Promise<Row | undefined> {
+export async function memoryRow(
+  db: Q,
+  familyId: string,
+  storeId: string,
+  product: ProductKey,
+): Promise<Row | undefined> {
   const q = db('product_store_sections').where({ family_id: familyId, store_id: storeId, deleted: false });
   if (product.productId) q.andWhere({ product_id: product.productId });
   else if (product.familyProductId) q.andWhere({ family_product_id: product.familyProductId });

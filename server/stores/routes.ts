@@ -140,7 +140,10 @@ export function registerStoreRoutes(api: ApiRouter, deps: Deps): void {
       tag: TAG,
       access: 'member',
       params: StoreParams,
-      responses: { 200: { description: 'Sections', schema: z.array(SectionSchema) }, 404: { description: 'Not found' } },
+      responses: {
+        200: { description: 'Sections', schema: z.array(SectionSchema) },
+        404: { description: 'Not found' },
+      },
     },
     async (ctx, { actor, params }) => {
       ctx.body = await listSections(deps, actor, params.storeId);
@@ -222,7 +225,11 @@ export function registerStoreRoutes(api: ApiRouter, deps: Deps): void {
       tag: TAG,
       access: 'admin',
       params: SectionParams,
-      responses: { 204: { description: 'Deleted' }, 403: { description: 'Not an admin' }, 404: { description: 'Not found' } },
+      responses: {
+        204: { description: 'Deleted' },
+        403: { description: 'Not an admin' },
+        404: { description: 'Not found' },
+      },
     },
     async (ctx, { actor, params }) => {
       await writeAs(deps, actor, (w) => deleteSection(w, actor, params.storeId, params.sectionId));

@@ -55,7 +55,11 @@ async function liveStore(w: FamilyWrite, storeId: string): Promise<Row> {
   return row;
 }
 
-async function storeWithSections(db: FamilyWrite['trx'] | Deps['db'], familyId: string, row: Row): Promise<StoreWithSections> {
+async function storeWithSections(
+  db: FamilyWrite['trx'] | Deps['db'],
+  familyId: string,
+  row: Row,
+): Promise<StoreWithSections> {
   return toStoreWithSections(row, await sectionRows(db, familyId, [String(row.id)]));
 }
 
@@ -69,8 +73,17 @@ async function assertNameFree(w: FamilyWrite, name: string, exceptId?: string): 
 
 export async function listStores(deps: ReadDeps, actor: Actor): Promise<StoreWithSections[]> {
   const stores = await storeRows(deps.db, actor.familyId);
-  const sections = await sectionRows(deps.db, actor.familyId, stores.map((s) => String(s.id)));
-  return stores.map((s) => toStoreWithSections(s, sections.filter((x) => x.store_id === s.id)));
+  const sections = await sectionRows(
+    deps.db,
+    actor.familyId,
+    stores.map((s) => String(s.id)),
+  );
+  return stores.map((s) =>
+    toStoreWithSections(
+      s,
+      sections.filter((x) => x.store_id === s.id),
+    ),
+  );
 }
 
 export async function getStore(deps: ReadDeps, actor: Actor, storeId: string): Promise<StoreWithSections> {
@@ -87,7 +100,11 @@ export async function listSections(deps: ReadDeps, actor: Actor, storeId: string
 // --- stores --------------------------------------------------------------------------------
 
 /** Any member. Creates the store with the default sections (over REST and replication alike). */
-export async function createStore(w: FamilyWrite, _actor: Actor, input: StoreInput): Promise<Created<StoreWithSections>> {
+export async function createStore(
+  w: FamilyWrite,
+  _actor: Actor,
+  input: StoreInput,
+): Promise<Created<StoreWithSections>> {
   const existing = await existingForCreate(w, 'stores', lower(input.id));
   if (existing) return { record: await storeWithSections(w.trx, w.familyId, existing), created: false };
   await assertNameFree(w, input.name);
@@ -102,7 +119,12 @@ export async function createStore(w: FamilyWrite, _actor: Actor, input: StoreInp
   return { record: await storeWithSections(w.trx, w.familyId, store), created: true };
 }
 
-export async function renameStore(w: FamilyWrite, _actor: Actor, storeId: string, patch: { name: string }): Promise<StoreWithSections> {
+export async function renameStore(
+  w: FamilyWrite,
+  _actor: Actor,
+  storeId: string,
+  patch: { name: string },
+): Promise<StoreWithSections> {
   const row = await liveStore(w, storeId);
   if (row.name === patch.name) return storeWithSections(w.trx, w.familyId, row);
   await assertNameFree(w, patch.name, storeId);
@@ -160,7 +182,12 @@ export async function createSection(
     position = input.position;
     await shiftSectionsFrom(w, storeId, position);
   }
-  const row = await w.insert('store_sections', { id: lower(input.id) ?? newId(), store_id: storeId, name: input.name, position });
+  const row = await w.insert('store_sections', {
+    id: lower(input.id) ?? newId(),
+    store_id: storeId,
+    name: input.name,
+    position,
+  });
   return { record: toSection(row), created: true };
 }
 
@@ -207,9 +234,12 @@ export async function reorderSections(
   const sections = await sectionRows(w.trx, w.familyId, [storeId]);
   const wanted = sectionIds.map((id) => id.toLowerCase());
   const current = new Set(sections.map((s) => String(s.id)));
-  const same = wanted.length === current.size && new Set(wanted).size === wanted.length && wanted.every((id) => current.has(id));
+  const same =
+    wanted.length === current.size && new Set(wanted).size === wanted.length && wanted.every((id) => current.has(id));
   if (!same) {
-    throw validationFailed([{ path: 'body.sectionIds', message: "must list exactly the store's section ids, each once" }]);
+    throw validationFailed([
+      { path: 'body.sectionIds', message: "must list exactly the store's section ids, each once" },
+    ]);
   }
   const byId = new Map(sections.map((s) => [String(s.id), s]));
   for (const [position, id] of wanted.entries()) {

@@ -9,7 +9,14 @@ import { fieldEqual, type CollectionName } from '@family-shopping/client/protoco
 import { archiveList, createList, deleteList, unarchiveList, updateList } from '../lists/service.js';
 import { createItem, emitListProgress, removeItem, restoreItem, updateItem, type ItemPatch } from '../lists/items.js';
 import { listRow } from '../lists/queries.js';
-import { createSection, createStore, deleteSection, deleteStore, renameStore, updateSection } from '../stores/service.js';
+import {
+  createSection,
+  createStore,
+  deleteSection,
+  deleteStore,
+  renameStore,
+  updateSection,
+} from '../stores/service.js';
 import { storeRow } from '../stores/queries.js';
 import {
   addIngredient,
@@ -86,7 +93,9 @@ async function requireList(w: FamilyWrite, listId: string): Promise<Record<strin
   if (cached) return cached;
   const row = await listRow(w.trx, w.familyId, listId);
   if (!row) {
-    throw badRequest('list_not_found', 'The list does not exist', [{ path: 'newDocumentState.listId', message: 'unknown list' }]);
+    throw badRequest('list_not_found', 'The list does not exist', [
+      { path: 'newDocumentState.listId', message: 'unknown list' },
+    ]);
   }
   known.set(listId, row);
   return row;
@@ -94,7 +103,9 @@ async function requireList(w: FamilyWrite, listId: string): Promise<Record<strin
 
 async function requireStore(w: FamilyWrite, storeId: string): Promise<void> {
   if (!(await storeRow(w.trx, w.familyId, storeId))) {
-    throw badRequest('store_not_found', 'The store does not exist', [{ path: 'newDocumentState.storeId', message: 'unknown store' }]);
+    throw badRequest('store_not_found', 'The store does not exist', [
+      { path: 'newDocumentState.storeId', message: 'unknown store' },
+    ]);
   }
 }
 
@@ -106,7 +117,13 @@ async function requireRecipe(w: FamilyWrite, recipeId: string): Promise<void> {
   }
 }
 
-export async function applyRow(w: FamilyWrite, actor: Actor, collection: CollectionName, server: WireDoc | null, next: WireDoc): Promise<void> {
+export async function applyRow(
+  w: FamilyWrite,
+  actor: Actor,
+  collection: CollectionName,
+  server: WireDoc | null,
+  next: WireDoc,
+): Promise<void> {
   const s = server as D | null;
   const n = next as D;
   switch (collection) {
@@ -178,7 +195,9 @@ function pushedInstant(field: string, value: string): Date {
   const at = new Date(value);
   const year = at.getUTCFullYear();
   if (Number.isNaN(at.getTime()) || year < 1 || year > 9999) {
-    throw validationFailed([{ path: `newDocumentState.${field}`, message: 'Must be a time between the years 1 and 9999 (UTC)' }]);
+    throw validationFailed([
+      { path: `newDocumentState.${field}`, message: 'Must be a time between the years 1 and 9999 (UTC)' },
+    ]);
   }
   return at;
 }
@@ -239,7 +258,13 @@ function pushedCreatedAt(w: FamilyWrite, createdAt: unknown): Date | undefined {
 
 /** Removal through push keeps the client's removal time, so a later restore from that client
  *  (based on the doc it pushed) is "a restore by a client that saw the removal". */
-async function removeWithTime(w: FamilyWrite, actor: Actor, listId: string, itemId: string, removedAt: string): Promise<void> {
+async function removeWithTime(
+  w: FamilyWrite,
+  actor: Actor,
+  listId: string,
+  itemId: string,
+  removedAt: string,
+): Promise<void> {
   const at = pushedInstant('removedAt', removedAt);
   const item = await removeItem(w, actor, listId, itemId);
   if (!fieldEqual('removedAt', item.removedAt, removedAt)) {
@@ -299,7 +324,11 @@ async function applyProduct(w: FamilyWrite, actor: Actor, s: D | null, n: D): Pr
     // A global doc's name and flags are the family's override of the product.
     const base = (await baseGlobalProduct(w.trx, n.id))!;
     const nameDiffers = n.name !== base.name;
-    const flagsDiffer = !fieldEqual('unitCategoryFlags', n.unitCategoryFlags, bitsToFlags(Number(base.unit_category_flags)));
+    const flagsDiffer = !fieldEqual(
+      'unitCategoryFlags',
+      n.unitCategoryFlags,
+      bitsToFlags(Number(base.unit_category_flags)),
+    );
     if (!nameDiffers && !flagsDiffer) {
       if (s.overridden) await clearOverride(w, actor, n.id);
       return;

@@ -62,9 +62,9 @@ interface FamilyPosition {
 
 function parsePosition(cp: Checkpoint): FamilyPosition {
   const [rowId = '', issued, ...rest] = cp.id.split('/');
-  const bad = () =>
-    validationFailed([{ path: 'query.checkpoint.id', message: 'not a checkpoint this server issued' }]);
-  if (rest.length || (rowId !== '' && !UUID.test(rowId)) || (issued !== undefined && !/^\d{1,18}$/.test(issued))) throw bad();
+  const bad = () => validationFailed([{ path: 'query.checkpoint.id', message: 'not a checkpoint this server issued' }]);
+  if (rest.length || (rowId !== '' && !UUID.test(rowId)) || (issued !== undefined && !/^\d{1,18}$/.test(issued)))
+    throw bad();
   if (cp.catalogId !== undefined && cp.catalogId !== '' && !UUID.test(cp.catalogId)) {
     throw validationFailed([{ path: 'query.checkpoint.catalogId', message: 'not a checkpoint this server issued' }]);
   }
@@ -113,7 +113,9 @@ export async function pullDocs(
       }
 
       const catalogCursor: Cursor | null =
-        checkpoint?.catalogVersion !== undefined ? { version: checkpoint.catalogVersion, id: checkpoint.catalogId ?? '' } : null;
+        checkpoint?.catalogVersion !== undefined
+          ? { version: checkpoint.catalogVersion, id: checkpoint.catalogId ?? '' }
+          : null;
       if (catalogCursor && catalogCursor.version > (await catalogCounter(trx))) throw checkpointAhead();
 
       // Family side first (family rows and overrides, by version), then the global catalog.
@@ -158,16 +160,19 @@ interface Side {
   last?: Cursor;
 }
 
-
 async function productFamilySide(trx: Trx, familyId: string, cursor: Cursor | null, limit: number): Promise<Side> {
   const rows = await productFamilyRowsAfter(trx, familyId, cursor, limit + 1);
   const page = rows.slice(0, limit);
   const familyIds = page.filter((r) => r.src === 'family').map((r) => r.product_id);
   const globalIds = page.filter((r) => r.src === 'override').map((r) => r.product_id);
-  const fam = new Map((await familyProductRows(trx, familyId, familyIds)).map((r) => [r.id, productDoc(r, !!r.deleted)]));
+  const fam = new Map(
+    (await familyProductRows(trx, familyId, familyIds)).map((r) => [r.id, productDoc(r, !!r.deleted)]),
+  );
   const glob = new Map((await globalProductRows(trx, familyId, globalIds)).map((r) => [r.id, productDoc(r)]));
   // An override change or clear re-emits the global product's effective doc (never a tombstone).
-  const docs = page.map((r) => (r.src === 'family' ? fam.get(r.product_id) : glob.get(r.product_id))).filter((d): d is WireDoc => !!d);
+  const docs = page
+    .map((r) => (r.src === 'family' ? fam.get(r.product_id) : glob.get(r.product_id)))
+    .filter((d): d is WireDoc => !!d);
   const last = page[page.length - 1];
   return { docs, exhausted: rows.length <= limit, last: last && { version: Number(last.version), id: last.cursor_id } };
 }

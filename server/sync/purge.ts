@@ -24,7 +24,10 @@ export interface PurgeResult {
 }
 
 /** Removes tombstones older than the retention period, per family, children before parents. */
-export async function purgeTombstones(deps: Pick<Deps, 'db' | 'clock'>, options: PurgeOptions = {}): Promise<PurgeResult> {
+export async function purgeTombstones(
+  deps: Pick<Deps, 'db' | 'clock'>,
+  options: PurgeOptions = {},
+): Promise<PurgeResult> {
   const cutoff = new Date(deps.clock.now().getTime() - (options.retentionMs ?? TOMBSTONE_RETENTION_MS));
   let families = await familiesWithOldTombstones(deps.db, cutoff);
   if (options.familyIds) families = families.filter((id) => options.familyIds!.includes(id));

@@ -80,7 +80,12 @@ export async function currentDoc(trx: Trx, familyId: string, collection: Collect
 const PREFETCHABLE = new Set<CollectionName>(['lists', 'items', 'stores', 'recipes']);
 
 /** The current docs of the pushed ids, read in one query (ids of other families marked foreign). */
-async function prefetchDocs(trx: Trx, familyId: string, collection: CollectionName, ids: string[]): Promise<Map<string, Current>> {
+async function prefetchDocs(
+  trx: Trx,
+  familyId: string,
+  collection: CollectionName,
+  ids: string[],
+): Promise<Map<string, Current>> {
   const out = new Map<string, Current>();
   if (!PREFETCHABLE.has(collection) || !isFamilyCollection(collection)) return out;
   const wanted = [...new Set(ids.filter((id) => UUID.test(id)))];
@@ -99,7 +104,12 @@ async function prefetchDocs(trx: Trx, familyId: string, collection: CollectionNa
 
 /** A FamilyWrite on a savepoint whose events and after-commit hooks are kept apart, so a row
  *  that rolls back leaves nothing behind. Same stamping as familyWrite. */
-function childWrite(w: FamilyWrite, trx: Trx, events: FamilyEvent[], after: Array<() => void | Promise<void>>): FamilyWrite {
+function childWrite(
+  w: FamilyWrite,
+  trx: Trx,
+  events: FamilyEvent[],
+  after: Array<() => void | Promise<void>>,
+): FamilyWrite {
   const stamp = (table?: string) => w.stamp(table);
   /* eslint-disable no-restricted-syntax -- a per-row savepoint view of the family write: the
      same stamped insert/update/tombstone as server/db/family-write.ts, on the savepoint. */
@@ -161,7 +171,12 @@ export async function pushDocs(
     deps,
     actor.familyId,
     async (w) => {
-      const prefetched = await prefetchDocs(w.trx, w.familyId, collection, rows.map((r) => r.newDocumentState.id));
+      const prefetched = await prefetchDocs(
+        w.trx,
+        w.familyId,
+        collection,
+        rows.map((r) => r.newDocumentState.id),
+      );
       const run = async (write: FamilyWrite, rowSavepoints: boolean): Promise<Pass> => {
         const pass: Pass = { result: { conflicts: [], rejected: [] }, events: [], after: [], applied: 0 };
         const docs = new Map(prefetched);

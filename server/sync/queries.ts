@@ -34,8 +34,7 @@ export interface Counters {
 
 export async function familyCounters(q: Q, familyId: string): Promise<Counters> {
   const row = (await q('family_counters').where({ family_id: familyId }).first('version', 'tombstone_horizon')) as
-    | { version: string; tombstone_horizon: string }
-    | undefined;
+    { version: string; tombstone_horizon: string } | undefined;
   return { version: Number(row?.version ?? 0), horizon: Number(row?.tombstone_horizon ?? 0) };
 }
 
@@ -45,9 +44,17 @@ export async function catalogCounter(q: Q): Promise<number> {
 }
 
 /** Rows (tombstones included) of a family table after the cursor, in (version, id) order. */
-export async function familyRowsAfter(q: Q, table: string, familyId: string, cursor: Cursor | null, limit: number): Promise<Row[]> {
+export async function familyRowsAfter(
+  q: Q,
+  table: string,
+  familyId: string,
+  cursor: Cursor | null,
+  limit: number,
+): Promise<Row[]> {
   const query = q(table).where({ family_id: familyId });
-  return after(query, cursor).orderBy([{ column: 'version' }, { column: 'id' }]).limit(limit);
+  return after(query, cursor)
+    .orderBy([{ column: 'version' }, { column: 'id' }])
+    .limit(limit);
 }
 
 // --- effective product catalog ------------------------------------------------------------
@@ -83,7 +90,11 @@ export async function productFamilyRowsAfter(
     .limit(limit)) as Array<{ src: 'family' | 'override'; cursor_id: string; version: string; product_id: string }>;
 }
 
-export async function familyProductRows(q: Q, familyId: string, ids: string[]): Promise<Array<EffectiveProductRow & { deleted: boolean }>> {
+export async function familyProductRows(
+  q: Q,
+  familyId: string,
+  ids: string[],
+): Promise<Array<EffectiveProductRow & { deleted: boolean }>> {
   if (ids.length === 0) return [];
   return (await q('family_products')
     .where({ family_id: familyId })
@@ -118,10 +129,12 @@ export async function globalProductsAfter(
 }
 
 /** The global product's own values (no override), for deciding set vs clear of an override. */
-export async function baseGlobalProduct(q: Q, id: string): Promise<{ name: string; unit_category_flags: number } | undefined> {
+export async function baseGlobalProduct(
+  q: Q,
+  id: string,
+): Promise<{ name: string; unit_category_flags: number } | undefined> {
   return (await q('products').where({ id }).first('name', 'unit_category_flags')) as
-    | { name: string; unit_category_flags: number }
-    | undefined;
+    { name: string; unit_category_flags: number } | undefined;
 }
 
 // --- effective unit catalog -----------------------------------------------------------------
@@ -160,7 +173,17 @@ export async function globalUnitsAfter(
 ): Promise<Array<EffectiveUnitRow & { catalog_version: string }>> {
   const query = after(q('units_of_measure'), cursor, 'catalog_version', 'id');
   return (await query
-    .select('id', q.raw("'global'::text as kind"), 'code', 'name', 'abbreviation', 'category', 'created_at', 'updated_at', 'catalog_version')
+    .select(
+      'id',
+      q.raw("'global'::text as kind"),
+      'code',
+      'name',
+      'abbreviation',
+      'category',
+      'created_at',
+      'updated_at',
+      'catalog_version',
+    )
     .orderBy([{ column: 'catalog_version' }, { column: 'id' }])
     .limit(limit)) as Array<EffectiveUnitRow & { catalog_version: string }>;
 }
@@ -178,21 +201,33 @@ export async function rowsByIds(q: Q, table: string, ids: string[]): Promise<Row
   return (await q(table).whereIn('id', ids)) as Row[];
 }
 
-export async function familyUnitById(q: Q, id: string): Promise<(EffectiveUnitRow & { deleted: boolean; family_id: string }) | undefined> {
+export async function familyUnitById(
+  q: Q,
+  id: string,
+): Promise<(EffectiveUnitRow & { deleted: boolean; family_id: string }) | undefined> {
   return (await q('family_units_of_measure').where({ id }).first(FAMILY_UNIT_COLUMNS(q))) as
-    | (EffectiveUnitRow & { deleted: boolean; family_id: string })
-    | undefined;
+    (EffectiveUnitRow & { deleted: boolean; family_id: string }) | undefined;
 }
 
 export async function globalUnitById(q: Q, id: string): Promise<EffectiveUnitRow | undefined> {
   return (await q('units_of_measure')
     .where({ id })
-    .first('id', q.raw("'global'::text as kind"), 'code', 'name', 'abbreviation', 'category', 'created_at', 'updated_at')) as
-    | EffectiveUnitRow
-    | undefined;
+    .first(
+      'id',
+      q.raw("'global'::text as kind"),
+      'code',
+      'name',
+      'abbreviation',
+      'category',
+      'created_at',
+      'updated_at',
+    )) as EffectiveUnitRow | undefined;
 }
 
-export async function familyProductById(q: Q, id: string): Promise<(EffectiveProductRow & { deleted: boolean; family_id: string }) | undefined> {
+export async function familyProductById(
+  q: Q,
+  id: string,
+): Promise<(EffectiveProductRow & { deleted: boolean; family_id: string }) | undefined> {
   return (await q('family_products')
     .where({ id })
     .first(
@@ -259,7 +294,10 @@ export const PURGE_ORDER: Array<{ table: string; refs: Array<[table: string, col
 export async function familiesWithOldTombstones(q: Q, cutoff: Date): Promise<string[]> {
   const ids = new Set<string>();
   for (const { table } of PURGE_ORDER) {
-    const rows = (await q(table).where({ deleted: true }).andWhere('updated_at', '<', cutoff).distinct('family_id')) as Array<{
+    const rows = (await q(table)
+      .where({ deleted: true })
+      .andWhere('updated_at', '<', cutoff)
+      .distinct('family_id')) as Array<{
       family_id: string;
     }>;
     for (const r of rows) ids.add(r.family_id);

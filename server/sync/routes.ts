@@ -24,9 +24,18 @@ import { pushDocs } from './push.js';
 const TAG = 'Replication';
 const Params = z.object({ collection: z.string().meta({ description: `One of ${COLLECTIONS.join(', ')}` }) });
 const PullQuery = z.object({
-  checkpoint: z.string().optional().meta({ description: 'URL-encoded JSON of the last response checkpoint; absent: from the start' }),
-  limit: z.string().optional().meta({ description: `Page size, default ${PULL_LIMIT_DEFAULT}, max ${PULL_LIMIT_MAX}` }),
-  schema: z.string().optional().meta({ description: `Client schema version (current: ${SCHEMA_VERSION})` }),
+  checkpoint: z
+    .string()
+    .optional()
+    .meta({ description: 'URL-encoded JSON of the last response checkpoint; absent: from the start' }),
+  limit: z
+    .string()
+    .optional()
+    .meta({ description: `Page size, default ${PULL_LIMIT_DEFAULT}, max ${PULL_LIMIT_MAX}` }),
+  schema: z
+    .string()
+    .optional()
+    .meta({ description: `Client schema version (current: ${SCHEMA_VERSION})` }),
 });
 const PushQuery = z.object({ schema: PullQuery.shape.schema });
 const Doc = z.looseObject({ id: z.string(), _deleted: z.boolean() });
@@ -43,7 +52,11 @@ export function checkSchema(raw: string | undefined): void {
     throw validationFailed([{ path: 'query.schema', message: 'must be an integer' }]);
   }
   if (Number.isNaN(n) || n < SCHEMA_VERSION) {
-    throw new AppError(426, 'schema_outdated', `This client speaks an outdated schema; upgrade to schema ${SCHEMA_VERSION}`);
+    throw new AppError(
+      426,
+      'schema_outdated',
+      `This client speaks an outdated schema; upgrade to schema ${SCHEMA_VERSION}`,
+    );
   }
   if (n > SCHEMA_VERSION) {
     throw badRequest('schema_unsupported', `This server speaks schema ${SCHEMA_VERSION}`, [
@@ -78,7 +91,10 @@ export function registerSyncRoutes(api: ApiRouter, deps: Deps): void {
       params: Params,
       query: PullQuery,
       responses: {
-        200: { description: 'A page of docs and the next checkpoint', schema: z.object({ documents: z.array(Doc), checkpoint: z.nullable(checkpointSchema) }) },
+        200: {
+          description: 'A page of docs and the next checkpoint',
+          schema: z.object({ documents: z.array(Doc), checkpoint: z.nullable(checkpointSchema) }),
+        },
         400: { description: 'Invalid checkpoint or limit (validation_failed), or a newer schema (schema_unsupported)' },
         404: { description: 'Unknown collection' },
         410: { description: 'checkpoint_expired: re-sync from scratch' },

@@ -96,9 +96,15 @@ export function serveWebApp(options: WebAppOptions = {}) {
       return;
     }
     if (ctx.method !== 'GET' && ctx.method !== 'HEAD') {
-      throw new AppError(405, 'method_not_allowed', `${ctx.method} is not allowed here; allowed: GET, HEAD, OPTIONS`, undefined, {
-        Allow: 'GET, HEAD, OPTIONS',
-      });
+      throw new AppError(
+        405,
+        'method_not_allowed',
+        `${ctx.method} is not allowed here; allowed: GET, HEAD, OPTIONS`,
+        undefined,
+        {
+          Allow: 'GET, HEAD, OPTIONS',
+        },
+      );
     }
     const index = path.join(root, 'index.html');
     const found = resolveSafe(root, ctx.path);

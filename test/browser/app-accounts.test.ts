@@ -8,7 +8,16 @@ import { launchBrowser, phoneContext } from '../helpers/browser.js';
 import { startTestApp } from '../helpers/app.js';
 import { startSmtpSink, type SmtpSink } from '../helpers/smtp.js';
 import type { RunningServer } from '../../server/server.js';
-import { waitUntil, expectAccessible, linkPath, PASSWORD, registerInApp, requireBuiltApp, signIn, unique } from './app-helpers.js';
+import {
+  waitUntil,
+  expectAccessible,
+  linkPath,
+  PASSWORD,
+  registerInApp,
+  requireBuiltApp,
+  signIn,
+  unique,
+} from './app-helpers.js';
 
 describe('web app: accounts, invitations, password reset', function () {
   this.timeout(180_000);
@@ -109,7 +118,11 @@ describe('web app: accounts, invitations, password reset', function () {
   /** An admin's page and an invitee who joined through the emailed link (email confirmed). */
   async function invitedMember(familyName: string) {
     const admin = await newPage();
-    await registerInApp(admin, app.url, { email: `${unique('adm')}@example.com`, userName: unique('Adm'), newFamilyName: familyName });
+    await registerInApp(admin, app.url, {
+      email: `${unique('adm')}@example.com`,
+      userName: unique('Adm'),
+      newFamilyName: familyName,
+    });
     await admin.getByRole('link', { name: 'Family' }).click();
     const email = `${unique('cat')}@example.com`;
     await admin.getByRole('textbox', { name: 'Invite by email' }).fill(email);

@@ -9,7 +9,8 @@ import { WEB_DIST } from '../../server/web/static.js';
 const require = createRequire(import.meta.url);
 
 export function requireBuiltApp(): void {
-  if (!existsSync(`${WEB_DIST}/index.html`)) throw new Error('web/dist is missing: run npm run build (npm run test:browser does)');
+  if (!existsSync(`${WEB_DIST}/index.html`))
+    throw new Error('web/dist is missing: run npm run build (npm run test:browser does)');
 }
 
 export const PASSWORD = 'correct horse battery';
@@ -32,7 +33,16 @@ export async function expectAccessible(page: Page, what: string): Promise<void> 
     await page.addScriptTag({ path: require.resolve('axe-core/axe.min.js') });
   }
   const violations = await page.evaluate(async () => {
-    const axe = (window as unknown as { axe: { run(ctx: Document, o: object): Promise<{ violations: { id: string; impact: string; help: string; nodes: { target: string[] }[] }[] }> } }).axe;
+    const axe = (
+      window as unknown as {
+        axe: {
+          run(
+            ctx: Document,
+            o: object,
+          ): Promise<{ violations: { id: string; impact: string; help: string; nodes: { target: string[] }[] }[] }>;
+        };
+      }
+    ).axe;
     const r = await axe.run(document, { resultTypes: ['violations'] });
     return r.violations
       .filter((v) => v.impact === 'serious' || v.impact === 'critical')

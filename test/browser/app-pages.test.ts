@@ -8,7 +8,16 @@ import { launchBrowser, phoneContext } from '../helpers/browser.js';
 import { startTestApp } from '../helpers/app.js';
 import { startSmtpSink, type SmtpSink } from '../helpers/smtp.js';
 import type { RunningServer } from '../../server/server.js';
-import { waitUntil, expectAccessible, linkPath, PASSWORD, registerInApp, requireBuiltApp, signIn, unique } from './app-helpers.js';
+import {
+  waitUntil,
+  expectAccessible,
+  linkPath,
+  PASSWORD,
+  registerInApp,
+  requireBuiltApp,
+  signIn,
+  unique,
+} from './app-helpers.js';
 
 const WAIT = { timeout: 30_000 };
 
@@ -45,7 +54,11 @@ describe('web app: recipes, stores, catalog, account', function () {
     await page.getByRole('textbox', { name: 'New store' }).fill('Market');
     await page.getByRole('button', { name: 'Add store' }).click();
     await page.getByRole('button', { name: 'Move Bakery up' }).waitFor(WAIT);
-    expect((await sectionNames()).slice(0, 3).map((t) => t.replace(/[^A-Za-z& ]/g, '').trim())).to.deep.equal(['Produce', 'Bakery', 'Meat & Seafood']);
+    expect((await sectionNames()).slice(0, 3).map((t) => t.replace(/[^A-Za-z& ]/g, '').trim())).to.deep.equal([
+      'Produce',
+      'Bakery',
+      'Meat & Seafood',
+    ]);
 
     // Keyboard: focus the button and press Enter.
     await page.getByRole('button', { name: 'Move Bakery up' }).focus();
@@ -164,8 +177,11 @@ describe('web app: recipes, stores, catalog, account', function () {
     await page.getByRole('button', { name: 'Basmati rice' }).click();
     expect(await page.getByRole('textbox', { name: 'Add item' }).inputValue()).to.equal('Basmati rice');
     await page.getByText('Quantity, unit and note').click();
-    const units = async () => (await page.getByRole('combobox', { name: 'Unit' }).locator('option').allTextContents()).slice(1);
-    await waitUntil(async () => (await units()).length > 0 && (await units()).every((u) => /gram|ounce|pound/i.test(u)));
+    const units = async () =>
+      (await page.getByRole('combobox', { name: 'Unit' }).locator('option').allTextContents()).slice(1);
+    await waitUntil(
+      async () => (await units()).length > 0 && (await units()).every((u) => /gram|ounce|pound/i.test(u)),
+    );
     await page.getByRole('checkbox', { name: 'Show all units' }).check();
     await waitUntil(async () => (await units()).some((u) => /liter/i.test(u)));
     await page.getByRole('combobox', { name: 'Unit' }).selectOption({ label: 'Kilogram (kg)' });

@@ -40,10 +40,18 @@ describe('web app: shopping together, online and offline', function () {
     const ann = await annCtx.newPage();
     const bob = await bobCtx.newPage();
 
-    await registerInApp(ann, app.url, { email: `${unique('ann')}@example.com`, userName: unique('Ann'), newFamilyName: 'Shoppers' });
+    await registerInApp(ann, app.url, {
+      email: `${unique('ann')}@example.com`,
+      userName: unique('Ann'),
+      newFamilyName: 'Shoppers',
+    });
     await ann.getByRole('link', { name: 'Family' }).click();
     const code = (await ann.getByLabel('Invite code').textContent())!.trim();
-    await registerInApp(bob, app.url, { email: `${unique('bob')}@example.com`, userName: unique('Bob'), familyCode: code });
+    await registerInApp(bob, app.url, {
+      email: `${unique('bob')}@example.com`,
+      userName: unique('Bob'),
+      familyCode: code,
+    });
 
     // A family product, so the store can remember where it lives.
     await ann.getByRole('link', { name: 'Catalog' }).click();
@@ -85,7 +93,7 @@ describe('web app: shopping together, online and offline', function () {
 
     // The other member sees the list and its items live.
     await bob.getByRole('link', { name: 'Lists' }).click();
-    await bob.getByRole("link", { name: /^Groceries/ }).click();
+    await bob.getByRole('link', { name: /^Groceries/ }).click();
     await item(bob, 'Milk').waitFor(WAIT);
     await ann.getByRole('textbox', { name: 'Add item' }).fill('Apples');
     await ann.getByRole('button', { name: 'Add', exact: true }).click();
@@ -94,7 +102,9 @@ describe('web app: shopping together, online and offline', function () {
     // Check: live on the other phone; checked items go below unchecked ones.
     await item(ann, 'Eggs').check();
     await expectChecked(bob, 'Eggs', true);
-    const uncategorized = bob.locator('section', { has: bob.getByRole('heading', { name: 'Uncategorized' }) }).getByRole('checkbox');
+    const uncategorized = bob
+      .locator('section', { has: bob.getByRole('heading', { name: 'Uncategorized' }) })
+      .getByRole('checkbox');
     await waitUntil(async () => (await names(uncategorized)).join() === 'Bread,Apples,Eggs');
 
     // Remove and undo.

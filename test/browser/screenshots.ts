@@ -19,7 +19,8 @@ try {
     body: { email: 'ann@example.com', userName: 'Ann', password: PASSWORD, newFamilyName: 'The Millers' },
   });
   const token = reg.body.accessToken as string;
-  const api = async (method: string, p: string, body?: unknown) => (await request(app, method, p, { token, body })).body;
+  const api = async (method: string, p: string, body?: unknown) =>
+    (await request(app, method, p, { token, body })).body;
   const store = await api('POST', '/api/stores', { name: 'Corner Market' });
   const sec = (name: string) => store.sections.find((s: { name: string }) => s.name === name).id;
   const list = await api('POST', '/api/lists', { name: 'Groceries', storeId: store.id });
@@ -32,7 +33,13 @@ try {
     { name: 'Sourdough bread', sectionId: sec('Bakery') },
     { name: 'Milk', quantity: 2, unitOfMeasureId: unit('liter'), sectionId: sec('Dairy & Eggs') },
     { name: 'Eggs', quantity: 12, sectionId: sec('Dairy & Eggs') },
-    { name: 'Cheddar', quantity: 300, unitOfMeasureId: unit('gram'), isApproximate: true, sectionId: sec('Dairy & Eggs') },
+    {
+      name: 'Cheddar',
+      quantity: 300,
+      unitOfMeasureId: unit('gram'),
+      isApproximate: true,
+      sectionId: sec('Dairy & Eggs'),
+    },
     { name: 'Birthday candles' },
   ];
   const added = [];

@@ -38,12 +38,15 @@ describe('browser SDK: a conflict converges', function () {
     const bread = await rest('POST', `/api/lists/${list.id}/items`, { name: 'Bread' });
 
     const page = await switchedPage(await browser.newContext(), net.url);
-    await page.evaluate(async ([email, password]) => {
-      await h.open();
-      await h.c.auth.login(email!, password!);
-      await h.c.start();
-      await h.c.awaitInSync();
-    }, [family.admin.email, family.admin.password]);
+    await page.evaluate(
+      async ([email, password]) => {
+        await h.open();
+        await h.c.auth.login(email!, password!);
+        await h.c.start();
+        await h.c.awaitInSync();
+      },
+      [family.admin.email, family.admin.password],
+    );
     await waitInPage(page, (id) => h.c.db.items.findOne(id).exec().then(Boolean), bread.id, 'the items locally');
 
     net.cut();

@@ -37,12 +37,15 @@ describe('browser SDK: a silent dead zone', function () {
     const context = await browser.newContext();
     // The page's origin is the proxy: the app's pages and API as the device's network reaches them.
     const page = await harnessPage(context, proxy.url);
-    await page.evaluate(async ([email, password]) => {
-      await h.open();
-      await h.c.auth.login(email!, password!);
-      await h.c.start();
-      await h.c.awaitInSync();
-    }, [family.admin.email, family.admin.password]);
+    await page.evaluate(
+      async ([email, password]) => {
+        await h.open();
+        await h.c.auth.login(email!, password!);
+        await h.c.start();
+        await h.c.awaitInSync();
+      },
+      [family.admin.email, family.admin.password],
+    );
     await waitInPage(page, () => h.c.online && h.c.state === 'idle', undefined, 'online and idle');
 
     proxy.silence();
@@ -71,7 +74,9 @@ describe('browser SDK: a silent dead zone', function () {
     }
     const pushed = Date.now() - t1;
     await waitInPage(page, () => h.c.online && h.pending === 0, undefined, 'online, nothing pending', 120_000);
-    console.log(`      after the network healed: pulled in ${pulled} ms, pushed in ${pushed} ms, online after ${Date.now() - t1} ms`);
+    console.log(
+      `      after the network healed: pulled in ${pulled} ms, pushed in ${pushed} ms, online after ${Date.now() - t1} ms`,
+    );
     const synced = await page.evaluate(() => h.events.filter((e) => e.type === 'unauthenticated').length);
     expect(synced).to.equal(0);
   });

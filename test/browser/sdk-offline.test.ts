@@ -38,12 +38,15 @@ describe('browser SDK: offline writes', function () {
   });
 
   async function signIn(page: Page, family: TestFamily): Promise<void> {
-    await page.evaluate(async ([email, password]) => {
-      await h.open();
-      await h.c.auth.login(email!, password!);
-      await h.c.start();
-      await h.c.awaitInSync();
-    }, [family.admin.email, family.admin.password]);
+    await page.evaluate(
+      async ([email, password]) => {
+        await h.open();
+        await h.c.auth.login(email!, password!);
+        await h.c.start();
+        await h.c.awaitInSync();
+      },
+      [family.admin.email, family.admin.password],
+    );
   }
 
   /** Items of the list on the server (REST). */
@@ -53,12 +56,18 @@ describe('browser SDK: offline writes', function () {
   }
 
   /** ms until the server has every one of `names` (fails after the hang deadline). */
-  async function waitForServer(family: TestFamily, listId: string, names: string[], timeoutMs = 60_000): Promise<number> {
+  async function waitForServer(
+    family: TestFamily,
+    listId: string,
+    names: string[],
+    timeoutMs = 60_000,
+  ): Promise<number> {
     const t0 = Date.now();
     for (;;) {
       const got = await serverItems(family, listId);
       if (names.every((n) => got.includes(n))) return Date.now() - t0;
-      if (Date.now() - t0 > timeoutMs) throw new Error(`server has [${got.join(', ')}]; waiting for ${names.join(', ')}`);
+      if (Date.now() - t0 > timeoutMs)
+        throw new Error(`server has [${got.join(', ')}]; waiting for ${names.join(', ')}`);
       await new Promise((r) => setTimeout(r, 50));
     }
   }
@@ -90,7 +99,12 @@ describe('browser SDK: offline writes', function () {
       const took = await waitForServer(family, list.id, ['Bread', 'Eggs', 'Milk']);
       console.log(`      browser back online → 3 queued writes on the server: ${took} ms`);
       const t1 = Date.now();
-      await waitInPage(page, () => h.pending === 0 && h.c.online && h.c.state === 'idle', undefined, 'pending 0, online, idle');
+      await waitInPage(
+        page,
+        () => h.pending === 0 && h.c.online && h.c.state === 'idle',
+        undefined,
+        'pending 0, online, idle',
+      );
       console.log(`      … and the client says online, idle, 0 pending ${took + Date.now() - t1} ms after`);
     } finally {
       await browser.close();
@@ -138,7 +152,8 @@ describe('browser SDK: offline writes', function () {
     const list = await restAs(app, family.admin.token)('POST', '/api/lists', { name: 'Restart' });
     net = await startSwitch(app, harnessHtml);
     const dir = await mkdtemp(path.join(tmpdir(), 'sdk-profile-'));
-    const launch = () => chromium.launchPersistentContext(dir, { executablePath: CHROMIUM_PATH, headless: true, args: ARGS });
+    const launch = () =>
+      chromium.launchPersistentContext(dir, { executablePath: CHROMIUM_PATH, headless: true, args: ARGS });
     let context: BrowserContext | undefined;
     try {
       context = await launch();

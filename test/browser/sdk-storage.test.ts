@@ -32,12 +32,15 @@ describe('browser SDK: default storage and runtime errors', function () {
   it('keeps the local database in IndexedDB: a reload finds it signed in with its data', async function () {
     const family = await makeFamily(app);
     const page = await harnessPage(context, app.url);
-    await page.evaluate(async ([email, password]) => {
-      await h.open();
-      await h.c.auth.login(email!, password!);
-      await h.c.start();
-      await h.c.awaitInSync();
-    }, [family.admin.email, family.admin.password]);
+    await page.evaluate(
+      async ([email, password]) => {
+        await h.open();
+        await h.c.auth.login(email!, password!);
+        await h.c.start();
+        await h.c.awaitInSync();
+      },
+      [family.admin.email, family.admin.password],
+    );
     const dbs = await page.evaluate(async () => (await indexedDB.databases()).map((d) => d.name));
     expect(dbs.some((n) => n?.includes('family-shopping'))).to.equal(true);
     const listId = await page.evaluate(async () => {

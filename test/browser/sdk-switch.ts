@@ -32,7 +32,14 @@ export async function startSwitch(app: { url: string }, harnessHtml: () => Promi
     }
     if (cut) return req.socket.destroy();
     const upstream = http.request(
-      { host: target.hostname, port: target.port, method: req.method, path: req.url, headers: req.headers, agent: false },
+      {
+        host: target.hostname,
+        port: target.port,
+        method: req.method,
+        path: req.url,
+        headers: req.headers,
+        agent: false,
+      },
       (answer) => {
         res.writeHead(answer.statusCode ?? 502, answer.headers);
         answer.pipe(res);

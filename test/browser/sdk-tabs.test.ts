@@ -37,12 +37,15 @@ describe('browser SDK: two tabs and a second device with 8 s access tokens', fun
     const context = await browser.newContext();
 
     const tab1 = await harnessPage(context, app.url);
-    await tab1.evaluate(async ([email, password]) => {
-      await h.open();
-      await h.c.auth.login(email!, password!);
-      await h.c.start();
-      await h.c.awaitInSync();
-    }, [family.admin.email, family.admin.password]);
+    await tab1.evaluate(
+      async ([email, password]) => {
+        await h.open();
+        await h.c.auth.login(email!, password!);
+        await h.c.start();
+        await h.c.awaitInSync();
+      },
+      [family.admin.email, family.admin.password],
+    );
     const tab2 = await harnessPage(context, app.url);
     const tab2SignedIn = await tab2.evaluate(async () => {
       await h.open();
@@ -85,11 +88,21 @@ describe('browser SDK: two tabs and a second device with 8 s access tokens', fun
       written.push(name);
       const expected = [...written].sort();
       const started = Date.now();
-      await waitFor(async () => JSON.stringify(await deviceNames()) === JSON.stringify(expected), `round ${round}: the device has every write`, 60_000);
+      await waitFor(
+        async () => JSON.stringify(await deviceNames()) === JSON.stringify(expected),
+        `round ${round}: the device has every write`,
+        60_000,
+      );
       for (const tab of tabs) {
-        await waitFor(async () => JSON.stringify(await tabNames(tab)) === JSON.stringify(expected), `round ${round}: a tab has every write`, 60_000);
+        await waitFor(
+          async () => JSON.stringify(await tabNames(tab)) === JSON.stringify(expected),
+          `round ${round}: a tab has every write`,
+          60_000,
+        );
       }
-      console.log(`      round ${round} at ${Math.round((Date.now() - t0) / 1000)} s: everyone has ${expected.length} items after ${Date.now() - started} ms`);
+      console.log(
+        `      round ${round} at ${Math.round((Date.now() - t0) / 1000)} s: everyone has ${expected.length} items after ${Date.now() - started} ms`,
+      );
       if (!closedLeader && Date.now() - t0 > RUN_MS / 2) {
         // The replicating tab goes away: the other one takes over.
         closedLeader = true;

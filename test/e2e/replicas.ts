@@ -5,7 +5,14 @@ import crypto from 'node:crypto';
 import { createRxDatabase, type RxCollection, type RxDatabase, type RxConflictHandler } from 'rxdb';
 import { getRxStorageMemory } from 'rxdb/plugins/storage-memory';
 import { replicateRxCollection, type RxReplicationState } from 'rxdb/plugins/replication';
-import { conflictHandlerFor, docsEqual, RefusedRows, rxSchemas, type Checkpoint, type CollectionName } from '@family-shopping/client/protocol';
+import {
+  conflictHandlerFor,
+  docsEqual,
+  RefusedRows,
+  rxSchemas,
+  type Checkpoint,
+  type CollectionName,
+} from '@family-shopping/client/protocol';
 import { pull, push, pullAll, type AnyDoc } from '../integration/sync/helpers.js';
 
 export type ReplicaCollections = CollectionName;
@@ -49,7 +56,10 @@ export async function openReplica(
     Object.fromEntries(
       COLLECTIONS.map((c) => [
         c,
-        { schema: rxSchemas[c] as never, conflictHandler: conflictHandlerFor(c, refused) as unknown as RxConflictHandler<any> },
+        {
+          schema: rxSchemas[c] as never,
+          conflictHandler: conflictHandlerFor(c, refused) as unknown as RxConflictHandler<any>,
+        },
       ]),
     ),
   );
@@ -79,7 +89,10 @@ export async function openReplica(
             app,
             token,
             c,
-            rows.map((row) => ({ assumedMasterState: (row.assumedMasterState ?? null) as AnyDoc | null, newDocumentState: row.newDocumentState as AnyDoc })),
+            rows.map((row) => ({
+              assumedMasterState: (row.assumedMasterState ?? null) as AnyDoc | null,
+              newDocumentState: row.newDocumentState as AnyDoc,
+            })),
           );
           if (r.status !== 200) throw new Error(`push ${c}: ${r.status} ${r.text}`);
           // A row naming a record whose own push has not arrived yet (e.g. an item of a list
@@ -136,14 +149,23 @@ export async function openReplica(
 }
 
 /** The server's live docs of a collection (tombstones left out, as RxDB hides them). */
-export async function serverDocs(app: { url: string }, token: string, c: ReplicaCollections): Promise<Map<string, AnyDoc>> {
+export async function serverDocs(
+  app: { url: string },
+  token: string,
+  c: ReplicaCollections,
+): Promise<Map<string, AnyDoc>> {
   const { docs } = await pullAll(app, token, c, null, 1000);
   return new Map([...docs].filter(([, d]) => !d._deleted));
 }
 
 /** Syncs the replicas (twice round, so each sees the other's pushes) until each holds exactly
  *  the server's docs, or fails with the difference. */
-export async function converge(app: { url: string }, token: string, replicas: Replica[], timeoutMs = 15_000): Promise<void> {
+export async function converge(
+  app: { url: string },
+  token: string,
+  replicas: Replica[],
+  timeoutMs = 15_000,
+): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   let last = '';
   while (Date.now() < deadline) {

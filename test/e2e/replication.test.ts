@@ -81,7 +81,9 @@ describe('e2e: RxDB replicas against the server', function () {
     await b.goOffline();
     // B removes it (soft removal), A edits it, both offline.
     await (await docOf(b, 'items', chips.id)).incrementalPatch({ removedAt: nowIso(), updatedAt: nowIso() });
-    await (await docOf(a, 'items', chips.id)).incrementalPatch({ name: 'Salted chips', quantity: 3, updatedAt: nowIso() });
+    await (
+      await docOf(a, 'items', chips.id)
+    ).incrementalPatch({ name: 'Salted chips', quantity: 3, updatedAt: nowIso() });
     await b.goOnline();
     await a.goOnline();
     await converge(app, token, [a, b]);
@@ -174,7 +176,11 @@ describe('e2e: RxDB replicas against the server', function () {
     };
     const store = await rest('POST', '/api/stores', { name: 'Market' });
     const product = await rest('POST', '/api/products', { name: `Basil ${uuid().slice(0, 6)}` });
-    const unit = await rest('POST', '/api/units', { name: 'Bunch', abbreviation: `bn${uuid().slice(0, 5)}`, category: 'Count' });
+    const unit = await rest('POST', '/api/units', {
+      name: 'Bunch',
+      abbreviation: `bn${uuid().slice(0, 5)}`,
+      category: 'Count',
+    });
     const recipe = await rest('POST', '/api/recipes', { name: 'Pesto', ingredients: [{ name: 'Basil', quantity: 2 }] });
     // One replica of all nine collections (the admin's device) in this process.
     const a = await openReplica(app, token, 'all', [...COLLECTIONS]);
@@ -186,7 +192,13 @@ describe('e2e: RxDB replicas against the server', function () {
     const herbs = store.sections[0];
     const list = listDoc({ name: 'Market day', storeId: store.id });
     await a.collections.lists.insert(strip(list));
-    const basil = itemDoc(list.id, { name: 'Basil', familyProductId: product.id, familyUnitOfMeasureId: unit.id, quantity: 1, sectionId: herbs.id });
+    const basil = itemDoc(list.id, {
+      name: 'Basil',
+      familyProductId: product.id,
+      familyUnitOfMeasureId: unit.id,
+      quantity: 1,
+      sectionId: herbs.id,
+    });
     await a.collections.items.insert(strip(basil));
     await (await docOf(a, 'sections', herbs.id)).incrementalPatch({ name: 'Herbs & greens' });
     await (await docOf(a, 'recipes', recipe.id)).incrementalPatch({ servings: 4 });
@@ -202,7 +214,12 @@ describe('e2e: RxDB replicas against the server', function () {
     await converge(app, token, [a]);
     expect(a.errors.filter((e) => !String(e).includes('waiting for referenced records'))).to.deep.equal([]);
     const server = async (c: ReplicaCollections, id: string) => (await serverDocs(app, token, c)).get(id);
-    expect(await server('items', basil.id)).to.include({ name: 'Basil', sectionId: herbs.id, familyProductId: product.id, familyUnitOfMeasureId: unit.id });
+    expect(await server('items', basil.id)).to.include({
+      name: 'Basil',
+      sectionId: herbs.id,
+      familyProductId: product.id,
+      familyUnitOfMeasureId: unit.id,
+    });
     expect(await server('sections', herbs.id)).to.include({ name: 'Herbs & greens' });
     expect(await server('recipes', recipe.id)).to.include({ servings: 4, instructions: 'Blend.' });
     expect(await server('ingredients', recipe.ingredients[0].id)).to.include({ quantity: 3 });
@@ -211,6 +228,8 @@ describe('e2e: RxDB replicas against the server', function () {
     expect((await a.docs('stores')).get(store.id)).to.include({ name: 'Farmers market' });
     expect((await a.docs('products')).has(drink.id)).to.equal(true);
     const memory = [...(await a.docs('sectionMemory')).values()];
-    expect(memory.map((m) => [m.storeId, m.familyProductId, m.sectionId])).to.deep.equal([[store.id, product.id, herbs.id]]);
+    expect(memory.map((m) => [m.storeId, m.familyProductId, m.sectionId])).to.deep.equal([
+      [store.id, product.id, herbs.id],
+    ]);
   });
 });

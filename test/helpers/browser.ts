@@ -25,7 +25,10 @@ export async function launchBrowser(): Promise<Browser> {
 }
 
 /** A phone-sized context (360×640, touch), the app's smallest supported screen. */
-export function phoneContext(browser: Browser, options: Parameters<Browser['newContext']>[0] = {}): Promise<BrowserContext> {
+export function phoneContext(
+  browser: Browser,
+  options: Parameters<Browser['newContext']>[0] = {},
+): Promise<BrowserContext> {
   return browser.newContext({
     viewport: { width: 360, height: 640 },
     deviceScaleFactor: 2,

@@ -38,7 +38,13 @@ export async function makeUser(app: RunningServer, familyId: string, role: Role 
   const userId = newId();
   const db = app.deps.db;
   await db.transaction(async (trx) => {
-    await trx('users').insert({ id: userId, email, user_name: userName, password_hash: passwordHash, email_confirmed_at: new Date() });
+    await trx('users').insert({
+      id: userId,
+      email,
+      user_name: userName,
+      password_hash: passwordHash,
+      email_confirmed_at: new Date(),
+    });
     await trx('family_memberships').insert({ id: newId(), family_id: familyId, user_id: userId, role });
   });
   const token = signAccessToken(app.deps.jwtSecret, { userId, familyId, role }, 3600, app.deps.clock.now().getTime());

@@ -21,12 +21,19 @@ export function insertVersioned(app: App, familyId: string, table: string, rows:
  *  tombstone), which otherwise gets the write's time. */
 export function updateVersioned(app: App, familyId: string, table: string, where: Row, patch: Row): Promise<Row[]> {
   return familyWrite(app.deps, familyId, async (w) => {
-    return (await w.trx(table).where({ ...where, family_id: familyId }).update({ ...w.stamp(table), ...patch }).returning('*')) as Row[];
+    return (await w
+      .trx(table)
+      .where({ ...where, family_id: familyId })
+      .update({ ...w.stamp(table), ...patch })
+      .returning('*')) as Row[];
   });
 }
 
 /** A global product (reference data, shared by every family), added as a catalog write. */
-export async function insertGlobalProductRow(app: App, row: { name: string; unit_category_flags?: number; id?: string }): Promise<string> {
+export async function insertGlobalProductRow(
+  app: App,
+  row: { name: string; unit_category_flags?: number; id?: string },
+): Promise<string> {
   const id = row.id ?? newId();
   await catalogWrite(app.deps, (trx, version) =>
     trx('products').insert({ key: `test-${id}`, unit_category_flags: 0, ...row, id, catalog_version: version }),

@@ -35,7 +35,12 @@ const APP_ROUTES: Route[] = [
   { path: '/account', title: 'Account', page: AccountPage },
 ];
 
-const PUBLIC_ROUTES: { path: string; title: string; page: (p: { client: FamilyClient; params: Record<string, string> }) => preact.JSX.Element; signedOutOnly?: boolean }[] = [
+const PUBLIC_ROUTES: {
+  path: string;
+  title: string;
+  page: (p: { client: FamilyClient; params: Record<string, string> }) => preact.JSX.Element;
+  signedOutOnly?: boolean;
+}[] = [
   { path: '/login', title: 'Sign in', page: LoginPage, signedOutOnly: true },
   { path: '/register', title: 'Create account', page: RegisterPage, signedOutOnly: true },
   { path: '/forgot-password', title: 'Forgot password', page: ForgotPasswordPage },
@@ -68,7 +73,10 @@ export function App() {
 
   useEffect(() => {
     if (pub?.r.signedOutOnly && session) navigate('/', { replace: true });
-    else if (!pub && !session) navigate(`/login${path !== '/' && path !== '/account' ? `?next=${encodeURIComponent(path)}` : ''}`, { replace: true });
+    else if (!pub && !session)
+      navigate(`/login${path !== '/' && path !== '/account' ? `?next=${encodeURIComponent(path)}` : ''}`, {
+        replace: true,
+      });
   }, [path, !!session, !!pub]);
 
   const title = pub?.r.title ?? app?.r.title ?? 'Not found';

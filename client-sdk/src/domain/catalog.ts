@@ -23,7 +23,15 @@ export class Products {
     if (typeof q !== 'string' || [...q].length > 200) throw invalidField('q', 'must be at most 200 characters long');
     return collection(this.ctx, 'products')
       .find()
-      .$.pipe(map((docs) => searchProducts(docs.map((d) => plain(d)), q, limit)));
+      .$.pipe(
+        map((docs) =>
+          searchProducts(
+            docs.map((d) => plain(d)),
+            q,
+            limit,
+          ),
+        ),
+      );
   }
 }
 

@@ -85,7 +85,9 @@ export async function findDocs<C extends CollectionName>(
   name: C,
   selector: Record<string, unknown>,
 ): Promise<RxDocument<DocData<C>>[]> {
-  return (await collection(ctx, name).find({ selector } as never).exec()) as RxDocument<DocData<C>>[];
+  return (await collection(ctx, name)
+    .find({ selector } as never)
+    .exec()) as RxDocument<DocData<C>>[];
 }
 
 /** Applies a change to a doc (stamping `updatedAt`) unless it changes nothing; the doc after. */

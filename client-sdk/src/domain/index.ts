@@ -40,7 +40,11 @@ export function monotonicNow(): () => string {
   };
 }
 
-export function createDomain(db: FamilyDatabase, session: () => DomainSession | null, now: () => string = monotonicNow()): Domain {
+export function createDomain(
+  db: FamilyDatabase,
+  session: () => DomainSession | null,
+  now: () => string = monotonicNow(),
+): Domain {
   const ctx: DomainContext = { db, session, now };
   const items = new Items(ctx);
   const ingredients = new Ingredients(ctx);

@@ -91,7 +91,10 @@ export class Items {
     if (p.familyUnitOfMeasureId != null && p.unitOfMeasureId === undefined) p.unitOfMeasureId = null;
     if (p.productId != null && p.familyProductId === undefined) p.familyProductId = null;
     if (p.familyProductId != null && p.productId === undefined) p.productId = null;
-    await assertUnitRef(this.ctx, { unitOfMeasureId: p.unitOfMeasureId ?? null, familyUnitOfMeasureId: p.familyUnitOfMeasureId ?? null });
+    await assertUnitRef(this.ctx, {
+      unitOfMeasureId: p.unitOfMeasureId ?? null,
+      familyUnitOfMeasureId: p.familyUnitOfMeasureId ?? null,
+    });
     await assertProductRef(this.ctx, { productId: p.productId ?? null, familyProductId: p.familyProductId ?? null });
     const product = {
       productId: p.productId !== undefined ? p.productId : doc.productId,

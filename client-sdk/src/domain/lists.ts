@@ -15,7 +15,18 @@ import {
   type ListSummary,
   type ListUpdateInput,
 } from '../protocol/index.js';
-import { collection, findDoc, findDocs, invalidField, newId, notFound, parseInput, patchDoc, plain, type DomainContext } from './context.js';
+import {
+  collection,
+  findDoc,
+  findDocs,
+  invalidField,
+  newId,
+  notFound,
+  parseInput,
+  patchDoc,
+  plain,
+  type DomainContext,
+} from './context.js';
 import { recallSection } from './refs.js';
 
 export type ListDoc = DocData<'lists'>;
@@ -35,7 +46,14 @@ export class Lists {
     const storeId = v.storeId ?? null;
     if (storeId && !(await findDoc(this.ctx, 'stores', storeId))) throw invalidField('storeId', 'unknown store');
     const now = this.ctx.now();
-    const doc: ListDoc = { id: v.id ?? newId(), name: v.name, storeId, archivedAt: null, createdAt: now, updatedAt: now };
+    const doc: ListDoc = {
+      id: v.id ?? newId(),
+      name: v.name,
+      storeId,
+      archivedAt: null,
+      createdAt: now,
+      updatedAt: now,
+    };
     return plain(await collection(this.ctx, 'lists').insert(doc));
   }
 
@@ -45,8 +63,12 @@ export class Lists {
     const v = parseInput(listUpdateInput, patch);
     const doc = await this.live(listId);
     const storeChanged = v.storeId !== undefined && v.storeId !== doc.storeId;
-    if (storeChanged && v.storeId && !(await findDoc(this.ctx, 'stores', v.storeId))) throw invalidField('storeId', 'unknown store');
-    const result = await patchDoc(this.ctx, doc, { name: v.name, storeId: storeChanged ? (v.storeId ?? null) : undefined });
+    if (storeChanged && v.storeId && !(await findDoc(this.ctx, 'stores', v.storeId)))
+      throw invalidField('storeId', 'unknown store');
+    const result = await patchDoc(this.ctx, doc, {
+      name: v.name,
+      storeId: storeChanged ? (v.storeId ?? null) : undefined,
+    });
     if (storeChanged) {
       for (const item of await findDocs(this.ctx, 'items', { listId: doc.id })) {
         const next = await recallSection(this.ctx, result.storeId, item);
@@ -91,7 +113,9 @@ export class Lists {
    *  order; null while the list is not in the local database. */
   detail$(listId: string): Observable<ListDetail | null> {
     const id = listId.toLowerCase();
-    const list$ = collection(this.ctx, 'lists').findOne(id).$.pipe(map((d) => (d ? plain(d) : null)));
+    const list$ = collection(this.ctx, 'lists')
+      .findOne(id)
+      .$.pipe(map((d) => (d ? plain(d) : null)));
     const items$ = collection(this.ctx, 'items').find({ selector: { listId: id } } as never).$;
     return list$.pipe(
       distinctUntilChanged((a, b) => JSON.stringify(a) === JSON.stringify(b)),

@@ -44,7 +44,10 @@ async function liveRecipe(ctx: DomainContext, recipeId: string) {
 /** Ingredients of a recipe in position order (then id). */
 async function ingredientsOf(ctx: DomainContext, recipeId: string) {
   return (await findDocs(ctx, 'ingredients', { recipeId })).sort(
-    (a, b) => a.position - b.position || Date.parse(a.createdAt) - Date.parse(b.createdAt) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0),
+    (a, b) =>
+      a.position - b.position ||
+      Date.parse(a.createdAt) - Date.parse(b.createdAt) ||
+      (a.id < b.id ? -1 : a.id > b.id ? 1 : 0),
   );
 }
 
@@ -66,7 +69,10 @@ export class Ingredients {
     if (p.familyUnitOfMeasureId != null && p.unitOfMeasureId === undefined) p.unitOfMeasureId = null;
     if (p.productId != null && p.familyProductId === undefined) p.familyProductId = null;
     if (p.familyProductId != null && p.productId === undefined) p.productId = null;
-    await assertUnitRef(this.ctx, { unitOfMeasureId: p.unitOfMeasureId ?? null, familyUnitOfMeasureId: p.familyUnitOfMeasureId ?? null });
+    await assertUnitRef(this.ctx, {
+      unitOfMeasureId: p.unitOfMeasureId ?? null,
+      familyUnitOfMeasureId: p.familyUnitOfMeasureId ?? null,
+    });
     await assertProductRef(this.ctx, { productId: p.productId ?? null, familyProductId: p.familyProductId ?? null });
     return patchDoc(this.ctx, doc, p);
   }
@@ -80,7 +86,11 @@ export class Ingredients {
   }
 
   /** @internal validated input → written ingredient (recipes.create uses it too). */
-  async insert(recipeId: string, v: ReturnType<typeof ingredientAddInput.parse>, prefix?: string): Promise<IngredientDoc> {
+  async insert(
+    recipeId: string,
+    v: ReturnType<typeof ingredientAddInput.parse>,
+    prefix?: string,
+  ): Promise<IngredientDoc> {
     if (v.id) {
       const existing = await findDoc(this.ctx, 'ingredients', v.id);
       if (existing) return plain(existing);
@@ -136,8 +146,16 @@ export class Recipes {
     // The ingredients' references are checked before anything is written.
     for (const [i, ing] of (v.ingredients ?? []).entries()) {
       const prefix = `ingredients.${i}`;
-      await assertUnitRef(this.ctx, { unitOfMeasureId: ing.unitOfMeasureId ?? null, familyUnitOfMeasureId: ing.familyUnitOfMeasureId ?? null }, prefix);
-      await assertProductRef(this.ctx, { productId: ing.productId ?? null, familyProductId: ing.familyProductId ?? null }, prefix);
+      await assertUnitRef(
+        this.ctx,
+        { unitOfMeasureId: ing.unitOfMeasureId ?? null, familyUnitOfMeasureId: ing.familyUnitOfMeasureId ?? null },
+        prefix,
+      );
+      await assertProductRef(
+        this.ctx,
+        { productId: ing.productId ?? null, familyProductId: ing.familyProductId ?? null },
+        prefix,
+      );
     }
     const now = this.ctx.now();
     const doc: RecipeDoc = {
@@ -190,19 +208,16 @@ export class Recipes {
     const items: ItemDoc[] = [];
     for (const ing of ingredients) {
       items.push(
-        await this.items.add(
-          v.listId,
-          {
-            name: ing.name,
-            quantity: ing.quantity,
-            unitOfMeasureId: ing.unitOfMeasureId,
-            familyUnitOfMeasureId: ing.familyUnitOfMeasureId,
-            isApproximate: ing.isApproximate,
-            quantityNote: ing.quantityNote,
-            productId: ing.productId,
-            familyProductId: ing.familyProductId,
-          },
-        ),
+        await this.items.add(v.listId, {
+          name: ing.name,
+          quantity: ing.quantity,
+          unitOfMeasureId: ing.unitOfMeasureId,
+          familyUnitOfMeasureId: ing.familyUnitOfMeasureId,
+          isApproximate: ing.isApproximate,
+          quantityNote: ing.quantityNote,
+          productId: ing.productId,
+          familyProductId: ing.familyProductId,
+        }),
       );
     }
     return { items };

@@ -51,20 +51,32 @@ export async function assertProductRef(ctx: DomainContext, ref: ProductRef, pref
 }
 
 /** A section must be a live section of the list's store. */
-export async function assertSection(ctx: DomainContext, storeId: string | null, sectionId: string, prefix?: string): Promise<void> {
+export async function assertSection(
+  ctx: DomainContext,
+  storeId: string | null,
+  sectionId: string,
+  prefix?: string,
+): Promise<void> {
   const section = storeId ? await findDoc(ctx, 'sections', sectionId) : null;
-  if (!section || section.storeId !== storeId) throw invalidField(join(prefix, 'sectionId'), "not a section of the list's store");
+  if (!section || section.storeId !== storeId)
+    throw invalidField(join(prefix, 'sectionId'), "not a section of the list's store");
 }
 
 async function memoryDocs(ctx: DomainContext, storeId: string, product: ProductRef) {
-  const selector = product.productId ? { storeId, productId: product.productId } : { storeId, familyProductId: product.familyProductId };
+  const selector = product.productId
+    ? { storeId, productId: product.productId }
+    : { storeId, familyProductId: product.familyProductId };
   const docs = await findDocs(ctx, 'sectionMemory', selector);
   // The most recently updated first (rows written before ids were derived may double up).
   return docs.sort((a, b) => Date.parse(b.updatedAt) - Date.parse(a.updatedAt));
 }
 
 /** The section the store remembers for the product, or null. */
-export async function recallSection(ctx: DomainContext, storeId: string | null, product: ProductRef): Promise<string | null> {
+export async function recallSection(
+  ctx: DomainContext,
+  storeId: string | null,
+  product: ProductRef,
+): Promise<string | null> {
   if (!storeId || !hasProduct(product)) return null;
   const [doc] = await memoryDocs(ctx, storeId, product);
   if (!doc) return null;
@@ -77,7 +89,12 @@ export async function recallSection(ctx: DomainContext, storeId: string | null, 
  * wins), as the server does when it receives the item. The local row is never pushed (section
  * memory is the server's to derive); the server's own row replaces it on the next pull.
  */
-export async function rememberSection(ctx: DomainContext, storeId: string | null, product: ProductRef, sectionId: string | null): Promise<void> {
+export async function rememberSection(
+  ctx: DomainContext,
+  storeId: string | null,
+  product: ProductRef,
+  sectionId: string | null,
+): Promise<void> {
   if (!storeId || !sectionId || !hasProduct(product)) return;
   const [doc, ...stale] = await memoryDocs(ctx, storeId, product);
   for (const s of stale) await s.remove();

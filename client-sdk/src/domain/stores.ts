@@ -95,8 +95,12 @@ export class Stores {
     const doc = await liveStore(this.ctx, storeId);
     const before = plain(doc);
     const sections = await findDocs(this.ctx, 'sections', { storeId: doc.id });
-    await clearItemSections(this.ctx, sections.map((s) => s.id));
-    for (const list of await findDocs(this.ctx, 'lists', { storeId: doc.id })) await patchDoc(this.ctx, list, { storeId: null });
+    await clearItemSections(
+      this.ctx,
+      sections.map((s) => s.id),
+    );
+    for (const list of await findDocs(this.ctx, 'lists', { storeId: doc.id }))
+      await patchDoc(this.ctx, list, { storeId: null });
     for (const m of await findDocs(this.ctx, 'sectionMemory', { storeId: doc.id })) await m.remove();
     await doc.remove();
     return before;
@@ -131,7 +135,14 @@ export class Sections {
       for (const s of sections) if (s.position >= position) await patchDoc(this.ctx, s, { position: s.position + 1 });
     }
     const now = this.ctx.now();
-    const doc: SectionDoc = { id: v.id ?? newId(), storeId: store.id, name: v.name, position, createdAt: now, updatedAt: now };
+    const doc: SectionDoc = {
+      id: v.id ?? newId(),
+      storeId: store.id,
+      name: v.name,
+      position,
+      createdAt: now,
+      updatedAt: now,
+    };
     return plain(await collection(this.ctx, 'sections').insert(doc));
   }
 
@@ -152,7 +163,8 @@ export class Sections {
     const sections = await storeSections(this.ctx, store.id);
     const current = new Set(sections.map((s) => s.id));
     const wanted = v.sectionIds;
-    const same = wanted.length === current.size && new Set(wanted).size === wanted.length && wanted.every((id) => current.has(id));
+    const same =
+      wanted.length === current.size && new Set(wanted).size === wanted.length && wanted.every((id) => current.has(id));
     if (!same) throw invalidField('sectionIds', "must list exactly the store's section ids, each once");
     const byId = new Map(sections.map((s) => [s.id, s]));
     for (const [position, id] of wanted.entries()) await patchDoc(this.ctx, byId.get(id)!, { position });

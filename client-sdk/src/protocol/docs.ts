@@ -144,10 +144,12 @@ const F = {
   ref: () => field(RULES.ref(), { type: 'string', maxLength: 36, pattern: UUID_PATTERN }),
   timestamp: () => field(timestampSchema, { type: 'string', format: 'date-time' }),
   /** A name (trimmed, 1..max code points). */
-  name: <Z extends z.ZodMiniType>(rule: () => Z, max: number) => field(rule(), { type: 'string', minLength: 1, maxLength: max }),
+  name: <Z extends z.ZodMiniType>(rule: () => Z, max: number) =>
+    field(rule(), { type: 'string', minLength: 1, maxLength: max }),
   /** A free text (0..max code points). */
   text: <Z extends z.ZodMiniType>(rule: () => Z, max: number) => field(rule(), { type: 'string', maxLength: max }),
-  int: <Z extends z.ZodMiniType>(zod: Z, min: number, max: number) => field(zod, { type: 'integer', minimum: min, maximum: max }),
+  int: <Z extends z.ZodMiniType>(zod: Z, min: number, max: number) =>
+    field(zod, { type: 'integer', minimum: min, maximum: max }),
   boolean: () => field(z.boolean(), { type: 'boolean' }),
   quantity: () => field(RULES.quantity(), { type: 'number', minimum: 0, maximum: QUANTITY_MAX }),
   oneOf: <const T extends readonly [string, ...string[]]>(values: T) =>
@@ -195,7 +197,6 @@ function defineCollection<const T extends Record<string, Field>>(
   };
   return { record, doc, rx };
 }
-
 
 // ---------------------------------------------------------------------------
 // The nine collections

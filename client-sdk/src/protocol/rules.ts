@@ -108,7 +108,9 @@ export function textRule(max: number, min = 0) {
 
 /** A record id as stored: a lowercase canonical UUID (RxDB primary keys compare as strings). */
 export const idRule = () =>
-  z.guid({ message: 'must be a UUID' }).check(z.refine((s) => UUID_RE.test(s), { message: 'must be a lowercase UUID' }));
+  z
+    .guid({ message: 'must be a UUID' })
+    .check(z.refine((s) => UUID_RE.test(s), { message: 'must be a lowercase UUID' }));
 
 /** A reference to a record (or a client-chosen id in a REST body): a UUID in any letter case,
  *  taken in lower case. */
@@ -127,12 +129,10 @@ export const positionRule = () => z.int().check(z.minimum(0), z.maximum(POSITION
 export const servingsRule = () => z.int().check(z.minimum(SERVINGS_MIN), z.maximum(SERVINGS_MAX));
 export const unitCategoryRule = () => z.enum(UNIT_CATEGORIES);
 export const unitCategoryFlagsRule = () =>
-  z
-    .array(z.enum(UNIT_CATEGORIES))
-    .check(
-      z.maxLength(UNIT_CATEGORIES.length),
-      z.refine((a) => new Set(a).size === a.length, { message: 'must not repeat a category' }),
-    );
+  z.array(z.enum(UNIT_CATEGORIES)).check(
+    z.maxLength(UNIT_CATEGORIES.length),
+    z.refine((a) => new Set(a).size === a.length, { message: 'must not repeat a category' }),
+  );
 
 /** The rule of every writable field, by the name the docs and the REST bodies use. */
 export const RULES = {

@@ -135,7 +135,11 @@ export function listSummaries(
  * createdAt. `sections` are the sections of the list's store (any order); `items` the list's
  * items (removed ones are left out here).
  */
-export function listDetail(list: ListRecord, sections: readonly SectionRecord[], items: readonly ItemRecord[]): ListDetail {
+export function listDetail(
+  list: ListRecord,
+  sections: readonly SectionRecord[],
+  items: readonly ItemRecord[],
+): ListDetail {
   const ordered = list.storeId == null ? [] : sections.filter((s) => s.storeId === list.storeId).sort(compareSections);
   const bySection = new Map<string, ItemGroup>();
   const groups: ItemGroup[] = ordered.map((s) => {
@@ -174,12 +178,22 @@ const lower = (s: string) => s.toLowerCase();
  * prefix matches first, then by lowercased name, name and id; an empty or blank `q` lists the
  * whole catalog by name. At most `limit` (default 50).
  */
-export function searchProducts(products: readonly ProductRecord[], q = '', limit = SEARCH_LIMIT_DEFAULT): ProductRecord[] {
+export function searchProducts(
+  products: readonly ProductRecord[],
+  q = '',
+  limit = SEARCH_LIMIT_DEFAULT,
+): ProductRecord[] {
   const needle = lower(q.trim());
   const matches = needle ? products.filter((p) => lower(p.name).includes(needle)) : [...products];
   const prefix = (p: ProductRecord) => (needle && lower(p.name).startsWith(needle) ? 0 : 1);
   return matches
-    .sort((a, b) => prefix(a) - prefix(b) || byString(lower(a.name), lower(b.name)) || byString(a.name, b.name) || byString(a.id, b.id))
+    .sort(
+      (a, b) =>
+        prefix(a) - prefix(b) ||
+        byString(lower(a.name), lower(b.name)) ||
+        byString(a.name, b.name) ||
+        byString(a.id, b.id),
+    )
     .slice(0, limit);
 }
 
@@ -245,7 +259,10 @@ export function defaultSectionId(storeId: string, position: number): string {
  * same document. (Rows written before this rule keep their ids; a reader takes the most
  * recently updated row of a pair.)
  */
-export function sectionMemoryId(storeId: string, product: { productId?: string | null; familyProductId?: string | null }): string {
+export function sectionMemoryId(
+  storeId: string,
+  product: { productId?: string | null; familyProductId?: string | null },
+): string {
   const key = product.productId ? `p:${product.productId}` : `f:${product.familyProductId ?? ''}`;
   return derivedId(`section-memory:${storeId.toLowerCase()}:${key.toLowerCase()}`);
 }

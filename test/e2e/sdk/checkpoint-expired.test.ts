@@ -48,7 +48,10 @@ describe('e2e SDK: expired checkpoint (410)', function () {
 
     await c.start();
     await waitFor(() => events.some((e) => e.type === 'checkpoint_expired' && e.collection === 'lists'), 'the 410');
-    await waitFor(async () => !(await localDoc(c, 'lists', old.id)) && !(await localDoc(c, 'items', oldItem.id)), 'the deleted list and its item gone locally');
+    await waitFor(
+      async () => !(await localDoc(c, 'lists', old.id)) && !(await localDoc(c, 'items', oldItem.id)),
+      'the deleted list and its item gone locally',
+    );
     await waitFor(async () => {
       const lists = await rest('GET', '/api/lists');
       const names = new Map(lists.map((l: any) => [l.id, l.name]));

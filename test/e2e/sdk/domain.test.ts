@@ -39,7 +39,9 @@ describe('e2e SDK: domain API', function () {
     const member = await makeMember(app, family);
     const rest = restAs(app, member.token);
     // Catalog data the device pulls first.
-    const apples = (await rest('GET', '/api/products?q=apple&limit=1'))[0] ?? (await rest('POST', '/api/products', { name: 'Apples' }));
+    const apples =
+      (await rest('GET', '/api/products?q=apple&limit=1'))[0] ??
+      (await rest('POST', '/api/products', { name: 'Apples' }));
     const store = await rest('POST', '/api/stores', { name: 'Corner shop' });
     const produce = store.sections.find((s: any) => s.name === 'Produce');
 
@@ -108,7 +110,10 @@ describe('e2e SDK: domain API', function () {
   it('items added offline, one by one or copied from a recipe, keep their order after sync', async () => {
     const family = await makeFamily(app);
     const rest = restAs(app, family.admin.token);
-    const recipe = await rest('POST', '/api/recipes', { name: 'Cake', ingredients: ['Flour', 'Sugar', 'Eggs', 'Butter'].map((name) => ({ name })) });
+    const recipe = await rest('POST', '/api/recipes', {
+      name: 'Cake',
+      ingredients: ['Flour', 'Sugar', 'Eggs', 'Butter'].map((name) => ({ name })),
+    });
     client = await signedInClient(app, family.admin);
     const c = client;
     await c.start();

@@ -51,7 +51,11 @@ export async function newClient(app: { url: string }, options: ClientOptions = {
 }
 
 /** A client signed in as `user` through the SDK's login. */
-export async function signedInClient(app: { url: string }, user: TestUser, options: ClientOptions = {}): Promise<FamilyClient> {
+export async function signedInClient(
+  app: { url: string },
+  user: TestUser,
+  options: ClientOptions = {},
+): Promise<FamilyClient> {
   const client = await newClient(app, options);
   try {
     await client.auth.login(user.email, user.password);
@@ -86,10 +90,15 @@ export function recordEvents(client: FamilyClient): FamilyClientEvent[] {
   return events;
 }
 
-export const has = (events: FamilyClientEvent[], type: FamilyClientEvent['type']) => events.some((e) => e.type === type);
+export const has = (events: FamilyClientEvent[], type: FamilyClientEvent['type']) =>
+  events.some((e) => e.type === type);
 
 /** The local doc with this id, as plain JSON (undefined when absent or deleted). */
-export async function localDoc(client: FamilyClient, collection: keyof FamilyClient['db']['collections'], id: string): Promise<any> {
+export async function localDoc(
+  client: FamilyClient,
+  collection: keyof FamilyClient['db']['collections'],
+  id: string,
+): Promise<any> {
   const doc = (await (client.db as any)[collection].findByIds([id]).exec()).get(id);
   return doc ? doc.toJSON() : undefined;
 }

@@ -57,7 +57,17 @@ describe('e2e SDK: sign in and initial sync', function () {
     expect(stores.map((s) => s.name)).to.deep.equal(['Corner shop']);
     const sections = await c.db.sections.find({ selector: { storeId: store.id }, sort: [{ position: 'asc' }] }).exec();
     expect(sections.map((s) => s.name)).to.deep.equal([
-      'Produce', 'Bakery', 'Meat & Seafood', 'Deli', 'Dairy & Eggs', 'Frozen', 'Pantry', 'Snacks', 'Beverages', 'Household', 'Personal Care',
+      'Produce',
+      'Bakery',
+      'Meat & Seafood',
+      'Deli',
+      'Dairy & Eggs',
+      'Frozen',
+      'Pantry',
+      'Snacks',
+      'Beverages',
+      'Household',
+      'Personal Care',
     ]);
     expect(await c.db.units.count().exec()).to.equal(units.length);
     expect(units.length).to.be.greaterThan(0);

@@ -44,7 +44,10 @@ describe('e2e SDK: live heartbeat', function () {
     const states: ClientState[] = [];
     c.state$.subscribe((s) => states.push(s));
     await c.start();
-    await waitFor(async () => (await localDoc(c, 'lists', list.id)) && c.state === 'idle' && c.online, 'in sync and online');
+    await waitFor(
+      async () => (await localDoc(c, 'lists', list.id)) && c.state === 'idle' && c.online,
+      'in sync and online',
+    );
 
     // Quiet but healthy: three timeouts without a single write, the socket stays (its Pings are
     // answered, and an answer is a frame).

@@ -50,11 +50,17 @@ describe('e2e SDK: live nudge', function () {
     const c = client;
     c.on('changed', (e) => timeline.push(`changed ${e.version}`));
     await c.start();
-    await waitFor(async () => (await localDoc(c, 'lists', list.id)) && c.state === 'idle', 'initial sync, online and idle');
+    await waitFor(
+      async () => (await localDoc(c, 'lists', list.id)) && c.state === 'idle',
+      'initial sync, online and idle',
+    );
     await c.sync(); // the catch-up pull of the socket's connect is done too
     timeline.length = 0;
 
-    const r = await request(app, 'POST', `/api/lists/${list.id}/items`, { token: member.token, body: { name: 'Apples', quantity: 6 } });
+    const r = await request(app, 'POST', `/api/lists/${list.id}/items`, {
+      token: member.token,
+      body: { name: 'Apples', quantity: 6 },
+    });
     expect(r.status).to.equal(201);
     const apples = await waitFor(() => localDoc(c, 'items', r.body.id), 'the item in the local database');
     expect(apples).to.include({ name: 'Apples', quantity: 6, listId: list.id });
@@ -67,10 +73,15 @@ describe('e2e SDK: live nudge', function () {
     // A burst of writes: every one arrives.
     const ids: string[] = [];
     for (const name of ['Pears', 'Plums', 'Figs']) {
-      ids.push((await request(app, 'POST', `/api/lists/${list.id}/items`, { token: member.token, body: { name } })).body.id);
+      ids.push(
+        (await request(app, 'POST', `/api/lists/${list.id}/items`, { token: member.token, body: { name } })).body.id,
+      );
     }
     await request(app, 'PATCH', `/api/lists/${list.id}`, { token: member.token, body: { name: 'Fruit' } });
-    await waitFor(async () => (await Promise.all(ids.map((id) => localDoc(c, 'items', id)))).every(Boolean), 'the burst');
+    await waitFor(
+      async () => (await Promise.all(ids.map((id) => localDoc(c, 'items', id)))).every(Boolean),
+      'the burst',
+    );
     await waitFor(async () => (await localDoc(c, 'lists', list.id))?.name === 'Fruit', 'the renamed list');
   });
 
@@ -83,11 +94,16 @@ describe('e2e SDK: live nudge', function () {
     await c.start();
     await waitFor(() => c.online, 'online');
     c.joinList(list.id);
-    const joins = () => events.filter((e) => e.type === 'frame' && e.frame.type === 'JoinedList' && e.frame.requestId === `join:${list.id}`).length;
+    const joins = () =>
+      events.filter(
+        (e) => e.type === 'frame' && e.frame.type === 'JoinedList' && e.frame.requestId === `join:${list.id}`,
+      ).length;
     await waitFor(() => joins() === 1, 'JoinedList');
     const add = async (name: string) =>
-      (await request(app, 'POST', `/api/lists/${list.id}/items`, { token: member.token, body: { name } })).body.id as string;
-    const added = (id: string) => events.some((e) => e.type === 'frame' && e.frame.type === 'ItemAdded' && (e.frame as any).item.id === id);
+      (await request(app, 'POST', `/api/lists/${list.id}/items`, { token: member.token, body: { name } })).body
+        .id as string;
+    const added = (id: string) =>
+      events.some((e) => e.type === 'frame' && e.frame.type === 'ItemAdded' && (e.frame as any).item.id === id);
 
     const pears = await add('Pears');
     await waitFor(() => added(pears), 'ItemAdded for Pears');
@@ -105,10 +121,12 @@ describe('e2e SDK: live nudge', function () {
     // A list that is not the family's is refused (and forgotten). Frames are handled in order,
     // so once its answer is here the LeaveList before it is done too.
     const stranger = await makeFamily(app);
-    const theirs = (await request(app, 'POST', '/api/lists', { token: stranger.admin.token, body: { name: 'Theirs' } })).body;
+    const theirs = (await request(app, 'POST', '/api/lists', { token: stranger.admin.token, body: { name: 'Theirs' } }))
+      .body;
     c.joinList(theirs.id);
     await waitFor(
-      () => events.some((e) => e.type === 'frame' && e.frame.type === 'Error' && e.frame.requestId === `join:${theirs.id}`),
+      () =>
+        events.some((e) => e.type === 'frame' && e.frame.type === 'Error' && e.frame.requestId === `join:${theirs.id}`),
       'not_found for a foreign list',
     );
     const figs = await add('Figs');
@@ -133,7 +151,10 @@ describe('e2e SDK: live nudge', function () {
     await c.sync();
     await waitFor(() => c.state === 'idle', 'idle');
     pulls.length = 0;
-    const r = await request(app, 'POST', `/api/lists/${list.id}/items`, { token: member.token, body: { name: 'Cocoa' } });
+    const r = await request(app, 'POST', `/api/lists/${list.id}/items`, {
+      token: member.token,
+      body: { name: 'Cocoa' },
+    });
     await waitFor(() => localDoc(c, 'items', r.body.id), 'Cocoa');
     await waitFor(() => c.state === 'idle', 'idle again');
     expect([...new Set(pulls)]).to.deep.equal(['items']);
@@ -156,7 +177,10 @@ describe('e2e SDK: live nudge', function () {
     await c.awaitInSync();
     expect(await localDoc(c, 'lists', list.id)).to.include({ name: 'Groceries' });
 
-    const r = await request(app, 'POST', `/api/lists/${list.id}/items`, { token: member.token, body: { name: 'Bread' } });
+    const r = await request(app, 'POST', `/api/lists/${list.id}/items`, {
+      token: member.token,
+      body: { name: 'Bread' },
+    });
     expect(r.status).to.equal(201);
     await c.awaitInSync();
     expect(await localDoc(c, 'items', r.body.id)).to.equal(undefined);

@@ -83,7 +83,8 @@ describe('e2e SDK: live patches', function () {
     await c.sync();
     await waitFor(() => c.state === 'idle', 'idle');
     pulls.length = 0;
-    const changedFrames = () => events.flatMap((e) => (e.type === 'frame' && e.frame.type === 'Changed' ? [e.frame] : []));
+    const changedFrames = () =>
+      events.flatMap((e) => (e.type === 'frame' && e.frame.type === 'Changed' ? [e.frame] : []));
     return { family, member, api, list, c, pulls, changedFrames };
   }
 
@@ -91,8 +92,15 @@ describe('e2e SDK: live patches', function () {
     const { api, list, c, pulls, changedFrames } = await deviceInSync();
 
     const milk = await api('POST', `/api/lists/${list.id}/items`, { name: 'Milk', quantity: 2 });
-    expect(await waitFor(() => localDoc(c, 'items', milk.id), 'Milk in the local database')).to.include({ name: 'Milk', quantity: 2 });
-    expect(changedFrames().at(-1)!.docs?.items?.documents.map((d) => d.id)).to.deep.equal([milk.id]);
+    expect(await waitFor(() => localDoc(c, 'items', milk.id), 'Milk in the local database')).to.include({
+      name: 'Milk',
+      quantity: 2,
+    });
+    expect(
+      changedFrames()
+        .at(-1)!
+        .docs?.items?.documents.map((d) => d.id),
+    ).to.deep.equal([milk.id]);
 
     // A single write again (no later write, no sync()).
     await api('PATCH', `/api/lists/${list.id}/items/${milk.id}`, { checked: true });
@@ -107,7 +115,8 @@ describe('e2e SDK: live patches', function () {
 
   it('writes over the bound (no docs in the frame) are pulled, one after the other; the next small one is patched again', async () => {
     const { member, list, api, c, pulls, changedFrames } = await deviceInSync();
-    const many = () => Array.from({ length: LIVE_PATCH_MAX_DOCS + 1 }, () => ({ newDocumentState: itemDoc(list.id, { name: 'Jam' }) }));
+    const many = () =>
+      Array.from({ length: LIVE_PATCH_MAX_DOCS + 1 }, () => ({ newDocumentState: itemDoc(list.id, { name: 'Jam' }) }));
 
     const firstBatch = many();
     expect((await push(app, member.token, 'items', firstBatch)).body.rejected).to.deep.equal([]);
@@ -144,7 +153,10 @@ describe('e2e SDK: live patches', function () {
     const syncing = c.sync(); // a pull of every collection; the one of items waits at the gate
     await waitFor(() => pulls.includes('items'), 'the pull of items under way');
     const salt = await api('POST', `/api/lists/${list.id}/items`, { name: 'Salt' });
-    await waitFor(() => changedFrames().some((f) => f.docs?.items?.documents.some((d) => d.id === salt.id)), 'the frame of Salt');
+    await waitFor(
+      () => changedFrames().some((f) => f.docs?.items?.documents.some((d) => d.id === salt.id)),
+      'the frame of Salt',
+    );
     await new Promise((r) => setTimeout(r, 500));
     expect(await localDoc(c, 'items', salt.id), 'not taken from the frame while a pull runs').to.equal(undefined);
     open();
@@ -172,14 +184,20 @@ describe('e2e SDK: live patches', function () {
       if (/\/api\/sync\/items\/pull/.test(input)) await gate;
       return base(input, init);
     };
-    const { api, list, c, pulls, changedFrames } = await deviceInSync({ WebSocket: filteredWebSocket(keep), fetch: gated });
+    const { api, list, c, pulls, changedFrames } = await deviceInSync({
+      WebSocket: filteredWebSocket(keep),
+      fetch: gated,
+    });
 
     dropNext = true;
     const eggs = await api('POST', `/api/lists/${list.id}/items`, { name: 'Eggs' });
     await waitFor(() => dropped.length === 1, 'the frame of Eggs dropped');
     gate = new Promise<void>((resolve) => (open = resolve));
     const rice = await api('POST', `/api/lists/${list.id}/items`, { name: 'Rice' });
-    await waitFor(() => changedFrames().some((f) => f.docs?.items?.documents.some((d) => d.id === rice.id)), 'the frame of Rice (with its doc)');
+    await waitFor(
+      () => changedFrames().some((f) => f.docs?.items?.documents.some((d) => d.id === rice.id)),
+      'the frame of Rice (with its doc)',
+    );
     await waitFor(() => pulls.includes('items'), 'a pull of items');
     // The frame carried Rice, but its previous is Eggs' version, which this device never saw.
     await new Promise((r) => setTimeout(r, 500));

@@ -53,7 +53,10 @@ describe('e2e SDK: offline edits and two devices', function () {
     const b = device;
     await b.call('start');
     await waitFor(async () => (await localDoc(a, 'items', chips.id)) && a.state === 'idle', 'A in sync');
-    await waitFor(async () => (await b.call('get', { collection: 'items', id: bread.id }))?.name === 'Bread', 'B in sync');
+    await waitFor(
+      async () => (await b.call('get', { collection: 'items', id: bread.id }))?.name === 'Bread',
+      'B in sync',
+    );
 
     // The network of A goes away.
     await proxy.cut();
@@ -68,7 +71,13 @@ describe('e2e SDK: offline edits and two devices', function () {
     const rug = await a.db.items.insert(newDoc('items', { listId: picnic.id, name: 'Rug' }));
     // Meanwhile B (online) removes Chips.
     await b.call('patch', { collection: 'items', id: chips.id, patch: { removedAt: new Date().toISOString() } });
-    await waitFor(async () => (await rest('GET', `/api/lists/${list.id}`)).groups.every((g: any) => g.items.every((i: any) => i.id !== chips.id)), 'the removal on the server');
+    await waitFor(
+      async () =>
+        (await rest('GET', `/api/lists/${list.id}`)).groups.every((g: any) =>
+          g.items.every((i: any) => i.id !== chips.id),
+        ),
+      'the removal on the server',
+    );
     // A still has its own version.
     expect(await localDoc(a, 'items', chips.id)).to.include({ name: 'Salted chips', removedAt: null });
 
@@ -84,13 +93,20 @@ describe('e2e SDK: offline edits and two devices', function () {
       const items = await serverItems();
       return items.get(bread.id)?.name === 'Sourdough' && items.has(eggs.id);
     }, 'the offline edits on the server');
-    await waitFor(async () => (await rest('GET', `/api/lists/${picnic.id}`)).groups.some((g: any) => g.items.some((i: any) => i.id === rug.id)), 'the new list and its item on the server');
+    await waitFor(
+      async () =>
+        (await rest('GET', `/api/lists/${picnic.id}`)).groups.some((g: any) =>
+          g.items.some((i: any) => i.id === rug.id),
+        ),
+      'the new list and its item on the server',
+    );
 
     // Chips: removed (B's removal wins), A's edit kept on the removed item, on every side.
-    const chipsOf = async (get: () => Promise<any>) => waitFor(async () => {
-      const d = await get();
-      return d && d.removedAt && d.name === 'Salted chips' ? d : undefined;
-    }, 'the merged Chips');
+    const chipsOf = async (get: () => Promise<any>) =>
+      waitFor(async () => {
+        const d = await get();
+        return d && d.removedAt && d.name === 'Salted chips' ? d : undefined;
+      }, 'the merged Chips');
     const onA = await chipsOf(() => localDoc(a, 'items', chips.id));
     const onB = await chipsOf(() => b.call('get', { collection: 'items', id: chips.id }));
     expect(onA).to.include({ quantity: 3, removedByUserId: member.userId });
@@ -98,10 +114,22 @@ describe('e2e SDK: offline edits and two devices', function () {
     expect((await serverItems()).has(chips.id)).to.equal(false); // removed items leave the detail view
 
     // B has A's offline work.
-    await waitFor(async () => (await b.call('get', { collection: 'items', id: bread.id }))?.name === 'Sourdough', 'B sees Sourdough');
-    await waitFor(async () => (await b.call('get', { collection: 'items', id: eggs.id }))?.name === 'Eggs', 'B sees Eggs');
-    await waitFor(async () => (await b.call('get', { collection: 'lists', id: picnic.id }))?.name === 'Picnic', 'B sees the new list');
-    await waitFor(async () => (await b.call('get', { collection: 'items', id: rug.id }))?.listId === picnic.id, 'B sees its item');
+    await waitFor(
+      async () => (await b.call('get', { collection: 'items', id: bread.id }))?.name === 'Sourdough',
+      'B sees Sourdough',
+    );
+    await waitFor(
+      async () => (await b.call('get', { collection: 'items', id: eggs.id }))?.name === 'Eggs',
+      'B sees Eggs',
+    );
+    await waitFor(
+      async () => (await b.call('get', { collection: 'lists', id: picnic.id }))?.name === 'Picnic',
+      'B sees the new list',
+    );
+    await waitFor(
+      async () => (await b.call('get', { collection: 'items', id: rug.id }))?.listId === picnic.id,
+      'B sees its item',
+    );
     expect(eventsA.filter((e) => e.type === 'rejected')).to.deep.equal([]);
     expect(eventsA.map((e) => e.type)).to.include.members(['offline', 'online']);
   });
@@ -118,7 +146,9 @@ describe('e2e SDK: offline edits and two devices', function () {
     expect(a.state).to.equal('stopped');
 
     const nails = await a.db.items.insert(newDoc('items', { listId: list.id, name: 'Nails', quantity: 100 }));
-    const glue = (await request(app, 'POST', `/api/lists/${list.id}/items`, { token: member.token, body: { name: 'Glue' } })).body;
+    const glue = (
+      await request(app, 'POST', `/api/lists/${list.id}/items`, { token: member.token, body: { name: 'Glue' } })
+    ).body;
     await a.start();
     await waitFor(() => localDoc(a, 'items', glue.id), 'the item written while stopped');
     await waitFor(async () => {

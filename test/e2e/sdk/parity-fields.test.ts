@@ -11,7 +11,14 @@ import { randomUUID } from 'node:crypto';
 import type { RunningServer } from '../../../server/server.js';
 import { makeFamily, type TestFamily } from '../../helpers/factories.js';
 import { request } from '../../helpers/app.js';
-import { FamilyClientError, LIMITS, QUANTITY_MAX, POSITION_MAX, SCHEMA_VERSION, type FamilyClient } from '@family-shopping/client';
+import {
+  FamilyClientError,
+  LIMITS,
+  QUANTITY_MAX,
+  POSITION_MAX,
+  SCHEMA_VERSION,
+  type FamilyClient,
+} from '@family-shopping/client';
 import { signedInClient, startSdkApp } from './helpers.js';
 
 /** The records a family holds for the tests, by role. */
@@ -64,7 +71,11 @@ const quantityValues = fc.oneof(
   fc.integer({ min: -5, max: 100000 }).map((n) => n / 10000),
 );
 const intValues = (min: number, max: number) =>
-  fc.oneof(fc.integer({ min: min - 2, max: min + 3 }), fc.constantFrom(max, max + 1, 1.5, -1, null, '3', min), fc.integer());
+  fc.oneof(
+    fc.integer({ min: min - 2, max: min + 3 }),
+    fc.constantFrom(max, max + 1, 1.5, -1, null, '3', min),
+    fc.integer(),
+  );
 const refValues = (own: keyof Fixture): fc.Arbitrary<RefValue> =>
   fc.oneof(
     fc.boolean().map((upper) => ({ own, upper })),
@@ -169,7 +180,16 @@ function pushDoc(spec: FieldSpec, fx: Fixture, value: unknown): Record<string, u
   };
   const base: Record<string, Record<string, unknown>> = {
     lists: { name: 'List', storeId: null, archivedAt: null },
-    items: { listId: fx.listId, name: 'Item', ...quantityFields, sectionId: null, checked: false, checkedAt: null, removedAt: null, removedByUserId: null },
+    items: {
+      listId: fx.listId,
+      name: 'Item',
+      ...quantityFields,
+      sectionId: null,
+      checked: false,
+      checkedAt: null,
+      removedAt: null,
+      removedByUserId: null,
+    },
     stores: { name: unique },
     sections: { storeId: fx.storeId, name: 'Section', position: 0 },
     recipes: { name: 'Recipe', servings: null, instructions: null },
@@ -188,7 +208,9 @@ async function viaRest(app: RunningServer, spec: FieldSpec, fx: Fixture, value: 
   const { path, body } = restCall(spec, fx, value);
   const r = await request(app, 'POST', path, { token: fx.family.admin.token, body });
   if (r.status === 201) return { ok: true, value: r.body[spec.field] };
-  expect(r.status, `REST ${path} ${JSON.stringify(body).slice(0, 200)}: ${r.text.slice(0, 300)}`).to.be.oneOf([400, 409]);
+  expect(r.status, `REST ${path} ${JSON.stringify(body).slice(0, 200)}: ${r.text.slice(0, 300)}`).to.be.oneOf([
+    400, 409,
+  ]);
   return { ok: false };
 }
 
@@ -307,11 +329,15 @@ describe('e2e SDK: field rules agree across REST, push and the domain layer (pro
           const shown = JSON.stringify(resolve(v, rest))?.slice(0, 120);
           expect(p.ok, `push vs REST for ${shown}`).to.equal(r.ok);
           const sameRef = (o: Outcome, fx: Fixture) => (o.ok ? resolveBack(o.value, fx) : undefined);
-          if (r.ok && p.ok) expect(sameRef(p, push), `stored by push vs REST for ${shown}`).to.deep.equal(sameRef(r, rest));
+          if (r.ok && p.ok)
+            expect(sameRef(p, push), `stored by push vs REST for ${shown}`).to.deep.equal(sameRef(r, rest));
           if (!spec.domain) return;
           const d = await viaDomain(client, spec, domain, resolve(v, domain));
           expect(d.ok, `domain vs REST for ${shown}`).to.equal(r.ok);
-          if (r.ok && d.ok) expect(sameRef(d, domain), `written by the domain layer vs REST for ${shown}`).to.deep.equal(sameRef(r, rest));
+          if (r.ok && d.ok)
+            expect(sameRef(d, domain), `written by the domain layer vs REST for ${shown}`).to.deep.equal(
+              sameRef(r, rest),
+            );
         }),
         { numRuns: Number(process.env.FIELD_RUNS ?? 40) },
       );

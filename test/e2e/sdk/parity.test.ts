@@ -17,8 +17,24 @@ type Op =
   | { op: 'createList'; name: string; store: number | null }
   | { op: 'updateList'; list: number; name?: string; store?: number | null }
   | { op: 'archive' | 'unarchive' | 'deleteList'; list: number }
-  | { op: 'addItem'; list: number; name?: string; product: number | null; section: number | null; quantity: number | null; note: string | null }
-  | { op: 'updateItem'; item: number; name?: string; quantity?: number | null; section?: number | null; product?: number | null; checked?: boolean }
+  | {
+      op: 'addItem';
+      list: number;
+      name?: string;
+      product: number | null;
+      section: number | null;
+      quantity: number | null;
+      note: string | null;
+    }
+  | {
+      op: 'updateItem';
+      item: number;
+      name?: string;
+      quantity?: number | null;
+      section?: number | null;
+      product?: number | null;
+      checked?: boolean;
+    }
   | { op: 'toggle' | 'remove' | 'restore'; item: number }
   | { op: 'copyRecipe'; list: number };
 
@@ -30,7 +46,10 @@ const pick = fc.nat({ max: 20 });
 const quantity = fc.oneof(fc.constant(null), fc.constantFrom(1, 2.5, 0.125, 12));
 
 const opArb: fc.Arbitrary<Op> = fc.oneof(
-  { weight: 3, arbitrary: fc.record({ op: fc.constant('createList' as const), name: text, store: fc.option(pick, { nil: null }) }) },
+  {
+    weight: 3,
+    arbitrary: fc.record({ op: fc.constant('createList' as const), name: text, store: fc.option(pick, { nil: null }) }),
+  },
   {
     weight: 1,
     arbitrary: fc.record(
@@ -38,7 +57,13 @@ const opArb: fc.Arbitrary<Op> = fc.oneof(
       { requiredKeys: ['op', 'list'] },
     ),
   },
-  { weight: 1, arbitrary: fc.record({ op: fc.constantFrom('archive' as const, 'unarchive' as const, 'deleteList' as const), list: pick }) },
+  {
+    weight: 1,
+    arbitrary: fc.record({
+      op: fc.constantFrom('archive' as const, 'unarchive' as const, 'deleteList' as const),
+      list: pick,
+    }),
+  },
   {
     weight: 6,
     arbitrary: fc.record(
@@ -69,7 +94,10 @@ const opArb: fc.Arbitrary<Op> = fc.oneof(
       { requiredKeys: ['op', 'item'] },
     ),
   },
-  { weight: 4, arbitrary: fc.record({ op: fc.constantFrom('toggle' as const, 'remove' as const, 'restore' as const), item: pick }) },
+  {
+    weight: 4,
+    arbitrary: fc.record({ op: fc.constantFrom('toggle' as const, 'remove' as const, 'restore' as const), item: pick }),
+  },
   { weight: 1, arbitrary: fc.record({ op: fc.constant('copyRecipe' as const), list: pick }) },
 );
 
@@ -174,7 +202,11 @@ describe('e2e SDK: parity of the domain layer with REST (property)', function ()
         }
         const recipe = await rest('POST', '/api/recipes', {
           name: 'Pancakes',
-          ingredients: [{ name: 'Flour', quantity: 0.5 }, { familyProductId: products[2]!.id }, { name: 'Milk', quantityNote: 'cold' }],
+          ingredients: [
+            { name: 'Flour', quantity: 0.5 },
+            { familyProductId: products[2]!.id },
+            { name: 'Milk', quantityNote: 'cold' },
+          ],
         });
         const world: World = { stores, products, recipeId: recipe.id };
 
@@ -194,7 +226,10 @@ describe('e2e SDK: parity of the domain layer with REST (property)', function ()
           const events = recordEvents(client);
           await client.start();
           await client.awaitInSync();
-          expect(events.filter((e) => e.type === 'rejected'), 'the server refused a change the domain layer made').to.deep.equal([]);
+          expect(
+            events.filter((e) => e.type === 'rejected'),
+            'the server refused a change the domain layer made',
+          ).to.deep.equal([]);
 
           const [active, archived] = await Promise.all([
             firstValueFrom(client.lists.summaries$()),
@@ -203,7 +238,9 @@ describe('e2e SDK: parity of the domain layer with REST (property)', function ()
           expect(active).to.deep.equal(await rest('GET', '/api/lists'));
           expect(archived).to.deep.equal(await rest('GET', '/api/lists?archived=true'));
           for (const l of [...active, ...archived]) {
-            expect(await firstValueFrom(client.lists.detail$(l.id))).to.deep.equal(await rest('GET', `/api/lists/${l.id}`));
+            expect(await firstValueFrom(client.lists.detail$(l.id))).to.deep.equal(
+              await rest('GET', `/api/lists/${l.id}`),
+            );
           }
         } finally {
           await client.destroy();

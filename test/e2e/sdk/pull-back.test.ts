@@ -76,10 +76,15 @@ describe('e2e SDK: own writes pulled back', function () {
     await doc!.incrementalPatch({ name: 'Oat milk' });
     await syncing;
     await c.awaitInSync();
-    expect({ pushApplied, pullAnswered }, 'the pull overlapped the merge push').to.deep.equal({ pushApplied: true, pullAnswered: true });
+    expect({ pushApplied, pullAnswered }, 'the pull overlapped the merge push').to.deep.equal({
+      pushApplied: true,
+      pullAnswered: true,
+    });
 
     const detail = await rest('GET', `/api/lists/${list.id}`);
-    const server = detail.groups.flatMap((g: { items: any[] }) => g.items).find((i: { id: string }) => i.id === milk.id);
+    const server = detail.groups
+      .flatMap((g: { items: any[] }) => g.items)
+      .find((i: { id: string }) => i.id === milk.id);
     expect({ name: server.name, quantity: server.quantity }).to.deep.equal({ name: 'Oat milk', quantity: 3 });
     const local = await localDoc(c, 'items', milk.id);
     expect({ name: local.name, quantity: local.quantity, updatedAt: local.updatedAt }).to.deep.equal({

@@ -29,18 +29,25 @@ describe('e2e SDK: refused changes', function () {
   it('a member renaming a section (admin only) gets one `rejected` event, the section reverts, and nothing is pushed again', async () => {
     const family = await makeFamily(app);
     const member = await makeMember(app, family);
-    const store = (await request(app, 'POST', '/api/stores', { token: member.token, body: { name: 'Bakery lane' } })).body;
+    const store = (await request(app, 'POST', '/api/stores', { token: member.token, body: { name: 'Bakery lane' } }))
+      .body;
     const section = store.sections[1];
     client = await signedInClient(app, member, { retryTime: 50 });
     const c = client;
     const events = recordEvents(c);
     await c.start();
-    await waitFor(async () => (await localDoc(c, 'sections', section.id))?.name === section.name, 'the section locally');
+    await waitFor(
+      async () => (await localDoc(c, 'sections', section.id))?.name === section.name,
+      'the section locally',
+    );
 
     const doc = await c.db.sections.findOne(section.id).exec();
     await doc!.incrementalPatch({ name: 'Bread & cakes' });
     await waitFor(() => events.some((e) => e.type === 'rejected'), 'the rejected event');
-    await waitFor(async () => (await localDoc(c, 'sections', section.id))?.name === section.name, 'the section reverted');
+    await waitFor(
+      async () => (await localDoc(c, 'sections', section.id))?.name === section.name,
+      'the section reverted',
+    );
     await c.sync();
 
     const rejected = events.filter((e) => e.type === 'rejected');
@@ -60,7 +67,8 @@ describe('e2e SDK: refused changes', function () {
   it('an item on a list whose insert was refused is reverted too, and the items keep syncing', async () => {
     const family = await makeFamily(app);
     const member = await makeMember(app, family);
-    const rest = (token: string, method: string, path: string, body?: unknown) => restAs(app, token)(method, path, body);
+    const rest = (token: string, method: string, path: string, body?: unknown) =>
+      restAs(app, token)(method, path, body);
     const groceries = await rest(member.token, 'POST', '/api/lists', { name: 'Groceries' });
     const milk = await rest(member.token, 'POST', `/api/lists/${groceries.id}/items`, { name: 'Milk' });
     const store = await rest(family.admin.token, 'POST', '/api/stores', { name: 'Corner shop' });
@@ -79,7 +87,10 @@ describe('e2e SDK: refused changes', function () {
 
     // The list is refused (its store is gone) and reverted; the item, whose list now exists
     // nowhere, is reverted too instead of waiting for ever.
-    await waitFor(async () => !(await localDoc(c, 'lists', list.id)) && !(await localDoc(c, 'items', bread.id)), 'both reverted');
+    await waitFor(
+      async () => !(await localDoc(c, 'lists', list.id)) && !(await localDoc(c, 'items', bread.id)),
+      'both reverted',
+    );
     const rejected = events.filter((e) => e.type === 'rejected') as any[];
     expect(rejected.map((e) => [e.collection, e.rows.map((r: any) => [r.id, r.code])])).to.deep.equal([
       ['lists', [[list.id, 'store_not_found']]],
@@ -92,6 +103,9 @@ describe('e2e SDK: refused changes', function () {
     await waitFor(() => localDoc(c, 'items', eggs.id), "another member's new item");
     await c.sync();
     const detail = await rest(member.token, 'GET', `/api/lists/${groceries.id}`);
-    expect(detail.groups.flatMap((g: any) => g.items.map((i: any) => i.name)).sort()).to.deep.equal(['Eggs', 'Oat milk']);
+    expect(detail.groups.flatMap((g: any) => g.items.map((i: any) => i.name)).sort()).to.deep.equal([
+      'Eggs',
+      'Oat milk',
+    ]);
   });
 });

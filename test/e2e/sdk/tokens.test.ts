@@ -7,7 +7,17 @@ import type { RunningServer } from '../../../server/server.js';
 import { makeFamily, makeMember } from '../../helpers/factories.js';
 import { request } from '../../helpers/app.js';
 import { newDoc, type FamilyClient, type Session } from '@family-shopping/client';
-import { fetchAs, localDoc, loginSession, newClient, recordEvents, signedInClient, startSdkApp, tamperedToken, waitFor } from './helpers.js';
+import {
+  fetchAs,
+  localDoc,
+  loginSession,
+  newClient,
+  recordEvents,
+  signedInClient,
+  startSdkApp,
+  tamperedToken,
+  waitFor,
+} from './helpers.js';
 
 describe('e2e SDK: access-token expiry and refresh', function () {
   this.timeout(90_000);
@@ -43,7 +53,8 @@ describe('e2e SDK: access-token expiry and refresh', function () {
 
     // Still syncing: another member's write arrives (through the nudge on the same socket), a
     // local write reaches the server.
-    const list = (await request(app, 'POST', '/api/lists', { token: member.token, body: { name: 'After refresh' } })).body;
+    const list = (await request(app, 'POST', '/api/lists', { token: member.token, body: { name: 'After refresh' } }))
+      .body;
     await waitFor(() => localDoc(c, 'lists', list.id), 'the list written after the refreshes');
     const tea = await c.db.items.insert(newDoc('items', { listId: list.id, name: 'Tea' }));
     await waitFor(async () => {
@@ -51,14 +62,18 @@ describe('e2e SDK: access-token expiry and refresh', function () {
       return detail.groups.some((g: any) => g.items.some((i: any) => i.id === tea.id));
     }, 'the local item on the server');
     // The live socket was never dropped for an expired token: online once, never offline.
-    expect(events.filter((e) => e.type === 'online' || e.type === 'offline').map((e) => e.type)).to.deep.equal(['online']);
+    expect(events.filter((e) => e.type === 'online' || e.type === 'offline').map((e) => e.type)).to.deep.equal([
+      'online',
+    ]);
     expect(events.map((e) => e.type)).to.not.include('unauthenticated');
   });
 
   it('a refused access token is refreshed once for all concurrent requests, which are retried', async () => {
     const family = await makeFamily(app);
     const session = await loginSession(app, family.admin);
-    const list = (await request(app, 'POST', '/api/lists', { token: family.admin.token, body: { name: 'Stored session' } })).body;
+    const list = (
+      await request(app, 'POST', '/api/lists', { token: family.admin.token, body: { name: 'Stored session' } })
+    ).body;
     let refreshCalls = 0;
     const base = fetchAs();
     const sessions: (Session | null)[] = [];

@@ -61,9 +61,18 @@ describe('auth: the base of email links (APP_BASE_URL default) and the JWT key',
   });
 
   it('builds a mail queued before the base is known once it is known', async () => {
-    const mailer = createMailer({ SMTP_URL: undefined, MAIL_FROM: 'x <x@example.test>', NODE_ENV: 'test' }, pino({ level: 'silent' }));
+    const mailer = createMailer(
+      { SMTP_URL: undefined, MAIL_FROM: 'x <x@example.test>', NODE_ENV: 'test' },
+      pino({ level: 'silent' }),
+    );
     const sent = mailer.sendInBackground((base) =>
-      inviteEmail({ to: 'early@example.test', familyName: 'F', inviterName: null, link: inviteLink(base, 'tok'), expiresAt: new Date() }),
+      inviteEmail({
+        to: 'early@example.test',
+        familyName: 'F',
+        inviterName: null,
+        link: inviteLink(base, 'tok'),
+        expiresAt: new Date(),
+      }),
     );
     await new Promise((r) => setTimeout(r, 50));
     expect(mailer.outbox).to.have.length(0); // waiting for the address
@@ -78,7 +87,13 @@ describe('auth: the base of email links (APP_BASE_URL default) and the JWT key',
     const log = pino({ level: 'error' }, { write: (l: string) => void lines.push(l) });
     const mailer = createMailer({ SMTP_URL: undefined, MAIL_FROM: 'x <x@example.test>', NODE_ENV: 'test' }, log);
     const sent = mailer.sendInBackground((base) =>
-      inviteEmail({ to: 'never@example.test', familyName: 'F', inviterName: null, link: inviteLink(base, 'tok'), expiresAt: new Date() }),
+      inviteEmail({
+        to: 'never@example.test',
+        familyName: 'F',
+        inviterName: null,
+        link: inviteLink(base, 'tok'),
+        expiresAt: new Date(),
+      }),
     );
     await mailer.close();
     await sent;

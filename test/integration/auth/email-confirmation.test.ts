@@ -135,8 +135,12 @@ describe('auth: email confirmation', () => {
 
     await a.req('POST', '/api/auth/forgot-password', { body: { email: founder.email } });
     const reset = linkToken(await a.smtp.waitFor(founder.email, 2), 'reset-password');
-    const res = await a.req('POST', '/api/auth/reset-password', { body: { token: reset, newPassword: 'my new password' } });
+    const res = await a.req('POST', '/api/auth/reset-password', {
+      body: { token: reset, newPassword: 'my new password' },
+    });
     expect(res.status).to.equal(200);
-    expect((await a.req('POST', '/api/auth/login', { body: { email: founder.email, password: 'my new password' } })).status).to.equal(200);
+    expect(
+      (await a.req('POST', '/api/auth/login', { body: { email: founder.email, password: 'my new password' } })).status,
+    ).to.equal(200);
   });
 });

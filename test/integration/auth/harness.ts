@@ -56,7 +56,10 @@ export async function startAccountsApp(envOverrides: Record<string, string> = {}
     clock,
     logs,
     req: (method, path, options = {}) =>
-      request(app, method, path, { ...options, headers: { 'x-forwarded-for': randomIp(), ...(options.headers ?? {}) } }),
+      request(app, method, path, {
+        ...options,
+        headers: { 'x-forwarded-for': randomIp(), ...(options.headers ?? {}) },
+      }),
     async close() {
       await app.close();
       await smtp.close();

@@ -64,7 +64,9 @@ describe('auth: password reset', () => {
     expect(res.body.message).to.be.a('string');
     expect((await login(u.email, PASSWORD)).status).to.equal(401);
     expect((await login(u.email, 'a brand new password')).status).to.equal(200);
-    expect((await a.req('POST', '/api/auth/refresh', { body: { refreshToken: u.body.refreshToken } })).status).to.equal(401);
+    expect((await a.req('POST', '/api/auth/refresh', { body: { refreshToken: u.body.refreshToken } })).status).to.equal(
+      401,
+    );
     const again = await reset(token, 'yet another password');
     expect(again.status).to.equal(400);
     expect(again.body.code).to.equal('reset_token_invalid');
@@ -135,7 +137,8 @@ describe('auth: password reset', () => {
       const res = await forgot(u.email);
       expect(res.status).to.equal(200);
       expect(res.body).to.deep.equal(normal.body);
-      for (let i = 0; i < 50 && a.logs.filter((l) => l.includes('mail could not be sent')).length === failed; i++) await settle();
+      for (let i = 0; i < 50 && a.logs.filter((l) => l.includes('mail could not be sent')).length === failed; i++)
+        await settle();
       const line = a.logs.filter((l) => l.includes('mail could not be sent')).at(-1) ?? '';
       expect(line).to.include(u.email);
     } finally {

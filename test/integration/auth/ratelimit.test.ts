@@ -41,12 +41,27 @@ describe(`auth: rate limits (${usingRedis ? 'redis' : 'memory'} driver)`, () => 
   }
 
   it('login: 10 per minute per client address', async () => {
-    await expectLimited('/api/auth/login', () => ({ email: `rl-${uniq()}@example.test`, password: 'wrong password' }), 10, 60);
+    await expectLimited(
+      '/api/auth/login',
+      () => ({ email: `rl-${uniq()}@example.test`, password: 'wrong password' }),
+      10,
+      60,
+    );
   });
 
   it('register: 10 per hour', async () => {
     // invalid family code: cheap and changes nothing, but counts
-    await expectLimited('/api/auth/register', () => ({ email: `rl-${uniq()}@example.test`, userName: `rl-${uniq()}`, password: 'long enough pw', familyCode: 'NOPE-NOPE' }), 10, 3600);
+    await expectLimited(
+      '/api/auth/register',
+      () => ({
+        email: `rl-${uniq()}@example.test`,
+        userName: `rl-${uniq()}`,
+        password: 'long enough pw',
+        familyCode: 'NOPE-NOPE',
+      }),
+      10,
+      3600,
+    );
   });
 
   it('forgot-password: 5 per hour', async () => {
@@ -54,7 +69,12 @@ describe(`auth: rate limits (${usingRedis ? 'redis' : 'memory'} driver)`, () => 
   });
 
   it('reset-password: 10 per 15 minutes', async () => {
-    await expectLimited('/api/auth/reset-password', () => ({ token: 'z'.repeat(43), newPassword: 'long enough pw' }), 10, 900);
+    await expectLimited(
+      '/api/auth/reset-password',
+      () => ({ token: 'z'.repeat(43), newPassword: 'long enough pw' }),
+      10,
+      900,
+    );
   });
 
   it('confirm-email: 10 per 15 minutes (it guesses link tokens as reset-password does)', async () => {
@@ -112,7 +132,10 @@ describe(`auth: rate limits (${usingRedis ? 'redis' : 'memory'} driver)`, () => 
       try {
         const ip = randomIp();
         const send = (app: typeof one) =>
-          request(app, 'POST', '/api/auth/forgot-password', { body: { email: `x-${uniq()}@example.test` }, headers: { 'x-forwarded-for': ip } });
+          request(app, 'POST', '/api/auth/forgot-password', {
+            body: { email: `x-${uniq()}@example.test` },
+            headers: { 'x-forwarded-for': ip },
+          });
         const statuses = [];
         for (const app of [one, two, one, two, one, two]) statuses.push((await send(app)).status);
         expect(statuses).to.deep.equal([200, 200, 200, 200, 200, 429]);

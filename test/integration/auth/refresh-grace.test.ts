@@ -96,7 +96,9 @@ describe('auth: sessions (sid) and the refresh grace', () => {
     const u = await newFamily(a);
     const other = await login(u.email);
     const first = await refresh(u.body.refreshToken);
-    expect((await a.req('POST', '/api/auth/logout', { body: { refreshToken: first.body.refreshToken } })).status).to.equal(204);
+    expect(
+      (await a.req('POST', '/api/auth/logout', { body: { refreshToken: first.body.refreshToken } })).status,
+    ).to.equal(204);
     expect((await refresh(u.body.refreshToken)).status).to.equal(401);
     expect((await refresh(other.body.refreshToken)).status).to.equal(200);
   });
@@ -134,11 +136,16 @@ describe('auth: sessions (sid) and the refresh grace', () => {
       const u = await newFamily(off);
       const first = await off.req('POST', '/api/auth/refresh', { body: { refreshToken: u.body.refreshToken } });
       expect(first.status).to.equal(200);
-      const row = await off.app.deps.db('refresh_tokens').where({ token_hash: sha256(u.body.refreshToken) }).first();
+      const row = await off.app.deps
+        .db('refresh_tokens')
+        .where({ token_hash: sha256(u.body.refreshToken) })
+        .first();
       expect(row.successor_sealed).to.equal(null);
       const again = await off.req('POST', '/api/auth/refresh', { body: { refreshToken: u.body.refreshToken } });
       expect(again.status).to.equal(401);
-      expect((await off.req('POST', '/api/auth/refresh', { body: { refreshToken: first.body.refreshToken } })).status).to.equal(401);
+      expect(
+        (await off.req('POST', '/api/auth/refresh', { body: { refreshToken: first.body.refreshToken } })).status,
+      ).to.equal(401);
     });
   });
 });

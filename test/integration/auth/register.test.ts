@@ -133,7 +133,11 @@ describe('auth: registration', () => {
     const badCode = await register(a, { familyCode: 'WRONGCODE999' }, { email: admin.email, userName: admin.userName });
     expect(badCode.body.code).to.equal('family_code_invalid');
 
-    const both = await register(a, { familyCode: code }, { email: admin.email.toUpperCase(), userName: admin.userName.toUpperCase() });
+    const both = await register(
+      a,
+      { familyCode: code },
+      { email: admin.email.toUpperCase(), userName: admin.userName.toUpperCase() },
+    );
     expect(both.status).to.equal(409);
     expect(both.body.code).to.equal('duplicate_user_name');
 
@@ -161,7 +165,9 @@ describe('auth: registration', () => {
     const code = (await a.req('GET', '/api/family', { token: admin.token })).body.inviteCode;
     const m = await register(a, { familyCode: code });
     expect(m.status).to.equal(201);
-    expect((await a.req('DELETE', `/api/family/members/${m.body.user.id}`, { token: admin.token })).status).to.equal(204);
+    expect((await a.req('DELETE', `/api/family/members/${m.body.user.id}`, { token: admin.token })).status).to.equal(
+      204,
+    );
 
     // Without proof of the address the account cannot be taken back: the family code is refused.
     const viaCode = await register(a, { familyCode: code }, { email: m.email });
@@ -179,8 +185,12 @@ describe('auth: registration', () => {
     const members = (await a.req('GET', '/api/family/members', { token: other.token })).body as any[];
     expect(members.map((x) => x.userId)).to.include(m.body.user.id);
     // The new password works, the old one does not; the invite is consumed.
-    expect((await a.req('POST', '/api/auth/login', { body: { email: m.email, password: 'a brand new password' } })).status).to.equal(200);
-    expect((await a.req('POST', '/api/auth/login', { body: { email: m.email, password: m.password } })).status).to.equal(401);
+    expect(
+      (await a.req('POST', '/api/auth/login', { body: { email: m.email, password: 'a brand new password' } })).status,
+    ).to.equal(200);
+    expect(
+      (await a.req('POST', '/api/auth/login', { body: { email: m.email, password: m.password } })).status,
+    ).to.equal(401);
     expect((await a.req('GET', `/api/auth/invite/${token}`)).status).to.equal(404);
   });
 
@@ -188,7 +198,9 @@ describe('auth: registration', () => {
     const admin = await newFamily(a);
     const code = (await a.req('GET', '/api/family', { token: admin.token })).body.inviteCode;
     const m = await register(a, { familyCode: code });
-    expect((await a.req('DELETE', `/api/family/members/${m.body.user.id}`, { token: admin.token })).status).to.equal(204);
+    expect((await a.req('DELETE', `/api/family/members/${m.body.user.id}`, { token: admin.token })).status).to.equal(
+      204,
+    );
     const { token } = await invite(admin.token, m.email);
     // Back in the same family later: the tokens of before the removal stay dead.
     a.clock.advance(2_000);
@@ -220,7 +232,13 @@ describe('auth: registration', () => {
     expect(none.body.errors.map((e: any) => e.path)).to.include('body.inviteToken');
 
     const two = await a.req('POST', '/api/auth/register', {
-      body: { email: `x-${uniq()}@example.test`, userName: `u-${uniq()}`, password: 'long enough pw', familyCode: 'ABC', newFamilyName: 'F' },
+      body: {
+        email: `x-${uniq()}@example.test`,
+        userName: `u-${uniq()}`,
+        password: 'long enough pw',
+        familyCode: 'ABC',
+        newFamilyName: 'F',
+      },
     });
     expect(two.status).to.equal(400);
   });

@@ -52,8 +52,20 @@ describe('auth: raw tokens are nowhere but in the email', () => {
     await a.req('POST', '/api/auth/forgot-password', { body: { email } });
     const resetToken = linkToken(await a.smtp.waitFor(email, 3), 'reset-password');
     await a.req('POST', '/api/auth/reset-password', { body: { token: resetToken, newPassword: 'short' } }); // a failure path too
-    expect((await a.req('POST', '/api/auth/reset-password', { body: { token: resetToken, newPassword: 'another long password' } })).status).to.equal(200);
-    expect((await a.req('POST', '/api/auth/reset-password', { body: { token: resetToken, newPassword: 'used twice password' } })).status).to.equal(400);
+    expect(
+      (
+        await a.req('POST', '/api/auth/reset-password', {
+          body: { token: resetToken, newPassword: 'another long password' },
+        })
+      ).status,
+    ).to.equal(200);
+    expect(
+      (
+        await a.req('POST', '/api/auth/reset-password', {
+          body: { token: resetToken, newPassword: 'used twice password' },
+        })
+      ).status,
+    ).to.equal(400);
     await new Promise((r) => setTimeout(r, 100)); // let the last log lines flush
 
     const dump = await dumpDatabase(a.app.deps.db);
@@ -78,11 +90,19 @@ describe('mail: the dev outbox when SMTP_URL is not set', () => {
     try {
       expect(app.deps.mailer?.mode).to.equal('dev');
       const reg = await request(app, 'POST', '/api/auth/register', {
-        body: { email: `dev-${uniq()}@example.test`, userName: `dev-${uniq()}`, password: 'dev password!', newFamilyName: 'Dev' },
+        body: {
+          email: `dev-${uniq()}@example.test`,
+          userName: `dev-${uniq()}`,
+          password: 'dev password!',
+          newFamilyName: 'Dev',
+        },
       });
       expect(reg.status).to.equal(201);
       const to = `devguest-${uniq()}@example.test`;
-      const res = await request(app, 'POST', '/api/family/invites', { token: reg.body.accessToken, body: { email: to } });
+      const res = await request(app, 'POST', '/api/family/invites', {
+        token: reg.body.accessToken,
+        body: { email: to },
+      });
       expect(res.status).to.equal(201);
       const mail = app.deps.mailer!.outbox.find((m) => m.to === to)!;
       expect(mail.text).to.match(/http:\/\/app\.test\/invite\/[A-Za-z0-9_-]{43}/);
@@ -98,12 +118,22 @@ describe('mail: the dev outbox when SMTP_URL is not set', () => {
     const dataDir = await mkdtemp(path.join(os.tmpdir(), 'fs-outbox-'));
     const lines: string[] = [];
     const log = pino({ level: 'info' }, new Writable({ write: (c, _e, cb) => (lines.push(String(c)), cb()) }));
-    const mailer = createMailer({ SMTP_URL: undefined, MAIL_FROM: 'Family Shopping <no-reply@localhost>', DATA_DIR: dataDir, NODE_ENV: 'development' }, log);
+    const mailer = createMailer(
+      {
+        SMTP_URL: undefined,
+        MAIL_FROM: 'Family Shopping <no-reply@localhost>',
+        DATA_DIR: dataDir,
+        NODE_ENV: 'development',
+      },
+      log,
+    );
     try {
       expect(mailer.mode).to.equal('dev');
       expect(mailer.outboxDir).to.equal(path.join(dataDir, 'outbox'));
       const link = `http://app.test/invite/${'k'.repeat(43)}`;
-      await mailer.sendInBackground(inviteEmail({ to: 'ann@example.test', familyName: 'Smiths', inviterName: 'Bob', link, expiresAt: new Date() }));
+      await mailer.sendInBackground(
+        inviteEmail({ to: 'ann@example.test', familyName: 'Smiths', inviterName: 'Bob', link, expiresAt: new Date() }),
+      );
       const files = await readdir(mailer.outboxDir!);
       expect(files).to.have.length(1);
       expect(files[0]).to.match(/\.eml$/);
@@ -127,6 +157,8 @@ describe('mail: the dev outbox when SMTP_URL is not set', () => {
     expect(warning.level).to.equal(40); // warn
     expect(warning.msg).to.match(/SMTP_URL is not set/);
     // NODE_ENV=test keeps the outbox in memory only
-    expect(createMailer({ SMTP_URL: undefined, MAIL_FROM: 'x <x@y>', DATA_DIR: dataDir, NODE_ENV: 'test' }, log).outboxDir).to.equal(undefined);
+    expect(
+      createMailer({ SMTP_URL: undefined, MAIL_FROM: 'x <x@y>', DATA_DIR: dataDir, NODE_ENV: 'test' }, log).outboxDir,
+    ).to.equal(undefined);
   });
 });

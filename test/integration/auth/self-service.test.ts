@@ -69,14 +69,19 @@ describe('auth: self-service (password, user name, family name)', () => {
         expect(res.body.code).to.equal('validation_failed');
         expect(res.body.errors.map((e: { path: string }) => e.path)).to.deep.equal(['body.newPassword']);
       }
-      const missing = await a.req('POST', '/api/me/password', { token: u.token, body: { newPassword: 'long enough pw' } });
+      const missing = await a.req('POST', '/api/me/password', {
+        token: u.token,
+        body: { newPassword: 'long enough pw' },
+      });
       expect(missing.status).to.equal(400);
       expect(missing.body.errors.map((e: { path: string }) => e.path)).to.deep.equal(['body.currentPassword']);
       expect((await login(u.email, PASSWORD)).status).to.equal(200);
     });
 
     it('needs a signed-in caller (401)', async () => {
-      const res = await a.req('POST', '/api/me/password', { body: { currentPassword: PASSWORD, newPassword: 'long enough pw' } });
+      const res = await a.req('POST', '/api/me/password', {
+        body: { currentPassword: PASSWORD, newPassword: 'long enough pw' },
+      });
       expect(res.status).to.equal(401);
     });
 
@@ -90,7 +95,9 @@ describe('auth: self-service (password, user name, family name)', () => {
       await a.req('POST', '/api/auth/forgot-password', { body: { email } });
       const resetToken = linkToken(await a.smtp.waitFor(email, 2), 'reset-password');
       expect((await changePassword(r.body.accessToken, PASSWORD, 'changed password 2')).status).to.equal(204);
-      const reset = await a.req('POST', '/api/auth/reset-password', { body: { token: resetToken, newPassword: 'attacker password' } });
+      const reset = await a.req('POST', '/api/auth/reset-password', {
+        body: { token: resetToken, newPassword: 'attacker password' },
+      });
       expect(reset.status).to.equal(400);
       expect(reset.body.code).to.equal('reset_token_invalid');
     });
@@ -150,7 +157,10 @@ describe('auth: self-service (password, user name, family name)', () => {
       expect(res.status).to.equal(200);
       expect(res.body).to.deep.equal({ id: u.familyId, name: 'The Smiths', inviteCode: before.inviteCode });
       expect((await a.req('GET', '/api/family', { token: u.token })).body).to.deep.equal(res.body);
-      expect((await a.req('GET', '/api/me', { token: u.token })).body.family).to.deep.equal({ id: u.familyId, name: 'The Smiths' });
+      expect((await a.req('GET', '/api/me', { token: u.token })).body.family).to.deep.equal({
+        id: u.familyId,
+        name: 'The Smiths',
+      });
       // the next session carries the new name
       expect((await login(u.email, PASSWORD)).body.family.name).to.equal('The Smiths');
       const same = await a.req('PATCH', '/api/family', { token: other.token, body: { name: 'The Smiths' } });
@@ -161,7 +171,9 @@ describe('auth: self-service (password, user name, family name)', () => {
     it('takes 1 to 100 characters: blank or 101 is 400 validation_failed and changes nothing', async () => {
       const u = await newFamily(a);
       const name = (await a.req('GET', '/api/family', { token: u.token })).body.name;
-      expect((await a.req('PATCH', '/api/family', { token: u.token, body: { name: 'x'.repeat(100) } })).status).to.equal(200);
+      expect(
+        (await a.req('PATCH', '/api/family', { token: u.token, body: { name: 'x'.repeat(100) } })).status,
+      ).to.equal(200);
       for (const bad of ['   ', 'x'.repeat(101), null]) {
         const res = await a.req('PATCH', '/api/family', { token: u.token, body: { name: bad } });
         expect(res.status).to.equal(400);

@@ -45,7 +45,8 @@ describe('auth: login, refresh, logout, access tokens', () => {
     expect(params(dummy)).to.match(/^\$argon2id\$/);
 
     const u = await newFamily(a);
-    const stored = (await a.app.deps.db('users').where({ id: u.body.user.id }).first('password_hash')).password_hash as string;
+    const stored = (await a.app.deps.db('users').where({ id: u.body.user.id }).first('password_hash'))
+      .password_hash as string;
     const original = argon2.verify;
     const verified: string[] = [];
     argon2.verify = ((hash: string, ...rest: unknown[]) => {
@@ -83,8 +84,12 @@ describe('auth: login, refresh, logout, access tokens', () => {
     expect(reuse.status).to.equal(401);
     expect(reuse.body.code).to.equal('unauthenticated');
     // the thief's and the owner's newer tokens are dead too
-    expect((await a.req('POST', '/api/auth/refresh', { body: { refreshToken: r1.body.refreshToken } })).status).to.equal(401);
-    expect((await a.req('POST', '/api/auth/refresh', { body: { refreshToken: other.body.refreshToken } })).status).to.equal(401);
+    expect(
+      (await a.req('POST', '/api/auth/refresh', { body: { refreshToken: r1.body.refreshToken } })).status,
+    ).to.equal(401);
+    expect(
+      (await a.req('POST', '/api/auth/refresh', { body: { refreshToken: other.body.refreshToken } })).status,
+    ).to.equal(401);
     // signing in again works
     expect((await login(u.email, PASSWORD)).status).to.equal(200);
   });
@@ -93,7 +98,9 @@ describe('auth: login, refresh, logout, access tokens', () => {
     const u = await newFamily(a);
     const out = await a.req('POST', '/api/auth/logout', { body: { refreshToken: u.body.refreshToken } });
     expect(out.status).to.equal(204);
-    expect((await a.req('POST', '/api/auth/refresh', { body: { refreshToken: u.body.refreshToken } })).status).to.equal(401);
+    expect((await a.req('POST', '/api/auth/refresh', { body: { refreshToken: u.body.refreshToken } })).status).to.equal(
+      401,
+    );
     expect((await a.req('POST', '/api/auth/logout', { body: { refreshToken: 'nope' } })).status).to.equal(204);
   });
 
@@ -102,7 +109,9 @@ describe('auth: login, refresh, logout, access tokens', () => {
     const u = await newFamily(a);
     a.clock.advance(31 * 24 * 3600_000);
     try {
-      expect((await a.req('POST', '/api/auth/refresh', { body: { refreshToken: u.body.refreshToken } })).status).to.equal(401);
+      expect(
+        (await a.req('POST', '/api/auth/refresh', { body: { refreshToken: u.body.refreshToken } })).status,
+      ).to.equal(401);
     } finally {
       a.clock.advance(-31 * 24 * 3600_000);
     }
@@ -112,7 +121,11 @@ describe('auth: login, refresh, logout, access tokens', () => {
     const u = await newFamily(a);
     const db = a.app.deps.db;
     expect(await db('refresh_tokens').where({ token_hash: u.body.refreshToken }).first()).to.equal(undefined);
-    expect(await db('refresh_tokens').where({ token_hash: sha256(u.body.refreshToken) }).first()).to.not.equal(undefined);
+    expect(
+      await db('refresh_tokens')
+        .where({ token_hash: sha256(u.body.refreshToken) })
+        .first(),
+    ).to.not.equal(undefined);
   });
 
   describe('access tokens', () => {
@@ -123,7 +136,7 @@ describe('auth: login, refresh, logout, access tokens', () => {
       expect(bad.body.code).to.equal('unauthenticated');
     });
 
-    it("rejects alg none with 401", async () => {
+    it('rejects alg none with 401', async () => {
       const u = await newFamily(a);
       const payload = JSON.parse(Buffer.from(u.token.split('.')[1]!, 'base64url').toString());
       const none = jwt.sign(payload, '', { algorithm: 'none' });
@@ -165,7 +178,12 @@ describe('auth: login, refresh, logout, access tokens', () => {
     it("rejects a token whose family_id is not the user's family", async () => {
       const u = await newFamily(a);
       const other = await newFamily(a);
-      const token = signAccessToken(a.app.deps.jwtSecret, { userId: u.body.user.id, familyId: other.familyId, role: 'admin' }, 600, a.clock.now().getTime());
+      const token = signAccessToken(
+        a.app.deps.jwtSecret,
+        { userId: u.body.user.id, familyId: other.familyId, role: 'admin' },
+        600,
+        a.clock.now().getTime(),
+      );
       expect((await a.req('GET', '/api/family', { token })).status).to.equal(401);
     });
 
@@ -174,10 +192,14 @@ describe('auth: login, refresh, logout, access tokens', () => {
       const code = (await a.req('GET', '/api/family', { token: admin.token })).body.inviteCode;
       const m = await register(a, { familyCode: code });
       expect((await a.req('GET', '/api/me', { token: m.body.accessToken })).status).to.equal(200);
-      expect((await a.req('DELETE', `/api/family/members/${m.body.user.id}`, { token: admin.token })).status).to.equal(204);
+      expect((await a.req('DELETE', `/api/family/members/${m.body.user.id}`, { token: admin.token })).status).to.equal(
+        204,
+      );
       const res = await a.req('GET', '/api/me', { token: m.body.accessToken });
       expect(res.status).to.equal(401);
-      expect((await a.req('POST', '/api/auth/refresh', { body: { refreshToken: m.body.refreshToken } })).status).to.equal(401);
+      expect(
+        (await a.req('POST', '/api/auth/refresh', { body: { refreshToken: m.body.refreshToken } })).status,
+      ).to.equal(401);
       // the password still matches, but the account has no family any more
       expect((await login(m.email, PASSWORD)).status).to.equal(403);
     });

@@ -3,7 +3,15 @@ import type { z } from 'zod';
 import type { RouteSpec } from '../../../server/http/route.js';
 import { startAccountsApp, newFamily, register, uniq, type AccountsApp } from './harness.js';
 
-const TABLES = ['users', 'families', 'family_memberships', 'family_counters', 'invites', 'password_reset_tokens', 'refresh_tokens'];
+const TABLES = [
+  'users',
+  'families',
+  'family_memberships',
+  'family_counters',
+  'invites',
+  'password_reset_tokens',
+  'refresh_tokens',
+];
 const huge = (n: number) => 'x'.repeat(n);
 const hugeEmail = `${huge(250)}@example.test`;
 
@@ -23,7 +31,15 @@ describe('auth and family: bad input gets 400 naming the field (a malformed path
 
   async function snapshot(): Promise<string> {
     const parts: string[] = [];
-    for (const t of TABLES) parts.push(JSON.stringify(await a.app.deps.db(t).select('*').orderBy(t === 'family_counters' ? 'family_id' : 'id')));
+    for (const t of TABLES)
+      parts.push(
+        JSON.stringify(
+          await a.app.deps
+            .db(t)
+            .select('*')
+            .orderBy(t === 'family_counters' ? 'family_id' : 'id'),
+        ),
+      );
     return parts.join('\n');
   }
 
@@ -38,33 +54,119 @@ describe('auth and family: bad input gets 400 naming the field (a malformed path
   type Case = [name: string, method: string, path: () => string, body: unknown, field: string, auth?: boolean];
   const cases: Case[] = [
     ['register: missing email', 'POST', () => '/api/auth/register', () => reg({ email: undefined }), 'body.email'],
-    ['register: email not an email', 'POST', () => '/api/auth/register', () => reg({ email: 'not-an-email' }), 'body.email'],
+    [
+      'register: email not an email',
+      'POST',
+      () => '/api/auth/register',
+      () => reg({ email: 'not-an-email' }),
+      'body.email',
+    ],
     ['register: email a number', 'POST', () => '/api/auth/register', () => reg({ email: 42 }), 'body.email'],
     ['register: huge email', 'POST', () => '/api/auth/register', () => reg({ email: hugeEmail }), 'body.email'],
-    ['register: missing userName', 'POST', () => '/api/auth/register', () => reg({ userName: undefined }), 'body.userName'],
+    [
+      'register: missing userName',
+      'POST',
+      () => '/api/auth/register',
+      () => reg({ userName: undefined }),
+      'body.userName',
+    ],
     ['register: blank userName', 'POST', () => '/api/auth/register', () => reg({ userName: '   ' }), 'body.userName'],
-    ['register: huge userName', 'POST', () => '/api/auth/register', () => reg({ userName: huge(101) }), 'body.userName'],
+    [
+      'register: huge userName',
+      'POST',
+      () => '/api/auth/register',
+      () => reg({ userName: huge(101) }),
+      'body.userName',
+    ],
     ['register: short password', 'POST', () => '/api/auth/register', () => reg({ password: 'short' }), 'body.password'],
-    ['register: huge password', 'POST', () => '/api/auth/register', () => reg({ password: huge(1025) }), 'body.password'],
-    ['register: password not a string', 'POST', () => '/api/auth/register', () => reg({ password: ['a', 'b'] }), 'body.password'],
-    ['register: huge newFamilyName', 'POST', () => '/api/auth/register', () => reg({ newFamilyName: huge(101) }), 'body.newFamilyName'],
-    ['register: huge familyCode', 'POST', () => '/api/auth/register', () => reg({ newFamilyName: undefined, familyCode: huge(65) }), 'body.familyCode'],
-    ['register: huge inviteToken', 'POST', () => '/api/auth/register', () => reg({ newFamilyName: undefined, inviteToken: huge(513) }), 'body.inviteToken'],
-    ['register: inviteToken a number', 'POST', () => '/api/auth/register', () => reg({ newFamilyName: undefined, inviteToken: 7 }), 'body.inviteToken'],
+    [
+      'register: huge password',
+      'POST',
+      () => '/api/auth/register',
+      () => reg({ password: huge(1025) }),
+      'body.password',
+    ],
+    [
+      'register: password not a string',
+      'POST',
+      () => '/api/auth/register',
+      () => reg({ password: ['a', 'b'] }),
+      'body.password',
+    ],
+    [
+      'register: huge newFamilyName',
+      'POST',
+      () => '/api/auth/register',
+      () => reg({ newFamilyName: huge(101) }),
+      'body.newFamilyName',
+    ],
+    [
+      'register: huge familyCode',
+      'POST',
+      () => '/api/auth/register',
+      () => reg({ newFamilyName: undefined, familyCode: huge(65) }),
+      'body.familyCode',
+    ],
+    [
+      'register: huge inviteToken',
+      'POST',
+      () => '/api/auth/register',
+      () => reg({ newFamilyName: undefined, inviteToken: huge(513) }),
+      'body.inviteToken',
+    ],
+    [
+      'register: inviteToken a number',
+      'POST',
+      () => '/api/auth/register',
+      () => reg({ newFamilyName: undefined, inviteToken: 7 }),
+      'body.inviteToken',
+    ],
     ['login: missing email', 'POST', () => '/api/auth/login', () => ({ password: 'x' }), 'body.email'],
     ['login: missing password', 'POST', () => '/api/auth/login', () => ({ email: admin.email }), 'body.password'],
-    ['login: huge password', 'POST', () => '/api/auth/login', () => ({ email: admin.email, password: huge(1025) }), 'body.password'],
+    [
+      'login: huge password',
+      'POST',
+      () => '/api/auth/login',
+      () => ({ email: admin.email, password: huge(1025) }),
+      'body.password',
+    ],
     ['refresh: missing token', 'POST', () => '/api/auth/refresh', () => ({}), 'body.refreshToken'],
     ['refresh: token a number', 'POST', () => '/api/auth/refresh', () => ({ refreshToken: 1 }), 'body.refreshToken'],
     ['logout: huge token', 'POST', () => '/api/auth/logout', () => ({ refreshToken: huge(513) }), 'body.refreshToken'],
     ['invite lookup: huge token', 'GET', () => `/api/auth/invite/${huge(513)}`, undefined, 'params.token'],
     ['forgot: missing email', 'POST', () => '/api/auth/forgot-password', () => ({}), 'body.email'],
     ['forgot: huge email', 'POST', () => '/api/auth/forgot-password', () => ({ email: hugeEmail }), 'body.email'],
-    ['reset: missing token', 'POST', () => '/api/auth/reset-password', () => ({ newPassword: 'long enough pw' }), 'body.token'],
+    [
+      'reset: missing token',
+      'POST',
+      () => '/api/auth/reset-password',
+      () => ({ newPassword: 'long enough pw' }),
+      'body.token',
+    ],
     ['reset: missing password', 'POST', () => '/api/auth/reset-password', () => ({ token: 'abc' }), 'body.newPassword'],
-    ['reset: huge password', 'POST', () => '/api/auth/reset-password', () => ({ token: 'abc', newPassword: huge(1025) }), 'body.newPassword'],
-    ['role: bad user id', 'PATCH', () => '/api/family/members/not-a-uuid', () => ({ role: 'admin' }), 'params.userId', true],
-    ['role: unknown role', 'PATCH', () => `/api/family/members/${memberId}`, () => ({ role: 'owner' }), 'body.role', true],
+    [
+      'reset: huge password',
+      'POST',
+      () => '/api/auth/reset-password',
+      () => ({ token: 'abc', newPassword: huge(1025) }),
+      'body.newPassword',
+    ],
+    [
+      'role: bad user id',
+      'PATCH',
+      () => '/api/family/members/not-a-uuid',
+      () => ({ role: 'admin' }),
+      'params.userId',
+      true,
+    ],
+    [
+      'role: unknown role',
+      'PATCH',
+      () => `/api/family/members/${memberId}`,
+      () => ({ role: 'owner' }),
+      'body.role',
+      true,
+    ],
     ['role: missing role', 'PATCH', () => `/api/family/members/${memberId}`, () => ({}), 'body.role', true],
     ['remove: bad user id', 'DELETE', () => '/api/family/members/123', undefined, 'params.userId', true],
     ['invite: missing email', 'POST', () => '/api/family/invites', () => ({}), 'body.email', true],
@@ -102,7 +204,10 @@ describe('auth and family: bad input gets 400 naming the field (a malformed path
   const HUGE = huge(20_000);
   const routeKey = (r: Pick<RouteSpec, 'method' | 'path'>) => `${r.method.toUpperCase()} ${r.path}`;
   /** A valid request per route; the generated cases break one field of it at a time. */
-  const VALID: Record<string, { params?: () => Record<string, string>; body?: () => Record<string, unknown> } | 'no input'> = {
+  const VALID: Record<
+    string,
+    { params?: () => Record<string, string>; body?: () => Record<string, unknown> } | 'no input'
+  > = {
     'POST /auth/register': { body: () => reg({}) },
     'POST /auth/login': { body: () => ({ email: admin.email, password: 'long enough pw' }) },
     'POST /auth/refresh': { body: () => ({ refreshToken: 'r'.repeat(43) }) },
@@ -134,7 +239,9 @@ describe('auth and family: bad input gets 400 naming the field (a malformed path
     for (const r of routes) {
       const valid = VALID[routeKey(r)];
       expect(valid, `${routeKey(r)}: add a valid request to VALID`).to.not.equal(undefined);
-      expect(valid === 'no input', `${routeKey(r)} takes ${r.body || r.params ? 'input' : 'no input'}`).to.equal(!r.body && !r.params);
+      expect(valid === 'no input', `${routeKey(r)} takes ${r.body || r.params ? 'input' : 'no input'}`).to.equal(
+        !r.body && !r.params,
+      );
     }
   });
 
@@ -149,7 +256,12 @@ describe('auth and family: bad input gets 400 naming the field (a malformed path
       const variants: Variant[] = [];
       const baseParams = valid.params?.() ?? {};
       for (const name of Object.keys(baseParams)) {
-        variants.push({ label: `huge :${name}`, params: { ...baseParams, [name]: huge(2000) }, body: valid.body?.(), field: `params.${name}` });
+        variants.push({
+          label: `huge :${name}`,
+          params: { ...baseParams, [name]: huge(2000) },
+          body: valid.body?.(),
+          field: `params.${name}`,
+        });
       }
       const shape = (route.body as z.ZodObject | undefined)?.shape ?? {};
       for (const [field, schema] of Object.entries(shape)) {
@@ -160,14 +272,30 @@ describe('auth and family: bad input gets 400 naming the field (a malformed path
           delete missing[field];
           variants.push({ label: `missing ${field}`, params: baseParams, body: missing, field: `body.${field}` });
         }
-        variants.push({ label: `${field} a number`, params: baseParams, body: { ...body(), [field]: 12345 }, field: `body.${field}` });
-        variants.push({ label: `${field} an object`, params: baseParams, body: { ...body(), [field]: { $gt: '' } }, field: `body.${field}` });
-        variants.push({ label: `huge ${field}`, params: baseParams, body: { ...body(), [field]: HUGE }, field: `body.${field}` });
+        variants.push({
+          label: `${field} a number`,
+          params: baseParams,
+          body: { ...body(), [field]: 12345 },
+          field: `body.${field}`,
+        });
+        variants.push({
+          label: `${field} an object`,
+          params: baseParams,
+          body: { ...body(), [field]: { $gt: '' } },
+          field: `body.${field}`,
+        });
+        variants.push({
+          label: `huge ${field}`,
+          params: baseParams,
+          body: { ...body(), [field]: HUGE },
+          field: `body.${field}`,
+        });
       }
       if (route.body) variants.push({ label: 'array body', params: baseParams, body: [valid.body!()], field: 'body' });
 
       for (const v of variants) {
-        const path = '/api' + route.path.replace(/:([A-Za-z0-9_]+)/g, (_m, n: string) => encodeURIComponent(v.params[n]!));
+        const path =
+          '/api' + route.path.replace(/:([A-Za-z0-9_]+)/g, (_m, n: string) => encodeURIComponent(v.params[n]!));
         const before = await snapshot();
         const res = await a.req(route.method.toUpperCase(), path, {
           token: route.access === 'public' ? undefined : admin.token,
@@ -177,7 +305,8 @@ describe('auth and family: bad input gets 400 naming the field (a malformed path
         const label = `${routeKey(route)} with ${v.label}`;
         if (v.field.startsWith('params.')) {
           const code = route.notFound ? route.notFound().code : 'not_found';
-          if (res.status !== 404 || res.body?.code !== code) failures.push(`${label}: expected 404 ${code}, got ${res.status} ${res.text.slice(0, 200)}`);
+          if (res.status !== 404 || res.body?.code !== code)
+            failures.push(`${label}: expected 404 ${code}, got ${res.status} ${res.text.slice(0, 200)}`);
         } else if (res.status !== 400 || res.body?.code !== 'validation_failed') {
           failures.push(`${label}: ${res.status} ${res.text.slice(0, 200)}`);
         } else if (!res.headers.get('content-type')?.startsWith('application/problem+json')) {

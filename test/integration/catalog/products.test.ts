@@ -40,8 +40,18 @@ describe('products catalog', () => {
     expect(res.status).to.equal(200);
     const byId = new Map(res.body.map((p: any) => [p.id, p]));
     expect(res.body).to.have.length(3);
-    expect(byId.get(milk)).to.deep.include({ kind: 'global', name: `${t} Oat Milk`, overridden: true, unitCategoryFlags: ['Count', 'Volume'] });
-    expect(byId.get(cheese)).to.deep.include({ kind: 'global', name: `${t} Cheese`, overridden: false, unitCategoryFlags: ['Weight'] });
+    expect(byId.get(milk)).to.deep.include({
+      kind: 'global',
+      name: `${t} Oat Milk`,
+      overridden: true,
+      unitCategoryFlags: ['Count', 'Volume'],
+    });
+    expect(byId.get(cheese)).to.deep.include({
+      kind: 'global',
+      name: `${t} Cheese`,
+      overridden: false,
+      unitCategoryFlags: ['Weight'],
+    });
     expect(byId.get(fp.body.id)).to.deep.include({ kind: 'family', overridden: false, unitCategoryFlags: ['Volume'] });
 
     // Another family sees the global values and none of family A's products.
@@ -61,7 +71,8 @@ describe('products catalog', () => {
     const g2 = await insertGlobalProduct(app, `${t} zucchini`, 0); // prefix
     const g3 = await insertGlobalProduct(app, `original name ${t}x`, 0); // renamed by override below
     const f1 = (await request(app, 'POST', '/api/products', { token, body: { name: `a ${t}` } })).body.id;
-    const f2 = (await request(app, 'POST', '/api/products', { token, body: { name: `${t.toUpperCase()} apple` } })).body.id;
+    const f2 = (await request(app, 'POST', '/api/products', { token, body: { name: `${t.toUpperCase()} apple` } })).body
+      .id;
     await request(app, 'PUT', `/api/products/${g3}/override`, { token, body: { name: `${t} mango` } });
 
     const res = await request(app, 'GET', `/api/products?q=${t.toUpperCase()}`, { token });
@@ -129,7 +140,10 @@ describe('products catalog', () => {
 
     // Another family may use the same name.
     const other = await makeFamily(app);
-    expect((await request(app, 'POST', '/api/products', { token: other.admin.token, body: { name: `Granola ${t}` } })).status).to.equal(201);
+    expect(
+      (await request(app, 'POST', '/api/products', { token: other.admin.token, body: { name: `Granola ${t}` } }))
+        .status,
+    ).to.equal(201);
 
     const patched = await request(app, 'PATCH', `/api/products/${id}`, {
       token,
@@ -140,11 +154,16 @@ describe('products catalog', () => {
     expect(patched.body.unitCategoryFlags).to.deep.equal(['Count', 'Weight']);
 
     const second = await request(app, 'POST', '/api/products', { token, body: { name: `Oats ${t}` } });
-    const clash = await request(app, 'PATCH', `/api/products/${second.body.id}`, { token, body: { name: `muesli ${t}` } });
+    const clash = await request(app, 'PATCH', `/api/products/${second.body.id}`, {
+      token,
+      body: { name: `muesli ${t}` },
+    });
     expect(clash.status).to.equal(409);
     expect(clash.body.code).to.equal('duplicate_name');
     // Renaming to its own name in another case is fine.
-    expect((await request(app, 'PATCH', `/api/products/${id}`, { token, body: { name: `MUESLI ${t}` } })).status).to.equal(200);
+    expect(
+      (await request(app, 'PATCH', `/api/products/${id}`, { token, body: { name: `MUESLI ${t}` } })).status,
+    ).to.equal(200);
 
     const del = await request(app, 'DELETE', `/api/products/${id}`, { token });
     expect(del.status).to.equal(204);
@@ -154,7 +173,9 @@ describe('products catalog', () => {
     const search = await request(app, 'GET', `/api/products?q=${t}`, { token });
     expect(search.body.map((p: any) => p.id)).to.deep.equal([second.body.id]);
     // The name is free again.
-    expect((await request(app, 'POST', '/api/products', { token, body: { name: `Muesli ${t}` } })).status).to.equal(201);
+    expect((await request(app, 'POST', '/api/products', { token, body: { name: `Muesli ${t}` } })).status).to.equal(
+      201,
+    );
   });
 
   it('applies client-chosen id semantics to family products', async () => {
@@ -163,22 +184,34 @@ describe('products catalog', () => {
     const b = await makeFamily(app);
     const id = newId();
     const t = tag();
-    const first = await request(app, 'POST', '/api/products', { token: a.admin.token, body: { id, name: `Chosen ${t}` } });
+    const first = await request(app, 'POST', '/api/products', {
+      token: a.admin.token,
+      body: { id, name: `Chosen ${t}` },
+    });
     expect(first.status).to.equal(201);
     expect(first.body.id).to.equal(id);
     const before = await familyVersion(app, a.familyId);
-    const again = await request(app, 'POST', '/api/products', { token: a.admin.token, body: { id, name: `Chosen ${t}` } });
+    const again = await request(app, 'POST', '/api/products', {
+      token: a.admin.token,
+      body: { id, name: `Chosen ${t}` },
+    });
     expect(again.status).to.equal(200);
     expect(again.body).to.deep.equal(first.body);
     expect(await familyVersion(app, a.familyId)).to.be.at.most(before + 1);
 
-    const elsewhere = await request(app, 'POST', '/api/products', { token: b.admin.token, body: { id, name: `Chosen ${t}` } });
+    const elsewhere = await request(app, 'POST', '/api/products', {
+      token: b.admin.token,
+      body: { id, name: `Chosen ${t}` },
+    });
     expect(elsewhere.status).to.equal(409);
     expect(elsewhere.body.code).to.equal('id_conflict');
     expect(JSON.stringify(elsewhere.body)).to.not.include(a.familyId);
 
     const globalId = await insertGlobalProduct(app, `Global ${t}`);
-    const onGlobal = await request(app, 'POST', '/api/products', { token: b.admin.token, body: { id: globalId, name: `Other ${t}` } });
+    const onGlobal = await request(app, 'POST', '/api/products', {
+      token: b.admin.token,
+      body: { id: globalId, name: `Other ${t}` },
+    });
     expect(onGlobal.status).to.equal(409);
     expect(onGlobal.body.code).to.equal('id_conflict');
   });
@@ -201,7 +234,10 @@ describe('products catalog', () => {
       const res = await request(app, 'POST', '/api/products', { token, body });
       expect(res.status, JSON.stringify(body)).to.equal(400);
       expect(res.body.code).to.equal('validation_failed');
-      expect(res.body.errors.map((e: any) => e.path), JSON.stringify(body)).to.include(path);
+      expect(
+        res.body.errors.map((e: any) => e.path),
+        JSON.stringify(body),
+      ).to.include(path);
     }
     // A malformed path id names no product: 404, as an unknown one.
     const malformed = await request(app, 'PATCH', '/api/products/not-a-uuid', { token, body: {} });
@@ -221,7 +257,10 @@ describe('products catalog', () => {
     expect(nameOnly.body).to.deep.include({ name: `Ghee ${t}`, unitCategoryFlags: ['Weight'], overridden: true });
 
     // PUT replaces the override: the name now follows the global product again.
-    const flagsOnly = await request(app, 'PUT', `/api/products/${g}/override`, { token, body: { unitCategoryFlags: [] } });
+    const flagsOnly = await request(app, 'PUT', `/api/products/${g}/override`, {
+      token,
+      body: { unitCategoryFlags: [] },
+    });
     expect(flagsOnly.status).to.equal(200);
     expect(flagsOnly.body).to.deep.include({ name: `Butter ${t}`, unitCategoryFlags: [], overridden: true });
     const search = await request(app, 'GET', `/api/products?q=${t}`, { token });
@@ -235,7 +274,12 @@ describe('products catalog', () => {
     const cleared = await request(app, 'DELETE', `/api/products/${g}/override`, { token });
     expect(cleared.status).to.equal(204);
     const after = await request(app, 'GET', `/api/products?q=${t}`, { token });
-    expect(after.body[0]).to.deep.include({ id: g, name: `Butter ${t}`, unitCategoryFlags: ['Weight'], overridden: false });
+    expect(after.body[0]).to.deep.include({
+      id: g,
+      name: `Butter ${t}`,
+      unitCategoryFlags: ['Weight'],
+      overridden: false,
+    });
     // Clearing again is harmless.
     expect((await request(app, 'DELETE', `/api/products/${g}/override`, { token })).status).to.equal(204);
 
@@ -258,16 +302,48 @@ describe('products catalog', () => {
     const t = tag();
     const product = await request(app, 'POST', '/api/products', { token, body: { name: `Linked ${t}` } });
     const pid = product.body.id;
-    const ids = { store: newId(), section: newId(), list: newId(), item: newId(), removed: newId(), recipe: newId(), ingredient: newId(), memory: newId() };
+    const ids = {
+      store: newId(),
+      section: newId(),
+      list: newId(),
+      item: newId(),
+      removed: newId(),
+      recipe: newId(),
+      ingredient: newId(),
+      memory: newId(),
+    };
     await familyWrite(app.deps, fam.familyId, async (w) => {
       await w.insert('stores', { id: ids.store, name: `S ${t}` });
       await w.insert('store_sections', { id: ids.section, store_id: ids.store, name: 'Produce', position: 0 });
       await w.insert('shopping_lists', { id: ids.list, name: 'L', store_id: ids.store });
-      await w.insert('shopping_list_items', { id: ids.item, list_id: ids.list, name: 'Linked item', family_product_id: pid, section_id: ids.section });
-      await w.insert('shopping_list_items', { id: ids.removed, list_id: ids.list, name: 'Removed item', family_product_id: pid, removed_at: w.now });
+      await w.insert('shopping_list_items', {
+        id: ids.item,
+        list_id: ids.list,
+        name: 'Linked item',
+        family_product_id: pid,
+        section_id: ids.section,
+      });
+      await w.insert('shopping_list_items', {
+        id: ids.removed,
+        list_id: ids.list,
+        name: 'Removed item',
+        family_product_id: pid,
+        removed_at: w.now,
+      });
       await w.insert('recipes', { id: ids.recipe, name: 'R' });
-      await w.insert('recipe_ingredients', { id: ids.ingredient, recipe_id: ids.recipe, name: 'Linked ingredient', family_product_id: pid, position: 0 });
-      await w.insert('product_store_sections', { id: ids.memory, store_id: ids.store, family_product_id: pid, section_id: ids.section });
+      await w.insert('recipe_ingredients', {
+        id: ids.ingredient,
+        recipe_id: ids.recipe,
+        name: 'Linked ingredient',
+        family_product_id: pid,
+        position: 0,
+      });
+      await w.insert('product_store_sections', {
+        id: ids.memory,
+        store_id: ids.store,
+        family_product_id: pid,
+        section_id: ids.section,
+      });
     });
     const before = await familyVersion(app, fam.familyId);
     expect((await request(app, 'DELETE', `/api/products/${pid}`, { token })).status).to.equal(204);
@@ -281,7 +357,11 @@ describe('products catalog', () => {
       ['Removed item', null, version],
     ]);
     const ingredient = await db('recipe_ingredients').where({ id: ids.ingredient }).first();
-    expect([ingredient.name, ingredient.family_product_id, Number(ingredient.version)]).to.deep.equal(['Linked ingredient', null, version]);
+    expect([ingredient.name, ingredient.family_product_id, Number(ingredient.version)]).to.deep.equal([
+      'Linked ingredient',
+      null,
+      version,
+    ]);
     const memory = await db('product_store_sections').where({ id: ids.memory }).first();
     expect([memory.deleted, Number(memory.version)]).to.deep.equal([true, version]);
     const row = await db('family_products').where({ id: pid }).first();

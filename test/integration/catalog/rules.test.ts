@@ -12,7 +12,10 @@ describe('catalog rules across lists and recipes', () => {
     const t = tag();
     const units = (await request(app, 'GET', '/api/units', { token })).body;
     const gram = units.find((u: any) => u.code === 'gram');
-    const volumeProduct = await request(app, 'POST', '/api/products', { token, body: { name: `Juice ${t}`, unitCategoryFlags: ['Volume'] } });
+    const volumeProduct = await request(app, 'POST', '/api/products', {
+      token,
+      body: { name: `Juice ${t}`, unitCategoryFlags: ['Volume'] },
+    });
     const globalVolume = await insertGlobalProduct(app, `Vinegar ${t}`, 4);
     const list = await request(app, 'POST', '/api/lists', { token, body: { name: 'Weekly' } });
     expect(list.status).to.equal(201);
@@ -32,7 +35,10 @@ describe('catalog rules across lists and recipes', () => {
 
     const recipe = await request(app, 'POST', '/api/recipes', {
       token,
-      body: { name: `Dressing ${t}`, ingredients: [{ name: 'Vinegar', quantity: 30, unitOfMeasureId: gram.id, productId: globalVolume }] },
+      body: {
+        name: `Dressing ${t}`,
+        ingredients: [{ name: 'Vinegar', quantity: 30, unitOfMeasureId: gram.id, productId: globalVolume }],
+      },
     });
     expect(recipe.status).to.equal(201);
     expect(recipe.body.ingredients[0]).to.include({ unitOfMeasureId: gram.id, productId: globalVolume });
@@ -43,7 +49,10 @@ describe('catalog rules across lists and recipes', () => {
     const fam = await makeFamily(app);
     const token = fam.admin.token;
     const t = tag();
-    const unit = await request(app, 'POST', '/api/units', { token, body: { name: 'Tray', abbreviation: `tr${t}`, category: 'Count' } });
+    const unit = await request(app, 'POST', '/api/units', {
+      token,
+      body: { name: 'Tray', abbreviation: `tr${t}`, category: 'Count' },
+    });
     const list = await request(app, 'POST', '/api/lists', { token, body: { name: 'L' } });
     const item = await request(app, 'POST', `/api/lists/${list.body.id}/items`, {
       token,
@@ -77,7 +86,10 @@ describe('catalog rules across lists and recipes', () => {
     expect(items).to.have.length(1);
     expect(items[0]).to.include({ id: item.body.id, name: 'Firm tofu', familyProductId: null });
     // The old id is no longer a valid reference.
-    const again = await request(app, 'POST', `/api/lists/${list.body.id}/items`, { token, body: { name: 'x', familyProductId: product.body.id } });
+    const again = await request(app, 'POST', `/api/lists/${list.body.id}/items`, {
+      token,
+      body: { name: 'x', familyProductId: product.body.id },
+    });
     expect(again.status).to.equal(400);
     expect(again.body.code).to.equal('product_not_found');
   });

@@ -11,9 +11,18 @@ describe('units catalog', () => {
     const fam = await makeFamily(app);
     const token = fam.admin.token;
     const t = tag();
-    const u1 = await request(app, 'POST', '/api/units', { token, body: { name: `Sprig ${t}`, abbreviation: `spr${t}`, category: 'Count' } });
+    const u1 = await request(app, 'POST', '/api/units', {
+      token,
+      body: { name: `Sprig ${t}`, abbreviation: `spr${t}`, category: 'Count' },
+    });
     expect(u1.status).to.equal(201);
-    expect(u1.body).to.include({ kind: 'family', code: null, name: `Sprig ${t}`, abbreviation: `spr${t}`, category: 'Count' });
+    expect(u1.body).to.include({
+      kind: 'family',
+      code: null,
+      name: `Sprig ${t}`,
+      abbreviation: `spr${t}`,
+      category: 'Count',
+    });
     expect(u1.body.createdAt).to.be.a('string');
 
     const res = await request(app, 'GET', '/api/units', { token });
@@ -46,23 +55,46 @@ describe('units catalog', () => {
     const t = tag();
 
     for (const abbreviation of ['G', 'kg', 'FL OZ', 'Ea']) {
-      const res = await request(app, 'POST', '/api/units', { token, body: { name: 'Clash', abbreviation, category: 'Weight' } });
+      const res = await request(app, 'POST', '/api/units', {
+        token,
+        body: { name: 'Clash', abbreviation, category: 'Weight' },
+      });
       expect(res.status, abbreviation).to.equal(409);
       expect(res.body.code).to.equal('abbreviation_taken');
     }
-    const mine = await request(app, 'POST', '/api/units', { token, body: { name: 'Handful', abbreviation: `hf${t}`, category: 'Count' } });
+    const mine = await request(app, 'POST', '/api/units', {
+      token,
+      body: { name: 'Handful', abbreviation: `hf${t}`, category: 'Count' },
+    });
     expect(mine.status).to.equal(201);
-    const again = await request(app, 'POST', '/api/units', { token, body: { name: 'Other', abbreviation: `HF${t}`.toUpperCase(), category: 'Count' } });
+    const again = await request(app, 'POST', '/api/units', {
+      token,
+      body: { name: 'Other', abbreviation: `HF${t}`.toUpperCase(), category: 'Count' },
+    });
     expect(again.status).to.equal(409);
     expect(again.body.code).to.equal('abbreviation_taken');
 
     // Another family may use the same abbreviation.
     const other = await makeFamily(app);
-    expect((await request(app, 'POST', '/api/units', { token: other.admin.token, body: { name: 'Handful', abbreviation: `hf${t}`, category: 'Count' } })).status).to.equal(201);
+    expect(
+      (
+        await request(app, 'POST', '/api/units', {
+          token: other.admin.token,
+          body: { name: 'Handful', abbreviation: `hf${t}`, category: 'Count' },
+        })
+      ).status,
+    ).to.equal(201);
 
     // After deletion the abbreviation is free again.
     expect((await request(app, 'DELETE', `/api/units/${mine.body.id}`, { token })).status).to.equal(204);
-    expect((await request(app, 'POST', '/api/units', { token, body: { name: 'Handful', abbreviation: `hf${t}`, category: 'Count' } })).status).to.equal(201);
+    expect(
+      (
+        await request(app, 'POST', '/api/units', {
+          token,
+          body: { name: 'Handful', abbreviation: `hf${t}`, category: 'Count' },
+        })
+      ).status,
+    ).to.equal(201);
   });
 
   it('changes family units only, with the same abbreviation rule (excluding itself)', async () => {
@@ -70,14 +102,30 @@ describe('units catalog', () => {
     const fam = await makeFamily(app);
     const token = fam.admin.token;
     const t = tag();
-    const a = (await request(app, 'POST', '/api/units', { token, body: { name: 'Sachet', abbreviation: `sa${t}`, category: 'Count' } })).body;
-    const b = (await request(app, 'POST', '/api/units', { token, body: { name: 'Scoop', abbreviation: `sc${t}`, category: 'Volume' } })).body;
+    const a = (
+      await request(app, 'POST', '/api/units', {
+        token,
+        body: { name: 'Sachet', abbreviation: `sa${t}`, category: 'Count' },
+      })
+    ).body;
+    const b = (
+      await request(app, 'POST', '/api/units', {
+        token,
+        body: { name: 'Scoop', abbreviation: `sc${t}`, category: 'Volume' },
+      })
+    ).body;
 
-    const self = await request(app, 'PATCH', `/api/units/${a.id}`, { token, body: { abbreviation: `SA${t}`.toUpperCase() } });
+    const self = await request(app, 'PATCH', `/api/units/${a.id}`, {
+      token,
+      body: { abbreviation: `SA${t}`.toUpperCase() },
+    });
     expect(self.status).to.equal(200);
     expect(self.body.abbreviation).to.equal(`SA${t}`.toUpperCase());
 
-    const changed = await request(app, 'PATCH', `/api/units/${a.id}`, { token, body: { name: 'Packet', category: 'Weight' } });
+    const changed = await request(app, 'PATCH', `/api/units/${a.id}`, {
+      token,
+      body: { name: 'Packet', category: 'Weight' },
+    });
     expect(changed.status).to.equal(200);
     expect(changed.body).to.include({ id: a.id, kind: 'family', code: null, name: 'Packet', category: 'Weight' });
 
@@ -134,12 +182,18 @@ describe('units catalog', () => {
     const again = await request(app, 'POST', '/api/units', { token: a.admin.token, body });
     expect(again.status).to.equal(200);
     expect(again.body).to.deep.equal(first.body);
-    const elsewhere = await request(app, 'POST', '/api/units', { token: b.admin.token, body: { ...body, abbreviation: `cx${t}` } });
+    const elsewhere = await request(app, 'POST', '/api/units', {
+      token: b.admin.token,
+      body: { ...body, abbreviation: `cx${t}` },
+    });
     expect(elsewhere.status).to.equal(409);
     expect(elsewhere.body.code).to.equal('id_conflict');
     const units = (await request(app, 'GET', '/api/units', { token: b.admin.token })).body;
     const globalId = units.find((u: any) => u.code === 'each').id;
-    const onGlobal = await request(app, 'POST', '/api/units', { token: b.admin.token, body: { ...body, id: globalId, abbreviation: `cy${t}` } });
+    const onGlobal = await request(app, 'POST', '/api/units', {
+      token: b.admin.token,
+      body: { ...body, id: globalId, abbreviation: `cy${t}` },
+    });
     expect(onGlobal.status).to.equal(409);
     expect(onGlobal.body.code).to.equal('id_conflict');
   });
@@ -150,7 +204,12 @@ describe('units catalog', () => {
     const token = fam.admin.token;
     const t = tag();
     const mk = async (abbr: string) =>
-      (await request(app, 'POST', '/api/units', { token, body: { name: abbr, abbreviation: `${abbr}${t}`, category: 'Count' } })).body.id as string;
+      (
+        await request(app, 'POST', '/api/units', {
+          token,
+          body: { name: abbr, abbreviation: `${abbr}${t}`, category: 'Count' },
+        })
+      ).body.id as string;
     const forIngredient = await mk('ing');
     const forItem = await mk('itm');
     const forRemoved = await mk('rmv');
@@ -160,7 +219,12 @@ describe('units catalog', () => {
     const ingredientId = newId();
     await familyWrite(app.deps, fam.familyId, async (w) => {
       await w.insert('shopping_lists', { id: listId, name: 'L' });
-      await w.insert('shopping_list_items', { id: newId(), list_id: listId, name: 'active', family_unit_of_measure_id: forItem });
+      await w.insert('shopping_list_items', {
+        id: newId(),
+        list_id: listId,
+        name: 'active',
+        family_unit_of_measure_id: forItem,
+      });
       await w.insert('shopping_list_items', {
         id: newId(),
         list_id: listId,
@@ -170,7 +234,13 @@ describe('units catalog', () => {
         removed_by_user_id: fam.admin.userId,
       });
       await w.insert('recipes', { id: recipeId, name: 'R' });
-      await w.insert('recipe_ingredients', { id: ingredientId, recipe_id: recipeId, name: 'i', family_unit_of_measure_id: forIngredient, position: 0 });
+      await w.insert('recipe_ingredients', {
+        id: ingredientId,
+        recipe_id: recipeId,
+        name: 'i',
+        family_unit_of_measure_id: forIngredient,
+        position: 0,
+      });
     });
     for (const id of [forIngredient, forItem, forRemoved]) {
       const before = await familyVersion(app, fam.familyId);

@@ -35,7 +35,11 @@ describe('family: invitations', () => {
 
     const found = await lookup(link);
     expect(found.status).to.equal(200);
-    expect(found.body).to.deep.equal({ email: email.toLowerCase(), familyName: admin.body.family.name, expiresAt: invite.expiresAt });
+    expect(found.body).to.deep.equal({
+      email: email.toLowerCase(),
+      familyName: admin.body.family.name,
+      expiresAt: invite.expiresAt,
+    });
     expect(await pending(admin.token)).to.deep.equal([invite]);
   });
 
@@ -49,7 +53,10 @@ describe('family: invitations', () => {
 
   it('answers 409 already_member for an email of a family member (any case)', async () => {
     const admin = await newFamily(a);
-    const res = await a.req('POST', '/api/family/invites', { token: admin.token, body: { email: admin.email.toUpperCase() } });
+    const res = await a.req('POST', '/api/family/invites', {
+      token: admin.token,
+      body: { email: admin.email.toUpperCase() },
+    });
     expect(res.status).to.equal(409);
     expect(res.body.code).to.equal('already_member');
     expect(await pending(admin.token)).to.deep.equal([]);
@@ -102,7 +109,9 @@ describe('family: invitations', () => {
     expect(r.status).to.equal(400);
     expect(r.body.code).to.equal('invitation_invalid');
     expect(await pending(admin.token)).to.deep.equal([]);
-    expect((await a.req('POST', `/api/family/invites/${invite.id}/resend`, { token: admin.token })).status).to.equal(404);
+    expect((await a.req('POST', `/api/family/invites/${invite.id}/resend`, { token: admin.token })).status).to.equal(
+      404,
+    );
   });
 
   it('expires after 7 days (clock moved): lookup and registration fail, the pending list drops it', async () => {
@@ -134,7 +143,9 @@ describe('family: invitations', () => {
     const mine = await newFamily(a);
     const theirs = await newFamily(a);
     const { invite, link } = await issue(theirs.token, `t-${uniq()}@example.test`);
-    expect((await a.req('POST', `/api/family/invites/${invite.id}/resend`, { token: mine.token })).status).to.equal(404);
+    expect((await a.req('POST', `/api/family/invites/${invite.id}/resend`, { token: mine.token })).status).to.equal(
+      404,
+    );
     expect((await a.req('DELETE', `/api/family/invites/${invite.id}`, { token: mine.token })).status).to.equal(404);
     expect((await lookup(link)).status).to.equal(200); // untouched
     expect(await pending(mine.token)).to.deep.equal([]);
@@ -144,9 +155,13 @@ describe('family: invitations', () => {
     const admin = await newFamily(a);
     a.smtp.refuseAll(true);
     try {
-      const res = await a.req('POST', '/api/family/invites', { token: admin.token, body: { email: `fail-${uniq()}@example.test` } });
+      const res = await a.req('POST', '/api/family/invites', {
+        token: admin.token,
+        body: { email: `fail-${uniq()}@example.test` },
+      });
       expect(res.status).to.equal(201);
-      for (let i = 0; i < 50 && !a.logs.some((l) => l.includes('mail could not be sent')); i++) await new Promise((r) => setTimeout(r, 50));
+      for (let i = 0; i < 50 && !a.logs.some((l) => l.includes('mail could not be sent')); i++)
+        await new Promise((r) => setTimeout(r, 50));
       expect(a.logs.some((l) => l.includes('mail could not be sent'))).to.equal(true);
     } finally {
       a.smtp.refuseAll(false);

@@ -59,7 +59,10 @@ describe('family: the family, its code, members and roles', () => {
     const { admin, memberId, memberToken } = await familyWithMember();
     const { seen, stop } = captureEvents();
     try {
-      const res = await a.req('PATCH', `/api/family/members/${memberId}`, { token: admin.token, body: { role: 'admin' } });
+      const res = await a.req('PATCH', `/api/family/members/${memberId}`, {
+        token: admin.token,
+        body: { role: 'admin' },
+      });
       expect(res.status).to.equal(200);
       expect(res.body).to.include({ userId: memberId, role: 'admin' });
       expect(res.body).to.have.keys('userId', 'userName', 'email', 'role', 'joinedAt');
@@ -68,7 +71,10 @@ describe('family: the family, its code, members and roles', () => {
       const ev = seen.find((s) => s.familyId === admin.familyId)?.events.find((e) => e.type === 'MemberRoleChanged');
       expect(ev).to.deep.include({ userId: memberId, role: 'admin' });
       // and back: demoting one of two admins is fine
-      const back = await a.req('PATCH', `/api/family/members/${memberId}`, { token: admin.token, body: { role: 'member' } });
+      const back = await a.req('PATCH', `/api/family/members/${memberId}`, {
+        token: admin.token,
+        body: { role: 'member' },
+      });
       expect(back.body.role).to.equal('member');
       expect((await a.req('GET', '/api/family/invites', { token: memberToken })).status).to.equal(403);
     } finally {
@@ -78,7 +84,10 @@ describe('family: the family, its code, members and roles', () => {
 
   it('refuses to demote the last admin (409 last_admin)', async () => {
     const { admin } = await familyWithMember();
-    const res = await a.req('PATCH', `/api/family/members/${admin.body.user.id}`, { token: admin.token, body: { role: 'member' } });
+    const res = await a.req('PATCH', `/api/family/members/${admin.body.user.id}`, {
+      token: admin.token,
+      body: { role: 'member' },
+    });
     expect(res.status).to.equal(409);
     expect(res.body.code).to.equal('last_admin');
     expect((await a.req('GET', '/api/me', { token: admin.token })).body.role).to.equal('admin');
@@ -98,7 +107,9 @@ describe('family: the family, its code, members and roles', () => {
       const res = await a.req('DELETE', `/api/family/members/${memberId}`, { token: admin.token });
       expect(res.status).to.equal(204);
       expect((await a.req('GET', '/api/family', { token: memberToken })).status).to.equal(401);
-      expect((await a.req('POST', '/api/auth/refresh', { body: { refreshToken: member.body.refreshToken } })).status).to.equal(401);
+      expect(
+        (await a.req('POST', '/api/auth/refresh', { body: { refreshToken: member.body.refreshToken } })).status,
+      ).to.equal(401);
       const ev = seen.find((s) => s.familyId === admin.familyId)?.events.find((e) => e.type === 'MemberRemoved');
       expect(ev).to.deep.include({ userId: memberId });
       const members = await a.req('GET', '/api/family/members', { token: admin.token });
@@ -112,17 +123,23 @@ describe('family: the family, its code, members and roles', () => {
   it('lets one of two admins remove the other', async () => {
     const { admin, memberId, memberToken } = await familyWithMember();
     await a.req('PATCH', `/api/family/members/${memberId}`, { token: admin.token, body: { role: 'admin' } });
-    expect((await a.req('DELETE', `/api/family/members/${admin.body.user.id}`, { token: memberToken })).status).to.equal(204);
+    expect(
+      (await a.req('DELETE', `/api/family/members/${admin.body.user.id}`, { token: memberToken })).status,
+    ).to.equal(204);
     expect((await a.req('GET', '/api/me', { token: admin.token })).status).to.equal(401);
   });
 
-  it("treats a user of another family as unknown (404) for role change and removal", async () => {
+  it('treats a user of another family as unknown (404) for role change and removal', async () => {
     const mine = await newFamily(a);
     const { memberId, memberToken } = await familyWithMember();
-    expect((await a.req('PATCH', `/api/family/members/${memberId}`, { token: mine.token, body: { role: 'admin' } })).status).to.equal(404);
+    expect(
+      (await a.req('PATCH', `/api/family/members/${memberId}`, { token: mine.token, body: { role: 'admin' } })).status,
+    ).to.equal(404);
     expect((await a.req('DELETE', `/api/family/members/${memberId}`, { token: mine.token })).status).to.equal(404);
     expect((await a.req('GET', '/api/me', { token: memberToken })).body.role).to.equal('member');
-    expect((await a.req('DELETE', `/api/family/members/00000000-0000-4000-8000-000000000000`, { token: mine.token })).status).to.equal(404);
+    expect(
+      (await a.req('DELETE', `/api/family/members/00000000-0000-4000-8000-000000000000`, { token: mine.token })).status,
+    ).to.equal(404);
   });
 
   it('answers every family endpoint without a token with 401', async () => {
@@ -139,7 +156,9 @@ describe('family: the family, its code, members and roles', () => {
       ['DELETE', `/api/family/invites/${id}`],
       ['GET', '/api/me'],
     ] as const) {
-      const res = await a.req(m, p, { body: m === 'GET' ? undefined : { email: `z-${uniq()}@example.test`, role: 'admin' } });
+      const res = await a.req(m, p, {
+        body: m === 'GET' ? undefined : { email: `z-${uniq()}@example.test`, role: 'admin' },
+      });
       expect(res.status, `${m} ${p}`).to.equal(401);
     }
   });

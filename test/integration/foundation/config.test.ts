@@ -14,9 +14,24 @@ function failure(env: Record<string, string>): ConfigError {
 }
 
 const VARIABLES = [
-  'PORT', 'HOST', 'DATABASE_URL', 'DATA_DIR', 'REDIS_URL', 'JWT_SECRET', 'ACCESS_TOKEN_TTL',
-  'REFRESH_TOKEN_TTL', 'REFRESH_REUSE_GRACE', 'APP_BASE_URL', 'SMTP_URL', 'MAIL_FROM', 'DEFAULT_FAMILY_NAME',
-  'DEFAULT_FAMILY_INVITE_CODE', 'ALLOW_NEW_FAMILIES', 'TRUST_PROXY', 'NODE_ENV', 'LOG_LEVEL',
+  'PORT',
+  'HOST',
+  'DATABASE_URL',
+  'DATA_DIR',
+  'REDIS_URL',
+  'JWT_SECRET',
+  'ACCESS_TOKEN_TTL',
+  'REFRESH_TOKEN_TTL',
+  'REFRESH_REUSE_GRACE',
+  'APP_BASE_URL',
+  'SMTP_URL',
+  'MAIL_FROM',
+  'DEFAULT_FAMILY_NAME',
+  'DEFAULT_FAMILY_INVITE_CODE',
+  'ALLOW_NEW_FAMILIES',
+  'TRUST_PROXY',
+  'NODE_ENV',
+  'LOG_LEVEL',
 ] as const;
 
 /** The contract's variables as the server sees them (unset ones as undefined). */

@@ -22,12 +22,18 @@ function send(
   options: { headers?: Record<string, string>; body?: Buffer | string; agent?: http.Agent } = {},
 ): Promise<Answer & { socket: net.Socket }> {
   return new Promise((resolve, reject) => {
-    const req = http.request(`${url}${path}`, { method, headers: options.headers, agent: options.agent ?? false }, (res) => {
-      let text = '';
-      res.setEncoding('utf8');
-      res.on('data', (d) => (text += d));
-      res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, text, socket: req.socket as net.Socket }));
-    });
+    const req = http.request(
+      `${url}${path}`,
+      { method, headers: options.headers, agent: options.agent ?? false },
+      (res) => {
+        let text = '';
+        res.setEncoding('utf8');
+        res.on('data', (d) => (text += d));
+        res.on('end', () =>
+          resolve({ status: res.statusCode!, headers: res.headers, text, socket: req.socket as net.Socket }),
+        );
+      },
+    );
     req.on('error', reject);
     req.end(options.body);
   });
@@ -52,7 +58,6 @@ describe('HTTP edges', () => {
       expect(unknown.status, `${method} unknown path`).to.equal(404);
       expect(unknown.headers['content-type']).to.match(/^application\/problem\+json/);
       expect(json(unknown)).to.include({ status: 404, code: 'not_found' });
-
     }
     // A path with parameters: Allow lists what that route serves.
     const item = await send(app.url, 'POST', `/api/lists/${crypto.randomUUID()}`, { headers: auth });
@@ -73,7 +78,16 @@ describe('HTTP edges', () => {
 
   it('looks asset names up safely: __proto__, constructor and other inherited names are 404, never 500', async () => {
     const app = await testApp();
-    for (const name of ['__proto__', 'constructor', 'toString', 'hasOwnProperty', 'valueOf', 'isPrototypeOf', '__defineGetter__', 'prototype']) {
+    for (const name of [
+      '__proto__',
+      'constructor',
+      'toString',
+      'hasOwnProperty',
+      'valueOf',
+      'isPrototypeOf',
+      '__defineGetter__',
+      'prototype',
+    ]) {
       const res = await send(app.url, 'GET', `/api/docs/${name}`);
       expect(res.status, name).to.equal(404);
       expect(res.headers['content-type'], name).to.match(/^application\/problem\+json/);
@@ -102,7 +116,10 @@ describe('HTTP edges', () => {
         expect(json(tooLarge), label).to.include({ code: 'payload_too_large' });
 
         const started = performance.now();
-        const next = await send(app.url, 'GET', '/api/lists', { headers: { authorization: `Bearer ${fam.admin.token}` }, agent });
+        const next = await send(app.url, 'GET', '/api/lists', {
+          headers: { authorization: `Bearer ${fam.admin.token}` },
+          agent,
+        });
         expect(next.status, label).to.equal(200);
         // Before, the next request on that connection stalled until the 5 s keep-alive timeout.
         expect(performance.now() - started, `${label}: next request`).to.be.below(3_000);
@@ -132,7 +149,9 @@ describe('HTTP edges', () => {
       let text = '';
       socket.on('data', (d) => (text += d.toString('utf8')));
       socket.on('end', () => resolve({ text, ms: performance.now() - started }));
-      socket.on('error', (err: NodeJS.ErrnoException) => resolve({ text, error: err.code, ms: performance.now() - started }));
+      socket.on('error', (err: NodeJS.ErrnoException) =>
+        resolve({ text, error: err.code, ms: performance.now() - started }),
+      );
     });
     expect(outcome.error, 'no reset').to.equal(undefined);
     const [headers, payload] = outcome.text.split('\r\n\r\n');

@@ -45,7 +45,9 @@ describe('errors: problem+json and the Postgres error mapping', () => {
     const app = await testApp();
     const fam = await makeFamily(app);
     const err = await dbError(() =>
-      app.deps.db('users').insert({ id: newId(), email: fam.admin.email, user_name: `u-${newId()}`, password_hash: 'x' }),
+      app.deps
+        .db('users')
+        .insert({ id: newId(), email: fam.admin.email, user_name: `u-${newId()}`, password_hash: 'x' }),
     );
     const s = await throwing(async () => err);
     try {
@@ -65,8 +67,23 @@ describe('errors: problem+json and the Postgres error mapping', () => {
     const fam = await makeFamily(app);
     const cases: [() => Promise<unknown>, number, string][] = [
       [() => db('families').insert({ id: fam.familyId, name: 'again', invite_code: `c-${newId()}` }), 409, 'conflict'],
-      [() => db('family_memberships').insert({ id: newId(), family_id: fam.familyId, user_id: newId(), role: 'member' }), 400, 'reference_invalid'],
-      [() => db('family_memberships').insert({ id: newId(), family_id: fam.familyId, user_id: fam.admin.userId, role: 'owner' }), 400, 'validation_failed'],
+      [
+        () =>
+          db('family_memberships').insert({ id: newId(), family_id: fam.familyId, user_id: newId(), role: 'member' }),
+        400,
+        'reference_invalid',
+      ],
+      [
+        () =>
+          db('family_memberships').insert({
+            id: newId(),
+            family_id: fam.familyId,
+            user_id: fam.admin.userId,
+            role: 'owner',
+          }),
+        400,
+        'validation_failed',
+      ],
       [() => db.raw('select ?::uuid', ['not-a-uuid']), 400, 'validation_failed'],
       [() => db.raw('select ?::text', ['nul \u0000 inside']), 400, 'validation_failed'],
     ];
@@ -98,8 +115,7 @@ describe('errors: problem+json and the Postgres error mapping', () => {
       expect(res.text).not.to.match(LEAKS);
       const logged = lines.map((l) => JSON.parse(l) as { reqId?: string; msg: string; err?: { message: string } });
       const line = logged.find((l) => l.msg === 'unhandled error' && l.reqId === 'boom-1') as
-        | { err?: { message: string; code?: string; stack?: string } }
-        | undefined;
+        { err?: { message: string; code?: string; stack?: string } } | undefined;
       // The database's own words and code, never the SQL statement or a stack.
       expect(line?.err?.message).to.match(/no_such_table/);
       expect(line?.err?.code).to.equal('42P01');

@@ -29,9 +29,13 @@ describe('the family-write function', () => {
     const reader = (async () => {
       while (true) {
         const finished = done; // read once more after the writers finish
-        const rows = (await app.deps.db('stores')
+        const rows = (await app.deps
+          .db('stores')
           .where({ family_id: familyId })
-          .andWhereRaw('(version, id) > (?::bigint, ?::uuid)', [checkpoint.version, checkpoint.id || '00000000-0000-0000-0000-000000000000'])
+          .andWhereRaw('(version, id) > (?::bigint, ?::uuid)', [
+            checkpoint.version,
+            checkpoint.id || '00000000-0000-0000-0000-000000000000',
+          ])
           .orderBy([{ column: 'version' }, { column: 'id' }])
           .select('id', 'version')) as { id: string; version: string }[];
         for (const r of rows) {
@@ -68,9 +72,7 @@ describe('the family-write function', () => {
     expect(seen.size).to.equal(final.length);
     for (const r of final) expect(seen.get(r.id)).to.equal(Number(r.version));
     const versions = new Set(final.map((r) => Number(r.version)));
-    expect([...versions].sort((a, b) => a - b)).to.deep.equal(
-      Array.from({ length: writers }, (_, i) => start + i + 1),
-    );
+    expect([...versions].sort((a, b) => a - b)).to.deep.equal(Array.from({ length: writers }, (_, i) => start + i + 1));
     expect(await counter(app, familyId)).to.equal(start + writers);
   });
 
@@ -116,7 +118,10 @@ describe('the family-write function', () => {
         await w.insert('shopping_list_items', { id: newId(), list_id: listId, name: 'Milk' });
       });
       await familyWrite(app.deps, familyId, async (w) => {
-        await w.trx('shopping_lists').where({ id: listId }).update({ name: 'Weekly shop', ...w.stamp() });
+        await w
+          .trx('shopping_lists')
+          .where({ id: listId })
+          .update({ name: 'Weekly shop', ...w.stamp() });
       });
       await familyWrite(app.deps, familyId, async () => undefined); // wrote no replicated row
       expect(changed.map((e) => e.collections)).to.deep.equal([['items', 'lists'], undefined, []]);
@@ -212,7 +217,9 @@ describe('the family-write function', () => {
     await aHasLock;
     // While family A's transaction holds its counter row, family B writes and commits.
     const fast = await Promise.race([
-      familyWrite(app.deps, b.familyId, (w) => w.insert('stores', { id: newId(), name: 'Fast' })).then(() => 'committed'),
+      familyWrite(app.deps, b.familyId, (w) => w.insert('stores', { id: newId(), name: 'Fast' })).then(
+        () => 'committed',
+      ),
       sleep(5_000).then(() => 'blocked'),
     ]);
     // And a second writer of family A does wait for the first.

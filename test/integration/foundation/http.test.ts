@@ -78,7 +78,10 @@ describe('cross-cutting HTTP', () => {
     expect(store.status).to.equal(400);
     expect(store.headers.get('content-type')).to.match(/^application\/problem\+json/);
     expect(store.body.code).to.equal('validation_failed');
-    expect(store.body.errors).to.deep.include({ path: 'body.name', message: 'must not contain the NUL character (U+0000)' });
+    expect(store.body.errors).to.deep.include({
+      path: 'body.name',
+      message: 'must not contain the NUL character (U+0000)',
+    });
     const list = await request(app, 'POST', '/api/lists', { token: t, body: { name: 'Weekly' } });
     const item = await request(app, 'POST', `/api/lists/${list.body.id}/items`, {
       token: t,
@@ -89,7 +92,9 @@ describe('cross-cutting HTTP', () => {
     const search = await request(app, 'GET', '/api/products?q=%00', { token: t });
     expect(search.status).to.equal(400);
     expect(search.body.errors.map((e: { path: string }) => e.path)).to.deep.equal(['query.q']);
-    const login = await request(app, 'POST', '/api/auth/login', { body: { email: fam.admin.email, password: 'pass\u0000word' } });
+    const login = await request(app, 'POST', '/api/auth/login', {
+      body: { email: fam.admin.email, password: 'pass\u0000word' },
+    });
     expect(login.status).to.equal(400);
     expect(login.body.errors.map((e: { path: string }) => e.path)).to.deep.equal(['body.password']);
     expect((await app.deps.db('stores').where({ family_id: fam.familyId })).length).to.equal(0);
@@ -132,7 +137,11 @@ describe('cross-cutting HTTP', () => {
       });
     const cases: [Buffer, number, string][] = [
       [Buffer.from('GET /api/products?q=\u00e4pfel HTTP/1.1\r\nHost: x\r\n\r\n', 'utf8'), 400, 'bad_request'],
-      [Buffer.from(`GET /api/me HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`, 'utf8'), 431, 'headers_too_large'],
+      [
+        Buffer.from(`GET /api/me HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`, 'utf8'),
+        431,
+        'headers_too_large',
+      ],
     ];
     for (const [head, status, code] of cases) {
       const text = await raw(head);
@@ -172,7 +181,9 @@ describe('cross-cutting HTTP', () => {
         headers: { 'x-request-id': 'login-req-1' },
       });
       expect(login.status).to.equal(401);
-      const ok = await request(app, 'POST', '/api/auth/login', { body: { email: fam.admin.email, password: fam.admin.password } });
+      const ok = await request(app, 'POST', '/api/auth/login', {
+        body: { email: fam.admin.email, password: fam.admin.password },
+      });
       expect(ok.status).to.equal(200);
       expect((await request(app, 'GET', '/api/family', { token: fam.admin.token })).status).to.equal(200);
       expect((await request(app, 'GET', `/api/auth/invite/${ok.body.refreshToken}`)).status).to.be.within(400, 499);
@@ -185,7 +196,14 @@ describe('cross-cutting HTTP', () => {
       const requests = lines.map((l) => JSON.parse(l) as Record<string, unknown>).filter((l) => l.msg === 'request');
       expect(requests.length).to.be.greaterThan(4);
       expect(requests.find((l) => l.reqId === 'login-req-1')).to.include({ method: 'POST', status: 401 });
-      for (const secret of [password, fam.admin.password, fam.admin.token, ok.body.accessToken, ok.body.refreshToken, app.deps.jwtSecret]) {
+      for (const secret of [
+        password,
+        fam.admin.password,
+        fam.admin.token,
+        ok.body.accessToken,
+        ok.body.refreshToken,
+        app.deps.jwtSecret,
+      ]) {
         expect(logs.includes(secret), `a secret in the logs: ${secret.slice(0, 6)}…`).to.equal(false);
       }
     } finally {

@@ -40,7 +40,10 @@ interface LogLine {
 
 function captureLogs(): { logger: pino.Logger; lines: LogLine[] } {
   const lines: LogLine[] = [];
-  const logger = pino({ level: 'info' }, new Writable({ write: (c, _e, cb) => (lines.push(JSON.parse(String(c)) as LogLine), cb()) }));
+  const logger = pino(
+    { level: 'info' },
+    new Writable({ write: (c, _e, cb) => (lines.push(JSON.parse(String(c)) as LogLine), cb()) }),
+  );
   return { logger, lines };
 }
 
@@ -116,8 +119,19 @@ describe('outages: Redis unreachable', function () {
     expect(median(logins), `login times ${logins.map(Math.round).join(', ')} ms`).to.be.below(loginBound);
     const others: [string, () => Promise<HttpResult>, number][] = [
       ['register', () => registerViaApi(a, { newFamilyName: 'Outage family' }) as unknown as Promise<HttpResult>, 201],
-      ['forgot-password', () => request(a, 'POST', '/api/auth/forgot-password', { body: { email: fam.admin.email } }), 200],
-      ['reset-password', () => request(a, 'POST', '/api/auth/reset-password', { body: { token: 'x'.repeat(43), newPassword: 'a new long password' } }), 400],
+      [
+        'forgot-password',
+        () => request(a, 'POST', '/api/auth/forgot-password', { body: { email: fam.admin.email } }),
+        200,
+      ],
+      [
+        'reset-password',
+        () =>
+          request(a, 'POST', '/api/auth/reset-password', {
+            body: { token: 'x'.repeat(43), newPassword: 'a new long password' },
+          }),
+        400,
+      ],
     ];
     for (const [label, call, status] of others) {
       const { ms, value } = await timed(call);
@@ -126,7 +140,9 @@ describe('outages: Redis unreachable', function () {
     }
     // Uncounted: past the limit of 5 an hour, forgot-password still passes.
     for (let i = 0; i < 6; i++) {
-      expect((await request(a, 'POST', '/api/auth/forgot-password', { body: { email: fam.admin.email } })).status).to.equal(200);
+      expect(
+        (await request(a, 'POST', '/api/auth/forgot-password', { body: { email: fam.admin.email } })).status,
+      ).to.equal(200);
     }
 
     // Writes do not wait on the event bus (before: the 2 s publish timeout each), and sockets of
@@ -162,7 +178,9 @@ describe('outages: Redis unreachable', function () {
     await eventually('rate limits count again', async () => {
       const statuses: number[] = [];
       for (let i = 0; i < 6; i++) {
-        statuses.push((await request(a, 'POST', '/api/auth/forgot-password', { body: { email: fam.admin.email } })).status);
+        statuses.push(
+          (await request(a, 'POST', '/api/auth/forgot-password', { body: { email: fam.admin.email } })).status,
+        );
       }
       return statuses.includes(429) ? statuses : undefined;
     });
@@ -201,7 +219,10 @@ describe('outages: PostgreSQL unreachable', function () {
     const calls: [string, () => Promise<HttpResult>][] = [
       ['read', () => request(app, 'GET', '/api/lists', { token: t })],
       ['write', () => request(app, 'POST', '/api/lists', { token: t, body: { name: 'Offline' } })],
-      ['login', () => request(app, 'POST', '/api/auth/login', { body: { email: fam.admin.email, password: DEFAULT_PASSWORD } })],
+      [
+        'login',
+        () => request(app, 'POST', '/api/auth/login', { body: { email: fam.admin.email, password: DEFAULT_PASSWORD } }),
+      ],
       ['pull', () => request(app, 'GET', '/api/sync/lists/pull?schema=1', { token: t })],
       ['family', () => request(app, 'GET', '/api/family', { token: t })],
     ];
@@ -231,7 +252,11 @@ describe('outages: PostgreSQL unreachable', function () {
     });
     const created = await request(app, 'POST', '/api/lists', { token: t, body: { name: 'Back' } });
     expect(created.status).to.equal(201);
-    await eventually('the return is logged', async () => (logs.some((l) => l.msg === 'database reachable again') ? true : undefined), 10_000);
+    await eventually(
+      'the return is logged',
+      async () => (logs.some((l) => l.msg === 'database reachable again') ? true : undefined),
+      10_000,
+    );
     expect(logs.filter((l) => l.msg.startsWith('database unreachable')).length).to.equal(1);
   });
 });

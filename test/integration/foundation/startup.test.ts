@@ -17,7 +17,12 @@ async function counts(app: Awaited<ReturnType<typeof startTestApp>>) {
   const db = app.deps.db;
   const n = async (table: string) => Number((await db(table).count('* as n'))[0]!.n);
   const dupProducts = await db('products').select('key').groupBy('key').havingRaw('count(*) > 1');
-  return { families: await n('families'), products: await n('products'), units: await n('units_of_measure'), dupProducts: dupProducts.length };
+  return {
+    families: await n('families'),
+    products: await n('products'),
+    units: await n('units_of_measure'),
+    dupProducts: dupProducts.length,
+  };
 }
 
 describe('startup on the embedded database', function () {
@@ -38,7 +43,10 @@ describe('startup on the embedded database', function () {
     const log1: string[] = [];
     const first = await startTestApp({ envOverrides: env, logger: capture(log1) });
     const c1 = await counts(first);
-    const flags = await first.deps.db('products').whereIn('key', ['milk', 'all-purpose-flour', 'eggs']).select('key', 'unit_category_flags');
+    const flags = await first.deps
+      .db('products')
+      .whereIn('key', ['milk', 'all-purpose-flour', 'eggs'])
+      .select('key', 'unit_category_flags');
     await first.close();
 
     const log2: string[] = [];
@@ -58,7 +66,9 @@ describe('startup on the embedded database', function () {
     expect(c2.products).to.equal(c1.products);
     expect(c2.dupProducts).to.equal(0);
     expect(c2.units).to.equal(c1.units);
-    const byKey = Object.fromEntries(flags.map((r: { key: string; unit_category_flags: number }) => [r.key, r.unit_category_flags]));
+    const byKey = Object.fromEntries(
+      flags.map((r: { key: string; unit_category_flags: number }) => [r.key, r.unit_category_flags]),
+    );
     expect(byKey).to.deep.equal({ milk: 4, 'all-purpose-flour': 2, eggs: 1 }); // Volume, Weight, Count
   });
 
@@ -128,7 +138,9 @@ async function startMain(env: Record<string, string>) {
   let output = '';
   child.stderr.on('data', (d) => (output += d));
   // The exit code, or the signal's name when a signal ended the process.
-  const exited = new Promise<number | string | null>((resolve) => child.on('exit', (c, signal) => resolve(c ?? signal)));
+  const exited = new Promise<number | string | null>((resolve) =>
+    child.on('exit', (c, signal) => resolve(c ?? signal)),
+  );
   const url = await new Promise<string>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`no URL logged: ${output}`)), 30_000);
     child.stdout.on('data', (d) => {
@@ -163,7 +175,10 @@ describe('configuration', function () {
   ];
   for (const [name, value, expected] of cases) {
     it(`a bad ${name} stops the process with a message naming it`, async () => {
-      const { code, output } = await runMain({ [name]: value, DATABASE_URL: name === 'DATABASE_URL' ? value : 'pglite://memory' });
+      const { code, output } = await runMain({
+        [name]: value,
+        DATABASE_URL: name === 'DATABASE_URL' ? value : 'pglite://memory',
+      });
       expect(code).to.equal(1);
       expect(output).to.include(expected);
       expect(output).to.match(/Invalid configuration/);
@@ -240,12 +255,19 @@ describe('migrations on their own', function () {
 
   it('npm run migrate and the knex CLI with knexfile.ts apply, list and roll back migrations', async () => {
     const env = { DATA_DIR: dir };
-    const knex = (...args: string[]) => run(['node_modules/knex/bin/cli.js', '--knexfile', 'knexfile.ts', ...args], env);
+    const knex = (...args: string[]) =>
+      run(['node_modules/knex/bin/cli.js', '--knexfile', 'knexfile.ts', ...args], env);
     const migrate = await run(['server/db/migrate-cli.ts'], env);
     expect(migrate, migrate.output).to.include({ code: 0 });
     // Every file of migrations/, in name order.
-    const names = fs.readdirSync(MIGRATIONS_DIR).filter((f) => f.endsWith('.ts')).sort();
-    expect(names.slice(0, 2)).to.deep.equal(['20261122000001_create_schema.ts', '20261123000001_seed_reference_units.ts']);
+    const names = fs
+      .readdirSync(MIGRATIONS_DIR)
+      .filter((f) => f.endsWith('.ts'))
+      .sort();
+    expect(names.slice(0, 2)).to.deep.equal([
+      '20261122000001_create_schema.ts',
+      '20261123000001_seed_reference_units.ts',
+    ]);
     expect(migrate.output).to.include(`Applied ${names.length} migration(s): ${names.join(', ')}`);
     expect((await run(['server/db/migrate-cli.ts'], env)).output).to.include('Already up to date');
     // The reference units are there from the migrations alone, before any server start.

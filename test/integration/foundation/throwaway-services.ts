@@ -131,7 +131,17 @@ export class ThrowawayPostgres {
     fs.mkdirSync(pg.data);
     fs.mkdirSync(path.join(dir, 'sock'));
     if (process.getuid?.() === 0) await run('chown', ['-R', 'postgres:postgres', dir]);
-    await asPostgres(path.join(bin, 'initdb'), ['-D', pg.data, '-A', 'trust', '-U', 'postgres', '-E', 'UTF8', '--no-locale']);
+    await asPostgres(path.join(bin, 'initdb'), [
+      '-D',
+      pg.data,
+      '-A',
+      'trust',
+      '-U',
+      'postgres',
+      '-E',
+      'UTF8',
+      '--no-locale',
+    ]);
     await pg.start();
     return pg;
   }
@@ -145,7 +155,18 @@ export class ThrowawayPostgres {
       '-c synchronous_commit=off',
       '-c full_page_writes=off',
     ].join(' ');
-    await asPostgres(path.join(this.bin, 'pg_ctl'), ['-D', this.data, '-l', path.join(this.dir, 'log'), '-w', '-t', '60', '-o', options, 'start']);
+    await asPostgres(path.join(this.bin, 'pg_ctl'), [
+      '-D',
+      this.data,
+      '-l',
+      path.join(this.dir, 'log'),
+      '-w',
+      '-t',
+      '60',
+      '-o',
+      options,
+      'start',
+    ]);
   }
 
   /** Stops it (fast shutdown: sessions are terminated, new connections refused). */

@@ -59,7 +59,10 @@ interface Attempt {
  * query and the rows depend on the collection). Each entry changes the valid call; every query
  * field without a generated case, and every body the route takes without declaring it, needs one.
  */
-const HANDLER_CASES: Record<string, Array<{ field: string; why: string; query?: Record<string, string>; body?: unknown }>> = {
+const HANDLER_CASES: Record<
+  string,
+  Array<{ field: string; why: string; query?: Record<string, string>; body?: unknown }>
+> = {
   'GET /sync/:collection/pull': [
     { field: 'query.limit', why: 'not a number', query: { limit: 'many' } },
     { field: 'query.limit', why: 'above 1000', query: { limit: '1001' } },
@@ -105,7 +108,14 @@ describe('bad input to every endpoint (generated from the route table)', functio
         for (const c of badCases(route.params, params, false)) {
           if (c.value === MISSING || !c.path) continue; // a path segment cannot be left out
           const notFound = route.notFound ? route.notFound().code : 'not_found';
-          attempts.push({ field: `params.${c.path}`, why: c.why, params: { ...params, [c.path]: String(c.value) }, query, body, notFound });
+          attempts.push({
+            field: `params.${c.path}`,
+            why: c.why,
+            params: { ...params, [c.path]: String(c.value) },
+            query,
+            body,
+            notFound,
+          });
         }
       }
       if (route.query) {
@@ -119,18 +129,31 @@ describe('bad input to every endpoint (generated from the route table)', functio
       }
       if (route.body) {
         for (const c of badCases(route.body, body, true)) {
-          attempts.push({ field: c.path ? `body.${c.path}` : 'body', why: c.why, params, query, body: withValue(body, c.path, c.value) });
+          attempts.push({
+            field: c.path ? `body.${c.path}` : 'body',
+            why: c.why,
+            params,
+            query,
+            body: withValue(body, c.path, c.value),
+          });
         }
       }
       for (const h of HANDLER_CASES[key] ?? []) {
-        attempts.push({ field: h.field, why: h.why, params, query: { ...query, ...h.query }, body: 'body' in h ? h.body : body });
+        attempts.push({
+          field: h.field,
+          why: h.why,
+          params,
+          query: { ...query, ...h.query },
+          body: 'body' in h ? h.body : body,
+        });
       }
       // Every open query field, and a body taken without a declaration, must have a case.
       const open = [
-        ...Object.keys(route.query ? jsonSchema(route.query).properties ?? {} : {}).map((n) => `query.${n}`),
+        ...Object.keys(route.query ? (jsonSchema(route.query).properties ?? {}) : {}).map((n) => `query.${n}`),
         ...(!route.body && call?.body ? ['body'] : []),
       ].filter((f) => !attempts.some((a) => a.field === f || a.field.startsWith(`${f}.`)));
-      for (const f of open) failures.push(`${key}: no bad-input case for ${f} (declare its constraints, or add it to HANDLER_CASES)`);
+      for (const f of open)
+        failures.push(`${key}: no bad-input case for ${f} (declare its constraints, or add it to HANDLER_CASES)`);
       for (const a of attempts) {
         const qs = new URLSearchParams(a.query).toString();
         const path = fill(route, a.params) + (qs ? `?${qs}` : '');
@@ -142,13 +165,20 @@ describe('bad input to every endpoint (generated from the route table)', functio
           headers: { 'x-forwarded-for': randomIp() },
         });
         checked++;
-        const paths: string[] = Array.isArray(res.body?.errors) ? res.body.errors.map((e: { path: string }) => e.path) : [];
+        const paths: string[] = Array.isArray(res.body?.errors)
+          ? res.body.errors.map((e: { path: string }) => e.path)
+          : [];
         if (a.notFound) {
-          if (res.status !== 404 || res.body?.code !== a.notFound) failures.push(`${label}: expected 404 ${a.notFound}, got ${describeResult(res)}`);
-          else if (!/^application\/problem\+json/.test(res.headers.get('content-type') ?? '')) failures.push(`${label}: not problem+json`);
-        } else if (res.status !== 400 || res.body?.code !== 'validation_failed') failures.push(`${label}: expected 400 validation_failed, got ${describeResult(res)}`);
-        else if (!/^application\/problem\+json/.test(res.headers.get('content-type') ?? '')) failures.push(`${label}: not problem+json`);
-        else if (!paths.some((p) => p === a.field || p.startsWith(`${a.field}.`))) failures.push(`${label}: errors name ${paths.join(', ')}, not ${a.field}`);
+          if (res.status !== 404 || res.body?.code !== a.notFound)
+            failures.push(`${label}: expected 404 ${a.notFound}, got ${describeResult(res)}`);
+          else if (!/^application\/problem\+json/.test(res.headers.get('content-type') ?? ''))
+            failures.push(`${label}: not problem+json`);
+        } else if (res.status !== 400 || res.body?.code !== 'validation_failed')
+          failures.push(`${label}: expected 400 validation_failed, got ${describeResult(res)}`);
+        else if (!/^application\/problem\+json/.test(res.headers.get('content-type') ?? ''))
+          failures.push(`${label}: not problem+json`);
+        else if (!paths.some((p) => p === a.field || p.startsWith(`${a.field}.`)))
+          failures.push(`${label}: errors name ${paths.join(', ')}, not ${a.field}`);
         if ((await everything(app, fx)) !== before) failures.push(`${label}: changed data`);
       }
     }

@@ -49,7 +49,9 @@ export function paramValue(route: RouteSpec, name: string, fx: Fixture, foreign:
       if (route.path.startsWith('/family/invites/')) return fx.inviteId;
       break;
   }
-  throw new Error(`isolation matrix: no fixture id for path param :${name} of ${routeKey(route)} (add it to test/integration/isolation/calls.ts)`);
+  throw new Error(
+    `isolation matrix: no fixture id for path param :${name} of ${routeKey(route)} (add it to test/integration/isolation/calls.ts)`,
+  );
 }
 
 /** Another family's value for a body field declared in `bodyRefs` (dotted paths allowed). */
@@ -77,7 +79,9 @@ export function foreignRef(field: string, a: Fixture): unknown {
     case 'familyProductId':
       return a.familyProductId;
   }
-  throw new Error(`isolation matrix: no foreign value for body ref "${field}" (add it to foreignRef in test/integration/isolation/calls.ts)`);
+  throw new Error(
+    `isolation matrix: no foreign value for body ref "${field}" (add it to foreignRef in test/integration/isolation/calls.ts)`,
+  );
 }
 
 /** Values to try for non-id path params on reads of the caller's own data (each one is read). */
@@ -107,7 +111,10 @@ const named = (prefix: string) => () => ({ name: `${prefix} ${tag()}` });
 export const VALID_CALLS: Record<string, ValidCall> = {
   // The caller's own account
   'PATCH /me': { body: () => ({ userName: `renamed-${tag()}` }), account: true },
-  'POST /me/password': { body: (fx) => ({ currentPassword: fx.admin.password, newPassword: 'another long password' }), account: true },
+  'POST /me/password': {
+    body: (fx) => ({ currentPassword: fx.admin.password, newPassword: 'another long password' }),
+    account: true,
+  },
   'POST /me/email-confirmation': { account: true },
   // Accounts and family (admin)
   'PATCH /family': { body: named('Renamed family') },
@@ -159,7 +166,19 @@ export const VALID_CALLS: Record<string, ValidCall> = {
     query: `schema=${SCHEMA_VERSION}`,
     body: () => {
       const now = new Date().toISOString();
-      return [{ newDocumentState: { id: newId(), name: `Pushed ${tag()}`, storeId: null, archivedAt: null, createdAt: now, updatedAt: now, _deleted: false } }];
+      return [
+        {
+          newDocumentState: {
+            id: newId(),
+            name: `Pushed ${tag()}`,
+            storeId: null,
+            archivedAt: null,
+            createdAt: now,
+            updatedAt: now,
+            _deleted: false,
+          },
+        },
+      ];
     },
   },
 };
@@ -169,7 +188,12 @@ export const VALID_CALLS: Record<string, ValidCall> = {
  * The route's valid body must contain the parent (here: one ingredient).
  */
 export const NESTED_REFS: Record<string, string[]> = {
-  'POST /recipes': ['ingredients.0.unitOfMeasureId', 'ingredients.0.familyUnitOfMeasureId', 'ingredients.0.productId', 'ingredients.0.familyProductId'],
+  'POST /recipes': [
+    'ingredients.0.unitOfMeasureId',
+    'ingredients.0.familyUnitOfMeasureId',
+    'ingredients.0.productId',
+    'ingredients.0.familyProductId',
+  ],
 };
 
 /** Sets a dotted path (`ingredients.0.productId`) in a JSON body. */

@@ -13,7 +13,12 @@ import { jsonSchema } from './schema-cases.js';
 const takesId = (route: RouteSpec) => !!route.body && 'id' in (jsonSchema(route.body).properties ?? {});
 
 function pathFor(route: RouteSpec, fx: Fixture): string {
-  return '/api' + route.path.replace(/:([A-Za-z0-9_]+)/g, (_m, name: string) => encodeURIComponent(paramValue(route, name, fx, false)));
+  return (
+    '/api' +
+    route.path.replace(/:([A-Za-z0-9_]+)/g, (_m, name: string) =>
+      encodeURIComponent(paramValue(route, name, fx, false)),
+    )
+  );
 }
 
 describe('client-chosen ids on every create (generated from the route table)', function () {
@@ -48,19 +53,32 @@ describe('client-chosen ids on every create (generated from the route table)', f
       const stored = await snapshot(app, mine.family.familyId);
       const again = await request(app, 'POST', path, { token: mine.admin.token, body });
       if (again.status !== 200) failures.push(`${key}: re-send answered ${again.status}, expected 200`);
-      else if (JSON.stringify(again.body) !== JSON.stringify(first.body)) failures.push(`${key}: re-send answered a different record`);
+      else if (JSON.stringify(again.body) !== JSON.stringify(first.body))
+        failures.push(`${key}: re-send answered a different record`);
       // Only the family version moves (every write takes one); no row changes.
       const strip = (s: string) => JSON.stringify({ ...JSON.parse(s), family_counters: null });
-      if (strip(await snapshot(app, mine.family.familyId)) !== strip(stored)) failures.push(`${key}: re-send changed data`);
+      if (strip(await snapshot(app, mine.family.familyId)) !== strip(stored))
+        failures.push(`${key}: re-send changed data`);
 
-      const before = { mine: await snapshot(app, mine.family.familyId), theirs: await snapshot(app, theirs.family.familyId) };
-      const taken = await request(app, 'POST', pathFor(route, theirs), { token: theirs.admin.token, body: { ...(call.body(theirs) as object), id } });
+      const before = {
+        mine: await snapshot(app, mine.family.familyId),
+        theirs: await snapshot(app, theirs.family.familyId),
+      };
+      const taken = await request(app, 'POST', pathFor(route, theirs), {
+        token: theirs.admin.token,
+        body: { ...(call.body(theirs) as object), id },
+      });
       if (taken.status !== 409 || taken.body?.code !== 'id_conflict') {
-        failures.push(`${key}: the id from another family answered ${taken.status} ${taken.text.slice(0, 200)}, expected 409 id_conflict`);
+        failures.push(
+          `${key}: the id from another family answered ${taken.status} ${taken.text.slice(0, 200)}, expected 409 id_conflict`,
+        );
       }
-      if (taken.text.includes(mine.tag) || taken.text.includes(mine.family.familyId)) failures.push(`${key}: the 409 reveals the other family's data`);
-      if ((await snapshot(app, mine.family.familyId)) !== before.mine) failures.push(`${key}: the 409 changed the owner's data`);
-      if ((await snapshot(app, theirs.family.familyId)) !== before.theirs) failures.push(`${key}: the 409 changed the caller's data`);
+      if (taken.text.includes(mine.tag) || taken.text.includes(mine.family.familyId))
+        failures.push(`${key}: the 409 reveals the other family's data`);
+      if ((await snapshot(app, mine.family.familyId)) !== before.mine)
+        failures.push(`${key}: the 409 changed the owner's data`);
+      if ((await snapshot(app, theirs.family.familyId)) !== before.theirs)
+        failures.push(`${key}: the 409 changed the caller's data`);
     }
     expect(failures, failures.join('\n')).to.deep.equal([]);
     expect(creates.map(routeKey)).to.include.members([

@@ -28,11 +28,7 @@ export const FAMILY_TABLES = [
 ] as const;
 
 /** A global product (reference data, shared by every family). */
-export async function insertGlobalProduct(
-  app: RunningServer,
-  name: string,
-  unitCategoryFlags = 0,
-): Promise<string> {
+export async function insertGlobalProduct(app: RunningServer, name: string, unitCategoryFlags = 0): Promise<string> {
   return insertGlobalProductRow(app, { name, unit_category_flags: unitCategoryFlags });
 }
 
@@ -93,10 +89,24 @@ export async function makeFixture(app: RunningServer): Promise<Fixture> {
     await w.insert('stores', { id: ids.storeId, name: `Store ${t}` });
     await w.insert('store_sections', { id: ids.sectionId, store_id: ids.storeId, name: 'Produce', position: 0 });
     await w.insert('store_sections', { id: ids.otherSectionId, store_id: ids.storeId, name: 'Dairy', position: 1 });
-    await w.insert('family_units_of_measure', { id: ids.familyUnitId, name: `Unit ${t}`, abbreviation: `u${t}`, category: 'Count' });
-    await w.insert('family_units_of_measure', { id: ids.spareUnitId, name: `Spare ${t}`, abbreviation: `s${t}`, category: 'Volume' });
+    await w.insert('family_units_of_measure', {
+      id: ids.familyUnitId,
+      name: `Unit ${t}`,
+      abbreviation: `u${t}`,
+      category: 'Count',
+    });
+    await w.insert('family_units_of_measure', {
+      id: ids.spareUnitId,
+      name: `Spare ${t}`,
+      abbreviation: `s${t}`,
+      category: 'Volume',
+    });
     await w.insert('family_products', { id: ids.familyProductId, name: familyProductName, unit_category_flags: 1 });
-    await w.insert('family_product_overrides', { id: ids.overrideId, product_id: globalProductId, name: `Fixture override ${t}` });
+    await w.insert('family_product_overrides', {
+      id: ids.overrideId,
+      product_id: globalProductId,
+      name: `Fixture override ${t}`,
+    });
     await w.insert('shopping_lists', { id: ids.listId, name: `List ${t}`, store_id: ids.storeId });
     await w.insert('shopping_list_items', {
       id: ids.itemId,
@@ -153,7 +163,9 @@ export async function makeFixture(app: RunningServer): Promise<Fixture> {
 }
 
 export async function familyVersion(app: RunningServer, familyId: string): Promise<number> {
-  const row = (await app.deps.db('family_counters').where({ family_id: familyId }).first('version')) as { version: string };
+  const row = (await app.deps.db('family_counters').where({ family_id: familyId }).first('version')) as {
+    version: string;
+  };
   return Number(row.version);
 }
 

@@ -8,7 +8,17 @@ import type { RunningServer } from '../../../server/server.js';
 import type { RouteSpec } from '../../../server/http/route.js';
 import { pathParamNames } from '../../../server/openapi/document.js';
 import { familyVersion, makeFixture, snapshot, type Fixture } from './fixture.js';
-import { foreignRef, NESTED_REFS, NON_ID_PARAM_VALUES, NON_ID_PARAMS, paramValue, READ_QUERIES, routeKey, setPath, VALID_CALLS } from './calls.js';
+import {
+  foreignRef,
+  NESTED_REFS,
+  NON_ID_PARAM_VALUES,
+  NON_ID_PARAMS,
+  paramValue,
+  READ_QUERIES,
+  routeKey,
+  setPath,
+  VALID_CALLS,
+} from './calls.js';
 import { SCHEMA_VERSION } from '@family-shopping/client/protocol';
 import { uuidFields } from './schema-cases.js';
 
@@ -56,7 +66,7 @@ describe('tenant isolation matrix (generated from the route table)', function ()
     expect(unknown, unknown.join('\n')).to.deep.equal([]);
   });
 
-  it('checks every body field that holds a record id (each is in the route\'s bodyRefs or in NESTED_REFS)', () => {
+  it("checks every body field that holds a record id (each is in the route's bodyRefs or in NESTED_REFS)", () => {
     const unchecked: string[] = [];
     let found = 0;
     for (const route of familyRoutes(app)) {
@@ -64,7 +74,8 @@ describe('tenant isolation matrix (generated from the route table)', function ()
       const refs = new Set([...(route.bodyRefs ?? []), ...(NESTED_REFS[routeKey(route)] ?? [])]);
       for (const field of uuidFields(route.body)) {
         found++;
-        if (!refs.has(field)) unchecked.push(`${routeKey(route)}: body field ${field} holds an id but is not in bodyRefs`);
+        if (!refs.has(field))
+          unchecked.push(`${routeKey(route)}: body field ${field} holds an id but is not in bodyRefs`);
       }
     }
     expect(unchecked, unchecked.join('\n')).to.deep.equal([]);
@@ -87,16 +98,21 @@ describe('tenant isolation matrix (generated from the route table)', function ()
         const path = fillPath(route, values);
         let res: HttpResult;
         try {
-          res = await request(app, route.method.toUpperCase(), path, { token: b.admin.token, body: validBody(route, b) });
+          res = await request(app, route.method.toUpperCase(), path, {
+            token: b.admin.token,
+            body: validBody(route, b),
+          });
         } catch (err) {
           failures.push(`${routeKey(route)}: ${(err as Error).message}`);
           break;
         }
         checked++;
         const label = `${route.method.toUpperCase()} ${path} (${routeKey(route)})`;
-        if (res.status !== 404 || res.body?.code !== 'not_found') failures.push(`${label}: expected 404 not_found, got ${describeResult(res)}`);
+        if (res.status !== 404 || res.body?.code !== 'not_found')
+          failures.push(`${label}: expected 404 not_found, got ${describeResult(res)}`);
         if ((await snapshot(app, a.family.familyId)) !== before.a) failures.push(`${label}: changed family A's data`);
-        if ((await familyVersion(app, b.family.familyId)) !== before.b) failures.push(`${label}: bumped the caller's version`);
+        if ((await familyVersion(app, b.family.familyId)) !== before.b)
+          failures.push(`${label}: bumped the caller's version`);
       }
     }
     expect(failures, failures.join('\n')).to.deep.equal([]);
@@ -176,7 +192,9 @@ describe('tenant isolation matrix (generated from the route table)', function ()
     }
     // Searches by family A's names find none of A's records.
     for (const q of [a.familyProductName, 'Fixture']) {
-      const res = await request(app, 'GET', `/api/products?q=${encodeURIComponent(q)}&limit=200`, { token: b.admin.token });
+      const res = await request(app, 'GET', `/api/products?q=${encodeURIComponent(q)}&limit=200`, {
+        token: b.admin.token,
+      });
       const leaked = needles.filter((n) => res.text.includes(n));
       if (leaked.length) failures.push(`product search "${q}": contains family A's ${leaked.join(', ')}`);
     }
@@ -193,20 +211,26 @@ describe('tenant isolation matrix (generated from the route table)', function ()
     const collections = NON_ID_PARAM_VALUES.collection!;
     for (const collection of collections) {
       // Family A's real docs of this collection, as A's own client sees them.
-      const mine = await request(app, 'GET', `/api/sync/${collection}/pull?schema=${SCHEMA_VERSION}&limit=1000`, { token: a.admin.token });
+      const mine = await request(app, 'GET', `/api/sync/${collection}/pull?schema=${SCHEMA_VERSION}&limit=1000`, {
+        token: a.admin.token,
+      });
       if (mine.status !== 200) {
         failures.push(`pull ${collection} as A: ${describeResult(mine)}`);
         continue;
       }
       const docs = (mine.body.documents as Record<string, unknown>[]).filter((d) => a.ids.includes(String(d.id)));
       if (docs.length === 0) {
-        failures.push(`pull ${collection} as A: none of the fixture's records (the fixture should own one of everything)`);
+        failures.push(
+          `pull ${collection} as A: none of the fixture's records (the fixture should own one of everything)`,
+        );
         continue;
       }
       // The same docs with every value that names A's data replaced: B pushes them as
       // inserts, as edits (assumed state = A's doc) and as deletions.
       const scrub = (d: Record<string, unknown>) =>
-        Object.fromEntries(Object.entries(d).map(([k, v]) => [k, typeof v === 'string' && v.includes(a.tag) ? `pushed by B ${k}` : v]));
+        Object.fromEntries(
+          Object.entries(d).map(([k, v]) => [k, typeof v === 'string' && v.includes(a.tag) ? `pushed by B ${k}` : v]),
+        );
       type Row = { assumedMasterState?: Record<string, unknown>; newDocumentState: Record<string, unknown> };
       const rows: Row[] = docs.flatMap((d) => [
         { newDocumentState: scrub(d) },
@@ -215,20 +239,29 @@ describe('tenant isolation matrix (generated from the route table)', function ()
       ]);
       for (const row of rows) {
         const before = await snapshot(app, a.family.familyId);
-        const res = await request(app, 'POST', `/api/sync/${collection}/push?schema=${SCHEMA_VERSION}`, { token: b.admin.token, body: [row] });
+        const res = await request(app, 'POST', `/api/sync/${collection}/push?schema=${SCHEMA_VERSION}`, {
+          token: b.admin.token,
+          body: [row],
+        });
         const label = `push ${collection} ${row.assumedMasterState ? (row.newDocumentState._deleted ? 'delete' : 'edit') : 'insert'} of A's ${row.newDocumentState.id}`;
         if (res.status >= 500) failures.push(`${label}: ${describeResult(res)}`);
-        if (res.status === 200 && !(res.body.rejected as { id: string }[]).some((r) => r.id === row.newDocumentState.id)) {
+        if (
+          res.status === 200 &&
+          !(res.body.rejected as { id: string }[]).some((r) => r.id === row.newDocumentState.id)
+        ) {
           // Global catalog rows (shared) are not A's; everything else must be refused.
           failures.push(`${label}: not listed in rejected: ${res.text.slice(0, 300)}`);
         }
-        if (res.text.includes(a.tag) || res.text.includes(a.family.familyId)) failures.push(`${label}: the answer reveals family A's data`);
+        if (res.text.includes(a.tag) || res.text.includes(a.family.familyId))
+          failures.push(`${label}: the answer reveals family A's data`);
         if ((await snapshot(app, a.family.familyId)) !== before) failures.push(`${label}: changed family A's data`);
       }
     }
     // B's own pulls still hold nothing of A's.
     for (const collection of collections) {
-      const res = await request(app, 'GET', `/api/sync/${collection}/pull?schema=${SCHEMA_VERSION}&limit=1000`, { token: b.admin.token });
+      const res = await request(app, 'GET', `/api/sync/${collection}/pull?schema=${SCHEMA_VERSION}&limit=1000`, {
+        token: b.admin.token,
+      });
       const leaked = [...a.ids, a.tag].filter((n) => res.text.includes(n));
       if (leaked.length) failures.push(`pull ${collection} as B after the pushes: contains ${leaked.join(', ')}`);
     }

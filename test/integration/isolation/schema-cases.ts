@@ -56,17 +56,20 @@ function fieldCases(s: Json, root: Json, path: string, base: unknown, json: bool
   const out: BadCase[] = [];
   if (json) {
     const wrong = WRONG_TYPES.find(([t]) => !accepts(types, t));
-    if (wrong) out.push({ path, value: wrong[1], why: `a ${typeof wrong[1]} where ${[...types].join('|')} is declared` });
+    if (wrong)
+      out.push({ path, value: wrong[1], why: `a ${typeof wrong[1]} where ${[...types].join('|')} is declared` });
   }
   const main = all.filter((b) => b.type !== 'null');
   if (main.length !== 1) return out;
   const b = main[0]!;
   const t = typesOf(b)[0];
   if (t === 'string') {
-    if (Array.isArray(b.enum)) out.push({ path, value: 'not-one-of-the-choices', why: `not one of ${b.enum.join(', ')}` });
+    if (Array.isArray(b.enum))
+      out.push({ path, value: 'not-one-of-the-choices', why: `not one of ${b.enum.join(', ')}` });
     if (b.format === 'uuid') out.push({ path, value: 'not-a-uuid', why: 'not a uuid' });
     if (typeof b.minLength === 'number' && b.minLength > 0 && json) out.push({ path, value: '', why: 'empty' });
-    if (typeof b.maxLength === 'number') out.push({ path, value: 'x'.repeat(b.maxLength + 1), why: `longer than ${b.maxLength}` });
+    if (typeof b.maxLength === 'number')
+      out.push({ path, value: 'x'.repeat(b.maxLength + 1), why: `longer than ${b.maxLength}` });
   } else if (t === 'number' || t === 'integer') {
     const n = (v: number) => (json ? v : String(v));
     if (!json) out.push({ path, value: 'not-a-number', why: 'not a number' });
@@ -87,8 +90,10 @@ function objectCases(s: Json, root: Json, path: string, base: unknown, json: boo
   const out: BadCase[] = [];
   const props = (s.properties ?? {}) as Record<string, Json>;
   const obj = (base && typeof base === 'object' && !Array.isArray(base) ? base : {}) as Record<string, unknown>;
-  for (const name of (s.required ?? []) as string[]) out.push({ path: join(path, name), value: MISSING, why: 'missing' });
-  for (const [name, prop] of Object.entries(props)) out.push(...fieldCases(prop, root, join(path, name), obj[name], json));
+  for (const name of (s.required ?? []) as string[])
+    out.push({ path: join(path, name), value: MISSING, why: 'missing' });
+  for (const [name, prop] of Object.entries(props))
+    out.push(...fieldCases(prop, root, join(path, name), obj[name], json));
   return out;
 }
 
@@ -103,7 +108,11 @@ export function badCases(schema: z.core.$ZodType, base: unknown, json: boolean):
   const out: BadCase[] = [];
   if (json) {
     const wrong = WRONG_TYPES.find(([t]) => !accepts(new Set(typesOf(top)), t)) ?? ['array', [1]];
-    out.push({ path: '', value: top.type === 'object' ? ['an', 'array'] : wrong[1], why: 'the wrong JSON type for the whole body' });
+    out.push({
+      path: '',
+      value: top.type === 'object' ? ['an', 'array'] : wrong[1],
+      why: 'the wrong JSON type for the whole body',
+    });
   }
   if (top.type === 'object') out.push(...objectCases(top, root, '', base, json));
   return out;
@@ -143,7 +152,8 @@ export function uuidFields(schema: z.core.$ZodType): string[] {
         if (items.some((i) => i.type === 'string' && i.format === 'uuid')) out.push(path);
         else walk(b.items, join(path, '0'));
       } else if (t === 'object') {
-        for (const [name, prop] of Object.entries((b.properties ?? {}) as Record<string, Json>)) walk(prop, join(path, name));
+        for (const [name, prop] of Object.entries((b.properties ?? {}) as Record<string, Json>))
+          walk(prop, join(path, name));
       }
     }
   };

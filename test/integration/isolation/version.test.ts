@@ -29,25 +29,32 @@ describe('family version bumps (generated from the route table)', function () {
       const fx = await makeFixture(app); // a fresh family per route: calls never interfere
       let path: string;
       try {
-        path = '/api' + route.path.replace(/:([A-Za-z0-9_]+)/g, (_m, name: string) => {
-          if (NON_ID_PARAMS[name]) {
-            const v = call.params?.[name];
-            if (!v) throw new Error(`${key}: path param :${name} needs a value in its calls.ts entry (params)`);
-            return encodeURIComponent(v);
-          }
-          return encodeURIComponent(paramValue(route, name, fx, false));
-        });
+        path =
+          '/api' +
+          route.path.replace(/:([A-Za-z0-9_]+)/g, (_m, name: string) => {
+            if (NON_ID_PARAMS[name]) {
+              const v = call.params?.[name];
+              if (!v) throw new Error(`${key}: path param :${name} needs a value in its calls.ts entry (params)`);
+              return encodeURIComponent(v);
+            }
+            return encodeURIComponent(paramValue(route, name, fx, false));
+          });
       } catch (err) {
         failures.push((err as Error).message);
         continue;
       }
       const before = await familyVersion(app, fx.family.familyId);
       if (call.query) path += `?${call.query}`;
-      const res = await request(app, route.method.toUpperCase(), path, { token: fx.admin.token, body: call.body?.(fx) });
+      const res = await request(app, route.method.toUpperCase(), path, {
+        token: fx.admin.token,
+        body: call.body?.(fx),
+      });
       const after = await familyVersion(app, fx.family.familyId);
-      if (res.status < 200 || res.status >= 300) failures.push(`${key}: expected success, got ${res.status} ${res.text.slice(0, 200)}`);
+      if (res.status < 200 || res.status >= 300)
+        failures.push(`${key}: expected success, got ${res.status} ${res.text.slice(0, 200)}`);
       else if (call.account) {
-        if (after !== before) failures.push(`${key}: changes an account, not family data, yet the version went from ${before} to ${after}`);
+        if (after !== before)
+          failures.push(`${key}: changes an account, not family data, yet the version went from ${before} to ${after}`);
       } else if (after !== before + 1) failures.push(`${key}: version went from ${before} to ${after}, expected +1`);
     }
     expect(failures, failures.join('\n')).to.deep.equal([]);
@@ -57,7 +64,10 @@ describe('family version bumps (generated from the route table)', function () {
     const app = await testApp();
     const fx = await makeFixture(app);
     const before = await familyVersion(app, fx.family.familyId);
-    const dup = await request(app, 'POST', '/api/products', { token: fx.admin.token, body: { name: fx.familyProductName } });
+    const dup = await request(app, 'POST', '/api/products', {
+      token: fx.admin.token,
+      body: { name: fx.familyProductName },
+    });
     expect(dup.status).to.equal(409);
     const inUse = await request(app, 'DELETE', `/api/units/${fx.familyUnitId}`, { token: fx.admin.token });
     expect(inUse.status).to.equal(409);

@@ -29,10 +29,15 @@ describe('items and ingredients by product', function () {
 
     const missing = await call('POST', `/lists/${list.id}/items`, { quantity: 1 });
     expect(missing.status).to.equal(400);
-    expect(missing.body.errors).to.deep.equal([{ path: 'body.name', message: 'required unless productId or familyProductId is given' }]);
+    expect(missing.body.errors).to.deep.equal([
+      { path: 'body.name', message: 'required unless productId or familyProductId is given' },
+    ]);
     expect((await call('POST', `/lists/${list.id}/items`, { productId: globalId, name: '  ' })).status).to.equal(400);
 
-    const recipe = await call('POST', '/recipes', { name: 'Toast', ingredients: [{ familyProductId: own.id }, { name: 'Butter' }] });
+    const recipe = await call('POST', '/recipes', {
+      name: 'Toast',
+      ingredients: [{ familyProductId: own.id }, { name: 'Butter' }],
+    });
     expect(recipe.status, recipe.text).to.equal(201);
     expect(recipe.body.ingredients.map((i: any) => i.name)).to.deep.equal(['Sourdough', 'Butter']);
     const ingredient = await call('POST', `/recipes/${recipe.body.id}/ingredients`, { productId: globalId });

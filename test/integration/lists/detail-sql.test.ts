@@ -34,7 +34,9 @@ async function expectSame(app: App, familyId: string, token: string, listId: str
   expect(res.headers.get('content-type')).to.equal('application/json; charset=utf-8');
   expect(res.text).to.equal(expected);
   listDetailSchema.parse(res.body);
-  return JSON.parse(expected) as { groups: Array<{ sectionId: string | null; name: string; items: Array<{ id: string }> }> };
+  return JSON.parse(expected) as {
+    groups: Array<{ sectionId: string | null; name: string; items: Array<{ id: string }> }>;
+  };
 }
 
 describe('list detail built by the database agrees with the protocol’s listDetail', () => {
@@ -47,7 +49,8 @@ describe('list detail built by the database agrees with the protocol’s listDet
     const family = await makeFamily(app);
     const f = family.familyId;
     const t = family.admin.token;
-    const api = async (method: string, path: string, body?: unknown) => (await request(app, method, `/api${path}`, { token: t, body })).body;
+    const api = async (method: string, path: string, body?: unknown) =>
+      (await request(app, method, `/api${path}`, { token: t, body })).body;
     const store = await api('POST', '/stores', { name: 'Main' });
     const other = await api('POST', '/stores', { name: 'Other' });
     const list = await api('POST', '/lists', { name: 'Weekly "big" shop\n\\ ✓ 🍞', storeId: store.id });
@@ -56,8 +59,20 @@ describe('list detail built by the database agrees with the protocol’s listDet
     // Sections tied on position, and on createdAt down to the millisecond (not the microsecond).
     const tied = [newId(), newId(), newId()];
     await insertVersioned(app, f, 'store_sections', [
-      { id: tied[0], store_id: store.id, name: 'Tied A', position: 3, created_at: new Date('2026-01-01T00:00:00.123Z') },
-      { id: tied[1], store_id: store.id, name: 'Tied B', position: 3, created_at: new Date('2026-01-01T00:00:00.123Z') },
+      {
+        id: tied[0],
+        store_id: store.id,
+        name: 'Tied A',
+        position: 3,
+        created_at: new Date('2026-01-01T00:00:00.123Z'),
+      },
+      {
+        id: tied[1],
+        store_id: store.id,
+        name: 'Tied B',
+        position: 3,
+        created_at: new Date('2026-01-01T00:00:00.123Z'),
+      },
     ]);
     await app.deps.db.transaction(async (trx) => {
       // A microsecond the driver's Date cannot hold: same millisecond as the two above.
@@ -106,15 +121,36 @@ describe('list detail built by the database agrees with the protocol’s listDet
     add({ name: 'In the other store’s section', section_id: other.sections[0].id });
     add({ name: 'In a section deleted below', section_id: gone });
     add({ name: 'Removed', section_id: sectionIds[0], removed_at: new Date('0001-01-01T00:00:00.000Z') });
-    add({ name: 'Checked long ago', section_id: sectionIds[1], checked: true, checked_at: new Date('0005-03-01T12:34:56.789Z') });
+    add({
+      name: 'Checked long ago',
+      section_id: sectionIds[1],
+      checked: true,
+      checked_at: new Date('0005-03-01T12:34:56.789Z'),
+    });
     add({ name: 'Deleted', section_id: sectionIds[0], deleted: true });
     await insertVersioned(app, f, 'shopping_list_items', items);
     // The database's own clock (microseconds), as a row that omits created_at gets it.
-    await insertVersioned(app, f, 'shopping_list_items', { id: newId(), list_id: list.id, name: 'Default time', section_id: sectionIds[2] });
-    await insertVersioned(app, f, 'shopping_list_items', { id: newId(), list_id: list.id, name: 'Default time too', section_id: sectionIds[2] });
+    await insertVersioned(app, f, 'shopping_list_items', {
+      id: newId(),
+      list_id: list.id,
+      name: 'Default time',
+      section_id: sectionIds[2],
+    });
+    await insertVersioned(app, f, 'shopping_list_items', {
+      id: newId(),
+      list_id: list.id,
+      name: 'Default time too',
+      section_id: sectionIds[2],
+    });
     // A section tombstoned behind the item that still names it (no endpoint leaves it so).
     await updateVersioned(app, f, 'store_sections', { id: gone }, { deleted: true });
-    await updateVersioned(app, f, 'shopping_lists', { id: list.id }, { archived_at: new Date('0099-12-31T23:59:59.999Z') });
+    await updateVersioned(
+      app,
+      f,
+      'shopping_lists',
+      { id: list.id },
+      { archived_at: new Date('0099-12-31T23:59:59.999Z') },
+    );
 
     const detail = await expectSame(app, f, t, list.id);
     const all = detail.groups.flatMap((g) => g.items.map((i) => i.id));
@@ -133,7 +169,8 @@ describe('list detail built by the database agrees with the protocol’s listDet
     const t = family.admin.token;
     const bare = (await request(app, 'POST', '/api/lists', { token: t, body: { name: 'No store' } })).body;
     await expectSame(app, family.familyId, t, bare.id);
-    for (const name of ['Milk', 'Bread']) await request(app, 'POST', `/api/lists/${bare.id}/items`, { token: t, body: { name } });
+    for (const name of ['Milk', 'Bread'])
+      await request(app, 'POST', `/api/lists/${bare.id}/items`, { token: t, body: { name } });
     const detail = await expectSame(app, family.familyId, t, bare.id);
     expect(detail.groups.map((g) => g.name)).to.deep.equal(['Uncategorized']);
     expect(await listDetailJson(app.deps.db, family.familyId, newId())).to.equal(undefined);
@@ -142,7 +179,8 @@ describe('list detail built by the database agrees with the protocol’s listDet
     expect((await request(app, 'GET', `/api/lists/${bare.id}`, { token: t })).status).to.equal(404);
     // Another family's list is unknown.
     const other = await makeFamily(app);
-    const theirs = (await request(app, 'POST', '/api/lists', { token: other.admin.token, body: { name: 'Theirs' } })).body;
+    const theirs = (await request(app, 'POST', '/api/lists', { token: other.admin.token, body: { name: 'Theirs' } }))
+      .body;
     expect(await listDetailJson(app.deps.db, family.familyId, theirs.id)).to.equal(undefined);
   });
 });

@@ -22,7 +22,11 @@ export async function familyVersion(app: RunningServer, familyId: string): Promi
 }
 
 /** Runs `fn` and returns its result plus how much the family version moved. */
-export async function bumps<T>(app: RunningServer, familyId: string, fn: () => Promise<T>): Promise<{ result: T; delta: number }> {
+export async function bumps<T>(
+  app: RunningServer,
+  familyId: string,
+  fn: () => Promise<T>,
+): Promise<{ result: T; delta: number }> {
   const before = await familyVersion(app, familyId);
   const result = await fn();
   return { result, delta: (await familyVersion(app, familyId)) - before };
@@ -47,11 +51,18 @@ export async function globalUnitId(app: RunningServer, code = 'each'): Promise<s
   return String(row.id);
 }
 
-export async function seedGlobalProduct(app: RunningServer, name = `Product ${crypto.randomBytes(4).toString('hex')}`): Promise<string> {
+export async function seedGlobalProduct(
+  app: RunningServer,
+  name = `Product ${crypto.randomBytes(4).toString('hex')}`,
+): Promise<string> {
   return insertGlobalProductRow(app, { name });
 }
 
-export async function seedFamilyProduct(app: RunningServer, familyId: string, name = `FP ${crypto.randomBytes(4).toString('hex')}`): Promise<string> {
+export async function seedFamilyProduct(
+  app: RunningServer,
+  familyId: string,
+  name = `FP ${crypto.randomBytes(4).toString('hex')}`,
+): Promise<string> {
   const id = newId();
   await familyWrite(app.deps, familyId, (w) => w.insert('family_products', { id, name, unit_category_flags: 0 }));
   return id;

@@ -81,7 +81,12 @@ describe('list items', () => {
         removedAt: null,
         removedByUserId: null,
       });
-      expect(events.events.map((e) => e.type)).to.deep.equal(['ItemAdded', 'ItemSectionChanged', 'ListProgress', 'Changed']);
+      expect(events.events.map((e) => e.type)).to.deep.equal([
+        'ItemAdded',
+        'ItemSectionChanged',
+        'ListProgress',
+        'Changed',
+      ]);
       expect(events.of('ItemAdded')[0]).to.deep.equal({ type: 'ItemAdded', listId: list.id, item });
       expect(events.of('ItemSectionChanged')[0]).to.deep.equal({
         type: 'ItemSectionChanged',
@@ -90,12 +95,23 @@ describe('list items', () => {
         sectionId: store.sections[0].id,
         previousSectionId: null,
       });
-      expect(events.of('ListProgress')[0]).to.deep.equal({ type: 'ListProgress', listId: list.id, itemCount: 1, checkedCount: 0 });
+      expect(events.of('ListProgress')[0]).to.deep.equal({
+        type: 'ListProgress',
+        listId: list.id,
+        itemCount: 1,
+        checkedCount: 0,
+      });
     } finally {
       events.stop();
     }
     const minimal = (await member('POST', items, { name: 'Salt' })).body;
-    expect(minimal).to.include({ quantity: null, isApproximate: false, quantityNote: null, sectionId: null, productId: null });
+    expect(minimal).to.include({
+      quantity: null,
+      isApproximate: false,
+      quantityNote: null,
+      sectionId: null,
+      productId: null,
+    });
   });
 
   it('stores quantities as exact decimals with at most 3 places; more places or negatives are 400 with nothing changed', async () => {
@@ -107,7 +123,9 @@ describe('list items', () => {
     }
     const item = (await member('POST', items, { name: 'x', quantity: 1 })).body;
     for (const q of [1.2345, -1, 1e12, 'two']) {
-      const { result, delta } = await bumps(app, family.familyId, () => member('POST', items, { name: 'bad', quantity: q }));
+      const { result, delta } = await bumps(app, family.familyId, () =>
+        member('POST', items, { name: 'bad', quantity: q }),
+      );
       expect(result.status, String(q)).to.equal(400);
       expect(result.body.code).to.equal('validation_failed');
       expect(result.body.errors.map((e: any) => e.path)).to.include('body.quantity');
@@ -138,7 +156,12 @@ describe('list items', () => {
     const noStoreList = (await member('POST', '/lists', { name: 'No store' })).body;
 
     const cases: Array<[unknown, number, string, string, string?]> = [
-      [{ unitOfMeasureId: unitId, familyUnitOfMeasureId: familyUnit }, 400, 'validation_failed', 'body.familyUnitOfMeasureId'],
+      [
+        { unitOfMeasureId: unitId, familyUnitOfMeasureId: familyUnit },
+        400,
+        'validation_failed',
+        'body.familyUnitOfMeasureId',
+      ],
       [{ productId, familyProductId: familyProduct }, 400, 'validation_failed', 'body.familyProductId'],
       [{ familyUnitOfMeasureId: foreignUnit }, 400, 'unit_not_found', 'body.familyUnitOfMeasureId'],
       [{ unitOfMeasureId: foreignUnit }, 400, 'unit_not_found', 'body.unitOfMeasureId'],
@@ -149,7 +172,13 @@ describe('list items', () => {
       [{ productId: familyProduct }, 400, 'product_not_found', 'body.productId'],
       [{ sectionId: otherStore.sections[0].id }, 400, 'section_not_found', 'body.sectionId'],
       [{ sectionId: uuid() }, 400, 'section_not_found', 'body.sectionId'],
-      [{ sectionId: otherStore.sections[0].id }, 400, 'section_not_found', 'body.sectionId', `/lists/${noStoreList.id}/items`],
+      [
+        { sectionId: otherStore.sections[0].id },
+        400,
+        'section_not_found',
+        'body.sectionId',
+        `/lists/${noStoreList.id}/items`,
+      ],
       [{ name: '' }, 400, 'validation_failed', 'body.name'],
       [{ name: 'x'.repeat(501) }, 400, 'validation_failed', 'body.name'],
       [{ quantityNote: 'x'.repeat(501) }, 400, 'validation_failed', 'body.quantityNote'],
@@ -157,27 +186,46 @@ describe('list items', () => {
       [{ unitOfMeasureId: 'nope' }, 400, 'validation_failed', 'body.unitOfMeasureId'],
     ];
     for (const [extra, status, code, field, path] of cases) {
-      const { result, delta } = await bumps(app, family.familyId, () => member('POST', path ?? items, { name: 'Item', ...(extra as object) }));
+      const { result, delta } = await bumps(app, family.familyId, () =>
+        member('POST', path ?? items, { name: 'Item', ...(extra as object) }),
+      );
       expect(result.status, JSON.stringify(extra)).to.equal(status);
       expect(result.body.code, JSON.stringify(extra)).to.equal(code);
-      expect(result.body.errors.map((e: any) => e.path), JSON.stringify(extra)).to.include(field);
+      expect(
+        result.body.errors.map((e: any) => e.path),
+        JSON.stringify(extra),
+      ).to.include(field);
       expect(delta).to.equal(0);
     }
     expect((await member('GET', '/lists')).body.every((l: any) => l.itemCount === 0)).to.equal(true);
 
     // Valid family references are accepted.
-    const ok = await member('POST', items, { name: 'Mine', familyUnitOfMeasureId: familyUnit, familyProductId: familyProduct });
+    const ok = await member('POST', items, {
+      name: 'Mine',
+      familyUnitOfMeasureId: familyUnit,
+      familyProductId: familyProduct,
+    });
     expect(ok.status).to.equal(201);
     expect(ok.body).to.include({ familyUnitOfMeasureId: familyUnit, familyProductId: familyProduct });
 
     // PATCH: setting one id of a pair switches it over; both at once is 400; foreign is 400.
     const patched = await member('PATCH', `${items}/${ok.body.id}`, { unitOfMeasureId: unitId, productId });
     expect(patched.status).to.equal(200);
-    expect(patched.body).to.include({ unitOfMeasureId: unitId, familyUnitOfMeasureId: null, productId, familyProductId: null });
-    const both = await member('PATCH', `${items}/${ok.body.id}`, { unitOfMeasureId: unitId, familyUnitOfMeasureId: familyUnit });
+    expect(patched.body).to.include({
+      unitOfMeasureId: unitId,
+      familyUnitOfMeasureId: null,
+      productId,
+      familyProductId: null,
+    });
+    const both = await member('PATCH', `${items}/${ok.body.id}`, {
+      unitOfMeasureId: unitId,
+      familyUnitOfMeasureId: familyUnit,
+    });
     expect(both.status).to.equal(400);
     expect(both.body.errors[0].path).to.equal('body.familyUnitOfMeasureId');
-    const foreign = await bumps(app, family.familyId, () => member('PATCH', `${items}/${ok.body.id}`, { familyProductId: foreignProduct }));
+    const foreign = await bumps(app, family.familyId, () =>
+      member('PATCH', `${items}/${ok.body.id}`, { familyProductId: foreignProduct }),
+    );
     expect(foreign.result.status).to.equal(400);
     expect(foreign.result.body.code).to.equal('product_not_found');
     expect(foreign.delta).to.equal(0);
@@ -198,7 +246,13 @@ describe('list items', () => {
       );
       expect(result.status).to.equal(200);
       expect(delta).to.equal(1);
-      expect(result.body).to.include({ id: item.id, name: 'Oat milk', quantity: 2, quantityNote: 'barista', sectionId: null });
+      expect(result.body).to.include({
+        id: item.id,
+        name: 'Oat milk',
+        quantity: 2,
+        quantityNote: 'barista',
+        sectionId: null,
+      });
       expect(events.events.map((e) => e.type)).to.deep.equal(['ItemUpdated', 'Changed']);
       expect(events.of('ItemUpdated')[0]).to.deep.equal({ type: 'ItemUpdated', listId: list.id, item: result.body });
       events.clear();
@@ -220,8 +274,18 @@ describe('list items', () => {
       expect(checked.body.checked).to.equal(true);
       expect(checked.body.checkedAt).to.be.a('string');
       expect(events.events.map((e) => e.type)).to.deep.equal(['ItemChecked', 'ListProgress', 'Changed']);
-      expect(events.of('ItemChecked')[0]).to.deep.equal({ type: 'ItemChecked', listId: list.id, itemId: item.id, checked: true });
-      expect(events.of('ListProgress')[0]).to.deep.equal({ type: 'ListProgress', listId: list.id, itemCount: 1, checkedCount: 1 });
+      expect(events.of('ItemChecked')[0]).to.deep.equal({
+        type: 'ItemChecked',
+        listId: list.id,
+        itemId: item.id,
+        checked: true,
+      });
+      expect(events.of('ListProgress')[0]).to.deep.equal({
+        type: 'ListProgress',
+        listId: list.id,
+        itemCount: 1,
+        checkedCount: 1,
+      });
       events.clear();
 
       const cleared = await member('PATCH', `${items}/${item.id}`, { sectionId: null });
@@ -298,7 +362,11 @@ describe('list items', () => {
       expect(restored.delta).to.equal(1);
       expect(restored.result.body).to.include({ removedAt: null, removedByUserId: null, name: 'Bread' });
       expect(events.events.map((e) => e.type)).to.deep.equal(['ItemRestored', 'ListProgress', 'Changed']);
-      expect(events.of('ItemRestored')[0]).to.deep.equal({ type: 'ItemRestored', listId: list.id, item: restored.result.body });
+      expect(events.of('ItemRestored')[0]).to.deep.equal({
+        type: 'ItemRestored',
+        listId: list.id,
+        item: restored.result.body,
+      });
       expect(events.of('ListProgress')[0]).to.include({ itemCount: 2 });
       events.clear();
 

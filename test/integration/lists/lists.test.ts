@@ -75,12 +75,14 @@ describe('shopping lists', () => {
     expect(bad.body.errors[0].path).to.equal('query.archived');
   });
 
-  it("rejects a store of another family (or unknown) on create and update with 400 store_not_found, changing nothing", async () => {
+  it('rejects a store of another family (or unknown) on create and update with 400 store_not_found, changing nothing', async () => {
     const { app, family, member } = await setup();
     const other = await makeFamily(app);
     const foreign = (await client(app, other.admin)('POST', '/stores', { name: 'Theirs' })).body;
     for (const storeId of [foreign.id, uuid()]) {
-      const { result, delta } = await bumps(app, family.familyId, () => member('POST', '/lists', { name: 'L', storeId }));
+      const { result, delta } = await bumps(app, family.familyId, () =>
+        member('POST', '/lists', { name: 'L', storeId }),
+      );
       expect(result.status).to.equal(400);
       expect(result.body.code).to.equal('store_not_found');
       expect(result.body.errors[0].path).to.equal('body.storeId');
@@ -88,7 +90,9 @@ describe('shopping lists', () => {
     }
     expect((await member('GET', '/lists')).body).to.deep.equal([]);
     const list = (await member('POST', '/lists', { name: 'L' })).body;
-    const { result, delta } = await bumps(app, family.familyId, () => member('PATCH', `/lists/${list.id}`, { storeId: foreign.id }));
+    const { result, delta } = await bumps(app, family.familyId, () =>
+      member('PATCH', `/lists/${list.id}`, { storeId: foreign.id }),
+    );
     expect(result.status).to.equal(400);
     expect(result.body.code).to.equal('store_not_found');
     expect(delta).to.equal(0);
@@ -111,7 +115,13 @@ describe('shopping lists', () => {
       expect(result.body).to.include({ name: 'Renamed', storeId: s2.id, itemCount: 1 });
       expect(events.of('ListUpdated')).to.deep.equal([{ type: 'ListUpdated', list: result.body }]);
       expect(events.of('ItemSectionChanged')).to.deep.equal([
-        { type: 'ItemSectionChanged', listId: list.id, itemId: item.id, sectionId: null, previousSectionId: s1.sections[0].id },
+        {
+          type: 'ItemSectionChanged',
+          listId: list.id,
+          itemId: item.id,
+          sectionId: null,
+          previousSectionId: s1.sections[0].id,
+        },
       ]);
     } finally {
       events.stop();
@@ -228,7 +238,15 @@ describe('list detail grouping', () => {
     await admin('DELETE', `/lists/${list.id}/items/${removed.id}`);
 
     const detail = (await admin('GET', `/lists/${list.id}`)).body;
-    expect(Object.keys(detail)).to.deep.equal(['id', 'name', 'storeId', 'archivedAt', 'createdAt', 'updatedAt', 'groups']);
+    expect(Object.keys(detail)).to.deep.equal([
+      'id',
+      'name',
+      'storeId',
+      'archivedAt',
+      'createdAt',
+      'updatedAt',
+      'groups',
+    ]);
     expect(detail.groups.map((g: any) => [g.sectionId, g.name, g.position])).to.deep.equal([
       [produce, 'Produce', 0],
       [dairy, 'Dairy & Eggs', 4],

@@ -26,7 +26,11 @@ describe('section memory', () => {
       expect(again.status).to.equal(201);
       expect(again.body.sectionId).to.equal(section('Dairy & Eggs'));
       expect((events.of('ItemAdded')[0] as any).item.sectionId).to.equal(section('Dairy & Eggs'));
-      expect(events.of('ItemSectionChanged')[0]).to.include({ itemId: again.body.id, sectionId: section('Dairy & Eggs'), previousSectionId: null });
+      expect(events.of('ItemSectionChanged')[0]).to.include({
+        itemId: again.body.id,
+        sectionId: section('Dairy & Eggs'),
+        previousSectionId: null,
+      });
     } finally {
       events.stop();
     }
@@ -46,7 +50,9 @@ describe('section memory', () => {
     expect(moved.body.sectionId).to.equal(section('Frozen'));
     expect((await api('POST', items, { name: 'Cheese', productId })).body.sectionId).to.equal(section('Frozen'));
     // Explicitly no section on create is not a placement, and gets the remembered one.
-    expect((await api('POST', items, { name: 'Cheese', productId, sectionId: null })).body.sectionId).to.equal(section('Frozen'));
+    expect((await api('POST', items, { name: 'Cheese', productId, sectionId: null })).body.sectionId).to.equal(
+      section('Frozen'),
+    );
   });
 
   it('works for family products too, and when a product is set later on an item without a section', async () => {
@@ -74,10 +80,14 @@ describe('section memory', () => {
     // Placing it in the second store does not change the first store's memory.
     await api('PATCH', `/lists/${list2.id}/items/${there.body.id}`, { sectionId: store2.sections[6].id });
     expect((await api('POST', items, { name: 'Bananas', productId })).body.sectionId).to.equal(section('Produce'));
-    expect((await api('POST', `/lists/${list2.id}/items`, { name: 'Bananas', productId })).body.sectionId).to.equal(store2.sections[6].id);
+    expect((await api('POST', `/lists/${list2.id}/items`, { name: 'Bananas', productId })).body.sectionId).to.equal(
+      store2.sections[6].id,
+    );
     // A list without a store remembers nothing.
     const loose = (await api('POST', '/lists', { name: 'Loose' })).body;
-    expect((await api('POST', `/lists/${loose.id}/items`, { name: 'Bananas', productId })).body.sectionId).to.equal(null);
+    expect((await api('POST', `/lists/${loose.id}/items`, { name: 'Bananas', productId })).body.sectionId).to.equal(
+      null,
+    );
     // Moving a list to a store applies that store's memory to its items.
     const moved = await api('PATCH', `/lists/${loose.id}`, { storeId: store2.id });
     expect(moved.status).to.equal(200);
@@ -118,8 +128,11 @@ describe('section memory', () => {
   it('applies through recipe copy per store, with the last placement winning', async () => {
     const { app, api, list, section } = await setup();
     const productId = await seedGlobalProduct(app, 'Oats');
-    const recipe = (await api('POST', '/recipes', { name: 'Porridge', ingredients: [{ name: 'Oats', productId }, { name: 'Water' }] })).body;
-    const copy = async (listId: string) => (await api('POST', `/recipes/${recipe.id}/copy-to-list`, { listId })).body.items as any[];
+    const recipe = (
+      await api('POST', '/recipes', { name: 'Porridge', ingredients: [{ name: 'Oats', productId }, { name: 'Water' }] })
+    ).body;
+    const copy = async (listId: string) =>
+      (await api('POST', `/recipes/${recipe.id}/copy-to-list`, { listId })).body.items as any[];
 
     expect((await copy(list.id)).map((i) => i.sectionId)).to.deep.equal([null, null]);
     await api('POST', `/lists/${list.id}/items`, { name: 'Oats', productId, sectionId: section('Pantry') });
@@ -140,7 +153,9 @@ describe('section memory', () => {
     await api('POST', items, { name: 'Rice', productId, sectionId: section('Pantry') });
     await api('POST', items, { name: 'Rice', productId, sectionId: section('Snacks') });
     await api('POST', items, { name: 'Rice', productId, sectionId: section('Snacks') });
-    const rows = await app.deps.db('product_store_sections').where({ family_id: family.familyId, store_id: store.id, deleted: false });
+    const rows = await app.deps
+      .db('product_store_sections')
+      .where({ family_id: family.familyId, store_id: store.id, deleted: false });
     expect(rows).to.have.length(1);
     expect(rows[0]).to.include({ product_id: productId, section_id: section('Snacks') });
     expect(Number(rows[0].version)).to.be.greaterThan(0);

@@ -35,14 +35,17 @@ describe('OpenAPI document: lint, names, bodies and problem examples', () => {
     expect(doc.servers).to.be.an('array').that.is.not.empty;
     for (const tag of doc.tags) expect(tag.description, tag.name).to.be.a('string').with.length.greaterThan(10);
     const used = new Set<string>();
-    for (const item of Object.values<any>(doc.paths)) for (const op of Object.values<any>(item)) for (const t of op.tags) used.add(t);
+    for (const item of Object.values<any>(doc.paths))
+      for (const op of Object.values<any>(item)) for (const t of op.tags) used.add(t);
     expect(doc.tags.map((t: { name: string }) => t.name).sort()).to.deep.equal([...used].sort());
     for (const path of ['/healthz', '/readyz']) {
       const op = doc.paths[path].get;
       expect(op.security, path).to.deep.equal([]);
       expect(op.responses['200'].content['application/json'].schema.$ref, path).to.match(/^#\/components\/schemas\//);
     }
-    expect(doc.paths['/readyz'].get.responses['503'].content['application/problem+json'].examples).to.have.property('not_ready');
+    expect(doc.paths['/readyz'].get.responses['503'].content['application/problem+json'].examples).to.have.property(
+      'not_ready',
+    );
   });
 
   it('names every request body and every record a success response carries', async () => {
@@ -62,14 +65,35 @@ describe('OpenAPI document: lint, names, bodies and problem examples', () => {
     const routes = new Set(app.api.routes.map((r) => `${r.method} ${r.path}`));
     for (const [key, names] of Object.entries(ROUTE_NAMES)) {
       expect(routes.has(key), `${key} is in ROUTE_NAMES but not a route`).to.equal(true);
-      for (const name of [names.body, names.ok].filter(Boolean)) expect(doc.components.schemas, `${key}: ${name}`).to.have.property(name!);
+      for (const name of [names.body, names.ok].filter(Boolean))
+        expect(doc.components.schemas, `${key}: ${name}`).to.have.property(name!);
     }
     const schemas = doc.components.schemas;
-    for (const name of ['List', 'ListDetail', 'Item', 'Store', 'Section', 'Recipe', 'Ingredient', 'Product', 'Unit', 'Member', 'Invitation', 'Session', 'Me', 'Family']) {
+    for (const name of [
+      'List',
+      'ListDetail',
+      'Item',
+      'Store',
+      'Section',
+      'Recipe',
+      'Ingredient',
+      'Product',
+      'Unit',
+      'Member',
+      'Invitation',
+      'Session',
+      'Me',
+      'Family',
+    ]) {
       expect(schemas[name], name).to.include({ type: 'object' });
     }
-    expect(schemas.ListDetail.properties.groups.items.properties.items.items.$ref).to.equal('#/components/schemas/Item');
-    expect(Object.keys(schemas).filter((n) => /\d$/.test(n)), 'no clashing names').to.deep.equal([]);
+    expect(schemas.ListDetail.properties.groups.items.properties.items.items.$ref).to.equal(
+      '#/components/schemas/Item',
+    );
+    expect(
+      Object.keys(schemas).filter((n) => /\d$/.test(n)),
+      'no clashing names',
+    ).to.deep.equal([]);
   });
 
   it('describes the replication pull and push bodies per collection', async () => {
@@ -111,7 +135,12 @@ describe('OpenAPI document: lint, names, bodies and problem examples', () => {
     expect(examplesOf('/api/sync/{collection}/pull', 'get', 410)).to.deep.equal(['checkpoint_expired']);
     expect(examplesOf('/api/sync/{collection}/pull', 'get', 426)).to.deep.equal(['schema_outdated']);
     expect(examplesOf('/api/family/invites', 'post', 403)).to.deep.equal(['forbidden']);
-    expect(examplesOf('/api/lists/{listId}/items', 'post', 400)).to.include.members(['validation_failed', 'unit_not_found', 'product_not_found', 'section_not_found']);
+    expect(examplesOf('/api/lists/{listId}/items', 'post', 400)).to.include.members([
+      'validation_failed',
+      'unit_not_found',
+      'product_not_found',
+      'section_not_found',
+    ]);
     expect(doc.paths['/api/auth/login'].post.responses['429'].headers).to.have.property('Retry-After');
 
     for (const [path, item] of Object.entries<any>(doc.paths)) {
@@ -131,7 +160,9 @@ describe('OpenAPI document: lint, names, bodies and problem examples', () => {
         // Whatever needs the database can answer 503 with Retry-After while it is unreachable.
         if (path.startsWith('/api/') && op.tags[0] !== 'Docs') {
           expect(op.responses['503'], label).to.be.an('object');
-          expect(Object.keys(op.responses['503'].content['application/problem+json'].examples), label).to.deep.equal(['service_unavailable']);
+          expect(Object.keys(op.responses['503'].content['application/problem+json'].examples), label).to.deep.equal([
+            'service_unavailable',
+          ]);
           expect(op.responses['503'].headers, label).to.have.property('Retry-After');
         }
       }

@@ -22,9 +22,11 @@ describe('OpenAPI document and API reference', () => {
     for (const [path, item] of Object.entries<any>(res.body.paths)) {
       for (const [method, op] of Object.entries<any>(item)) {
         for (const p of op.parameters ?? []) schemas.push([`${method} ${path} ${p.name}`, p.schema]);
-        for (const [type, media] of Object.entries<any>(op.requestBody?.content ?? {})) schemas.push([`${method} ${path} body ${type}`, media.schema]);
+        for (const [type, media] of Object.entries<any>(op.requestBody?.content ?? {}))
+          schemas.push([`${method} ${path} body ${type}`, media.schema]);
         for (const [status, r] of Object.entries<any>(op.responses)) {
-          for (const media of Object.values<any>(r.content ?? {})) schemas.push([`${method} ${path} ${status}`, media.schema]);
+          for (const media of Object.values<any>(r.content ?? {}))
+            schemas.push([`${method} ${path} ${status}`, media.schema]);
         }
       }
     }
@@ -53,11 +55,14 @@ describe('OpenAPI document and API reference', () => {
         expect(param, `${label}: path param ${m[1]}`).to.include({ required: true });
       }
       for (const status of Object.keys(route.responses)) expect(op.responses, label).to.have.property(status);
-      if (route.access !== 'public') expect(op.responses['401'].content, label).to.have.property('application/problem+json');
+      if (route.access !== 'public')
+        expect(op.responses['401'].content, label).to.have.property('application/problem+json');
       if (route.access === 'admin') expect(op.responses, label).to.have.property('403');
       if (route.body) {
         expect(op.requestBody.content['application/json'].schema, label).to.be.an('object');
-        expect(op.responses['400'].content['application/problem+json'].schema).to.deep.equal({ $ref: '#/components/schemas/Problem' });
+        expect(op.responses['400'].content['application/problem+json'].schema).to.deep.equal({
+          $ref: '#/components/schemas/Problem',
+        });
       }
     }
     expect(doc.components.securitySchemes.bearerAuth).to.include({ type: 'http', scheme: 'bearer' });

@@ -16,7 +16,17 @@ async function makeList(app: RunningServer, family: TestFamily, name = 'Weekly')
   const id = newId();
   await familyWrite(app.deps, family.familyId, async (w) => {
     await w.insert('shopping_lists', { id, name });
-    w.emit({ type: 'ListCreated', list: { id, name, storeId: null, archivedAt: null, createdAt: w.now.toISOString(), updatedAt: w.now.toISOString() } });
+    w.emit({
+      type: 'ListCreated',
+      list: {
+        id,
+        name,
+        storeId: null,
+        archivedAt: null,
+        createdAt: w.now.toISOString(),
+        updatedAt: w.now.toISOString(),
+      },
+    });
   });
   return id;
 }
@@ -111,7 +121,12 @@ describe('realtime: the live channel', function () {
       }
       const res = await new Promise<http.IncomingMessage>((resolve, reject) => {
         const req = http.request(`${app.url}/api/elsewhere`, {
-          headers: { connection: 'Upgrade', upgrade: 'websocket', 'sec-websocket-version': '13', 'sec-websocket-key': 'dGhlIHNhbXBsZSBub25jZQ==' },
+          headers: {
+            connection: 'Upgrade',
+            upgrade: 'websocket',
+            'sec-websocket-version': '13',
+            'sec-websocket-key': 'dGhlIHNhbXBsZSBub25jZQ==',
+          },
         });
         req.on('response', resolve);
         req.on('upgrade', () => reject(new Error('upgraded')));
@@ -152,7 +167,12 @@ describe('realtime: the live channel', function () {
       await joined.join(list);
 
       const item = itemRecord(list);
-      await emit(app, f.familyId, { type: 'ItemAdded', listId: list, item }, { type: 'ListProgress', listId: list, itemCount: 1, checkedCount: 0 });
+      await emit(
+        app,
+        f.familyId,
+        { type: 'ItemAdded', listId: list, item },
+        { type: 'ListProgress', listId: list, itemCount: 1, checkedCount: 0 },
+      );
 
       expect(await joined.next((e) => e.type === 'ItemAdded')).to.deep.equal({ type: 'ItemAdded', listId: list, item });
       await joined.next((e) => e.type === 'ListProgress');
@@ -238,7 +258,7 @@ describe('realtime: the live channel', function () {
       expect(admin.ofType('MemberRemoved')).to.have.length(0);
     });
 
-    it('DELETE /api/family/members/:userId closes that member\'s live connections with 4403', async () => {
+    it("DELETE /api/family/members/:userId closes that member's live connections with 4403", async () => {
       const f = await makeFamily(app);
       const member = await makeMember(app, f);
       const s = await connect(member.token);
@@ -296,7 +316,14 @@ describe('realtime: the live channel', function () {
       const s = await connect(f.admin.token);
       const neighbour = await connect(f.admin.token);
       await neighbour.join(list);
-      for (const bad of ['{not json', '[]', '42', JSON.stringify({ type: 'Shout' }), JSON.stringify({ type: 'JoinList', requestId: 'r9' }), JSON.stringify({ type: 'JoinList', listId: 'nope' })]) {
+      for (const bad of [
+        '{not json',
+        '[]',
+        '42',
+        JSON.stringify({ type: 'Shout' }),
+        JSON.stringify({ type: 'JoinList', requestId: 'r9' }),
+        JSON.stringify({ type: 'JoinList', listId: 'nope' }),
+      ]) {
         s.send(bad);
         const err = await s.next();
         expect(err, bad).to.include({ type: 'Error', code: 'bad_request' });

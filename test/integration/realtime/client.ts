@@ -38,7 +38,9 @@ export class TestSocket {
     return new Promise((resolve, reject) => {
       ws.once('open', () => resolve(new TestSocket(ws)));
       ws.once('error', reject);
-      ws.once('unexpected-response', (_req, res) => reject(Object.assign(new Error(`HTTP ${res.statusCode}`), { statusCode: res.statusCode })));
+      ws.once('unexpected-response', (_req, res) =>
+        reject(Object.assign(new Error(`HTTP ${res.statusCode}`), { statusCode: res.statusCode })),
+      );
     });
   }
 
@@ -68,14 +70,22 @@ export class TestSocket {
         }
         if (this.ws.readyState === WebSocket.CLOSED) {
           done();
-          reject(new Error(`socket closed while waiting; frames: ${JSON.stringify(this.frames.slice(this.cursor)).slice(0, 500)}`));
+          reject(
+            new Error(
+              `socket closed while waiting; frames: ${JSON.stringify(this.frames.slice(this.cursor)).slice(0, 500)}`,
+            ),
+          );
           return true;
         }
         return false;
       };
       const timer = setTimeout(() => {
         done();
-        reject(new Error(`no matching frame within ${timeoutMs} ms; frames: ${JSON.stringify(this.frames.slice(this.cursor)).slice(0, 800)}`));
+        reject(
+          new Error(
+            `no matching frame within ${timeoutMs} ms; frames: ${JSON.stringify(this.frames.slice(this.cursor)).slice(0, 800)}`,
+          ),
+        );
       }, timeoutMs);
       const done = () => {
         clearTimeout(timer);

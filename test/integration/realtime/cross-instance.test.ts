@@ -99,24 +99,39 @@ describe('realtime: across server instances (Redis)', function () {
 
     // Joined on instance two (its own database connection checks the list), items added on one.
     expect(await onTwo.join(listId, 'j')).to.include({ type: 'JoinedList' });
-    const item = await request(one, 'POST', `/api/lists/${listId}/items`, { token: family.admin.token, body: { name: 'Bread' } });
+    const item = await request(one, 'POST', `/api/lists/${listId}/items`, {
+      token: family.admin.token,
+      body: { name: 'Bread' },
+    });
     expect(item.status).to.equal(201);
-    expect(await onTwo.next((f) => f.type === 'ItemAdded')).to.deep.equal({ type: 'ItemAdded', listId, item: item.body });
+    expect(await onTwo.next((f) => f.type === 'ItemAdded')).to.deep.equal({
+      type: 'ItemAdded',
+      listId,
+      item: item.body,
+    });
 
     // And back: instance two writes, the socket on instance one hears it.
-    const back = await request({ url: two!.url }, 'POST', '/api/lists', { token: member.token, body: { name: 'Via two' } });
+    const back = await request({ url: two!.url }, 'POST', '/api/lists', {
+      token: member.token,
+      body: { name: 'Via two' },
+    });
     expect(back.status).to.equal(201);
-    expect((await onOne.next((f) => f.type === 'ListCreated' && f.list.id === back.body.id)).list.name).to.equal('Via two');
+    expect((await onOne.next((f) => f.type === 'ListCreated' && f.list.id === back.body.id)).list.name).to.equal(
+      'Via two',
+    );
 
     // Exactly once on each side (the publisher skips its own echo), nothing for the stranger.
     await onTwo.next((f) => f.type === 'ListCreated' && f.list.id === back.body.id);
     // Barriers: one more write through each instance. Redis keeps each publisher's order, so
     // once both sockets hold both barriers, a late duplicate of an earlier event would be there.
     const barriers = [
-      (await request(one, 'POST', '/api/lists', { token: family.admin.token, body: { name: 'Barrier one' } })).body.id as string,
-      (await request({ url: two!.url }, 'POST', '/api/lists', { token: member.token, body: { name: 'Barrier two' } })).body.id as string,
+      (await request(one, 'POST', '/api/lists', { token: family.admin.token, body: { name: 'Barrier one' } })).body
+        .id as string,
+      (await request({ url: two!.url }, 'POST', '/api/lists', { token: member.token, body: { name: 'Barrier two' } }))
+        .body.id as string,
     ];
-    const holdsBarriers = (s: TestSocket) => barriers.every((id) => s.ofType('ListCreated').some((f) => f.list.id === id));
+    const holdsBarriers = (s: TestSocket) =>
+      barriers.every((id) => s.ofType('ListCreated').some((f) => f.list.id === id));
     for (let i = 0; i < 400 && !(holdsBarriers(onOne) && holdsBarriers(onTwo)); i++) await sleep(25);
     await strangerOnTwo.sync();
     for (const s of [onOne, onTwo]) {
@@ -138,11 +153,18 @@ describe('realtime: across server instances (Redis)', function () {
     expect((await push(one, family.admin.token, 'lists', [{ newDocumentState: list }])).status).to.equal(200);
     await onTwo.next((f) => f.type === 'Changed');
     // 100 items of long names: the largest patch that fits (about 60 KiB through Redis).
-    const rows = (n: number, name: string) => Array.from({ length: n }, () => ({ newDocumentState: itemDoc(list.id, { name }) }));
+    const rows = (n: number, name: string) =>
+      Array.from({ length: n }, () => ({ newDocumentState: itemDoc(list.id, { name }) }));
     expect((await push(one, family.admin.token, 'items', rows(100, 'y'.repeat(160)))).body.rejected).to.deep.equal([]);
     const patched = await onTwo.next((f) => f.type === 'Changed');
     expect(Buffer.byteLength(JSON.stringify(patched))).to.be.within(56 * 1024, 64 * 1024);
-    const pulled = await pull({ url: two!.url }, family.admin.token, 'items', checkpointAtVersion(patched.previous), 1000);
+    const pulled = await pull(
+      { url: two!.url },
+      family.admin.token,
+      'items',
+      checkpointAtVersion(patched.previous),
+      1000,
+    );
     expect(patched.docs.items).to.deep.equal(pulled.body);
     expect(patched.docs.items.documents).to.have.length(100);
     // Over the bound: the nudge alone, still with its previous.
@@ -176,7 +198,10 @@ describe('realtime: across server instances (Redis)', function () {
     // The client reconnects to the instance still running and hears the next change.
     const again = await TestSocket.connect(one, family.admin.token);
     sockets.push(again);
-    const created = await request(one, 'POST', '/api/lists', { token: family.admin.token, body: { name: 'After restart' } });
+    const created = await request(one, 'POST', '/api/lists', {
+      token: family.admin.token,
+      body: { name: 'After restart' },
+    });
     expect((await again.next((f) => f.type === 'ListCreated')).list.id).to.equal(created.body.id);
 
     const three = usingPostgres ? await spawnInstance() : await inProcessInstance(one);

@@ -110,7 +110,9 @@ describe('realtime: connection hygiene', function () {
     expect((await slow.closed).code).to.equal(4408);
 
     // The healthy one got everything and still gets new events.
-    await familyWrite(app.deps, f.familyId, async (w) => w.emit({ type: 'ItemChecked', listId, itemId: item.id, checked: true }));
+    await familyWrite(app.deps, f.familyId, async (w) =>
+      w.emit({ type: 'ItemChecked', listId, itemId: item.id, checked: true }),
+    );
     await healthy.next((e) => e.type === 'ItemChecked', 20_000);
     expect(healthy.ofType('ItemUpdated')).to.have.length(published);
   });

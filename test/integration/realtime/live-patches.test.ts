@@ -59,7 +59,9 @@ describe('realtime: live patches and Ping', function () {
     expect(first.docs.lists.documents.map((d: { id: string }) => d.id)).to.deep.equal([list.id]);
 
     // The next commit's previous is this one's version: the chain a client follows.
-    const item = (await request(app, 'POST', `/api/lists/${list.id}/items`, { token: member.token, body: { name: 'Milk' } })).body;
+    const item = (
+      await request(app, 'POST', `/api/lists/${list.id}/items`, { token: member.token, body: { name: 'Milk' } })
+    ).body;
     const second = await socket.next((f) => f.type === 'Changed');
     expectContract(second);
     expect(second.previous).to.equal(first.version);
@@ -76,7 +78,8 @@ describe('realtime: live patches and Ping', function () {
     expect(third.previous).to.equal(second.version);
     expect(third.docs.lists.documents).to.have.length(1);
     expect(third.docs.lists.documents[0]).to.include({ id: list.id, _deleted: true });
-    for (const c of third.collections) expect(third.docs[c], c).to.deep.equal(await pullFrom(member.token, c, third.previous));
+    for (const c of third.collections)
+      expect(third.docs[c], c).to.deep.equal(await pullFrom(member.token, c, third.previous));
   });
 
   it(`a push of exactly ${LIVE_PATCH_MAX_DOCS} docs is patched; ${LIVE_PATCH_MAX_DOCS + 1} docs, or ${LIVE_PATCH_MAX_DOCS} over 64 KiB, are not`, async () => {
@@ -84,7 +87,8 @@ describe('realtime: live patches and Ping', function () {
     const list = listDoc();
     expect((await push(app, member.token, 'lists', [{ newDocumentState: list }])).status).to.equal(200);
     await socket.next((f) => f.type === 'Changed');
-    const rows = (n: number, name = 'Tea') => Array.from({ length: n }, () => ({ newDocumentState: itemDoc(list.id, { name }) }));
+    const rows = (n: number, name = 'Tea') =>
+      Array.from({ length: n }, () => ({ newDocumentState: itemDoc(list.id, { name }) }));
 
     expect((await push(app, member.token, 'items', rows(LIVE_PATCH_MAX_DOCS))).body.rejected).to.deep.equal([]);
     const atBound = await socket.next((f) => f.type === 'Changed');
@@ -102,7 +106,9 @@ describe('realtime: live patches and Ping', function () {
     });
 
     // 100 docs of 500-character names: more than 64 KiB in all.
-    expect((await push(app, member.token, 'items', rows(LIVE_PATCH_MAX_DOCS, 'x'.repeat(500)))).body.rejected).to.deep.equal([]);
+    expect(
+      (await push(app, member.token, 'items', rows(LIVE_PATCH_MAX_DOCS, 'x'.repeat(500)))).body.rejected,
+    ).to.deep.equal([]);
     const raw: string[] = [];
     socket.ws.on('message', (d) => raw.push(String(d)));
     const overSize = await socket.next((f) => f.type === 'Changed');
@@ -120,7 +126,9 @@ describe('realtime: live patches and Ping', function () {
 
   it('catalog collections are named but never patched; a mixed commit patches only the family collections', async () => {
     const { member, socket } = await watched();
-    const product = (await request(app, 'POST', '/api/products', { token: member.token, body: { name: `Oat milk ${Date.now()}` } })).body;
+    const product = (
+      await request(app, 'POST', '/api/products', { token: member.token, body: { name: `Oat milk ${Date.now()}` } })
+    ).body;
     const onlyCatalog = await socket.next((f) => f.type === 'Changed');
     expect(onlyCatalog.collections).to.deep.equal(['products']);
     expect(onlyCatalog).to.not.have.property('docs');

@@ -48,7 +48,11 @@ describe('realtime: events of REST writes', function () {
     const product = await api('POST', '/products', { name: `Oat milk ${Date.now()}` });
     // Memory: last week the product was placed in Dairy at this store.
     const lastWeek = await api('POST', '/lists', { name: 'Last week', storeId: store.id });
-    await api('POST', `/lists/${lastWeek.id}/items`, { name: 'Oat milk', familyProductId: product.id, sectionId: dairy.id });
+    await api('POST', `/lists/${lastWeek.id}/items`, {
+      name: 'Oat milk',
+      familyProductId: product.id,
+      sectionId: dairy.id,
+    });
     const list = await api('POST', '/lists', { name: 'This week', storeId: store.id });
 
     const watching = await TestSocket.connect(app, watcher.token);
@@ -59,7 +63,11 @@ describe('realtime: events of REST writes', function () {
     expect(await outsider.join(list.id, 'o1')).to.deep.include({ type: 'Error', code: 'not_found', requestId: 'o1' });
 
     // Add: no sectionId sent, the store remembers Dairy for the product.
-    const item = await api('POST', `/lists/${list.id}/items`, { name: 'Oat milk', familyProductId: product.id, quantity: 2 });
+    const item = await api('POST', `/lists/${list.id}/items`, {
+      name: 'Oat milk',
+      familyProductId: product.id,
+      quantity: 2,
+    });
     expect(item.sectionId).to.equal(dairy.id);
     const added = await watching.next((f) => f.type === 'ItemAdded');
     expect(added).to.deep.equal({ type: 'ItemAdded', listId: list.id, item });
@@ -87,7 +95,12 @@ describe('realtime: events of REST writes', function () {
 
     // Check it: ItemChecked to the list, progress to the overview.
     await api('POST', `/lists/${list.id}/items/${item.id}/toggle`);
-    expect(await watching.next((f) => f.type === 'ItemChecked')).to.deep.equal({ type: 'ItemChecked', listId: list.id, itemId: item.id, checked: true });
+    expect(await watching.next((f) => f.type === 'ItemChecked')).to.deep.equal({
+      type: 'ItemChecked',
+      listId: list.id,
+      itemId: item.id,
+      checked: true,
+    });
     expect(await overview.next((f) => f.type === 'ListProgress')).to.include({ itemCount: 1, checkedCount: 1 });
 
     // Remove, then restore.
@@ -107,7 +120,10 @@ describe('realtime: events of REST writes', function () {
 
     // Archive and create are overview events too.
     await api('POST', `/lists/${list.id}/archive`);
-    expect(await overview.next((f) => f.type === 'ListArchived')).to.deep.equal({ type: 'ListArchived', listId: list.id });
+    expect(await overview.next((f) => f.type === 'ListArchived')).to.deep.equal({
+      type: 'ListArchived',
+      listId: list.id,
+    });
     const another = await api('POST', '/lists', { name: 'Party' });
     expect((await overview.next((f) => f.type === 'ListCreated')).list).to.include({ id: another.id, name: 'Party' });
 
@@ -138,16 +154,29 @@ describe('realtime: events of REST writes', function () {
 
     // Refused writes (400, 404) change nothing and emit nothing, not even Changed.
     const refused = [
-      await request(app, 'POST', `/api/lists/${list.id}/items`, { token: family.admin.token, body: { name: 'Pears', sectionId: store.sections[0].id } }),
-      await request(app, 'PATCH', `/api/lists/${list.id}/items/${item.id}`, { token: family.admin.token, body: { quantity: -1 } }),
-      await request(app, 'PATCH', `/api/lists/${list.id}`, { token: family.admin.token, body: { storeId: '00000000-0000-4000-8000-000000000001' } }),
+      await request(app, 'POST', `/api/lists/${list.id}/items`, {
+        token: family.admin.token,
+        body: { name: 'Pears', sectionId: store.sections[0].id },
+      }),
+      await request(app, 'PATCH', `/api/lists/${list.id}/items/${item.id}`, {
+        token: family.admin.token,
+        body: { quantity: -1 },
+      }),
+      await request(app, 'PATCH', `/api/lists/${list.id}`, {
+        token: family.admin.token,
+        body: { storeId: '00000000-0000-4000-8000-000000000001' },
+      }),
     ];
     expect(refused.map((r) => r.status)).to.deep.equal([400, 400, 400]);
     await s.sync();
     expect(s.frames.slice(seen).map((f) => f.type)).to.deep.equal(['Error']);
 
     const edited = await api('PATCH', `/lists/${list.id}/items/${item.id}`, { name: 'Green apples', quantity: 6 });
-    expect(await s.next((f) => f.type === 'ItemUpdated')).to.deep.equal({ type: 'ItemUpdated', listId: list.id, item: edited });
+    expect(await s.next((f) => f.type === 'ItemUpdated')).to.deep.equal({
+      type: 'ItemUpdated',
+      listId: list.id,
+      item: edited,
+    });
 
     // Deleting a family product unlinks the items of it: the list hears each change.
     const product = await api('POST', '/products', { name: `Cider ${list.id.slice(0, 6)}` });
@@ -158,7 +187,11 @@ describe('realtime: events of REST writes', function () {
     expect(unlinked.item).to.include({ id: cider.id, name: 'Cider', familyProductId: null });
 
     const renamed = await api('PATCH', `/lists/${list.id}`, { name: 'Sunday' });
-    expect((await s.next((f) => f.type === 'ListUpdated')).list).to.include({ id: list.id, name: 'Sunday', updatedAt: renamed.updatedAt });
+    expect((await s.next((f) => f.type === 'ListUpdated')).list).to.include({
+      id: list.id,
+      name: 'Sunday',
+      updatedAt: renamed.updatedAt,
+    });
 
     await api('DELETE', `/lists/${list.id}`);
     expect(await s.next((f) => f.type === 'ListDeleted')).to.deep.equal({ type: 'ListDeleted', listId: list.id });
@@ -177,21 +210,44 @@ describe('realtime: events of REST writes', function () {
     sockets.push(overview, watching);
 
     const list = listDoc({ name: 'Pushed offline' });
-    expect((await push(app, family.admin.token, 'lists', [{ newDocumentState: list }])).body).to.deep.equal({ conflicts: [], rejected: [] });
-    expect((await overview.next((f) => f.type === 'ListCreated')).list).to.include({ id: list.id, name: 'Pushed offline' });
-    expect((await overview.next((f) => f.type === 'Changed')).version).to.equal(await familyVersion(app, family.familyId));
+    expect((await push(app, family.admin.token, 'lists', [{ newDocumentState: list }])).body).to.deep.equal({
+      conflicts: [],
+      rejected: [],
+    });
+    expect((await overview.next((f) => f.type === 'ListCreated')).list).to.include({
+      id: list.id,
+      name: 'Pushed offline',
+    });
+    expect((await overview.next((f) => f.type === 'Changed')).version).to.equal(
+      await familyVersion(app, family.familyId),
+    );
 
     await watching.join(list.id, 'j');
     const item = itemDoc(list.id, { name: 'Eggs', quantity: 12 });
-    expect((await push(app, family.admin.token, 'items', [{ newDocumentState: item }])).body).to.deep.equal({ conflicts: [], rejected: [] });
+    expect((await push(app, family.admin.token, 'items', [{ newDocumentState: item }])).body).to.deep.equal({
+      conflicts: [],
+      rejected: [],
+    });
     const added = await watching.next((f) => f.type === 'ItemAdded');
     expect(added.listId).to.equal(list.id);
     expect(added.item).to.include({ id: item.id, name: 'Eggs', quantity: 12, sectionId: null });
-    expect(await overview.next((f) => f.type === 'ListProgress')).to.deep.equal({ type: 'ListProgress', listId: list.id, itemCount: 1, checkedCount: 0 });
+    expect(await overview.next((f) => f.type === 'ListProgress')).to.deep.equal({
+      type: 'ListProgress',
+      listId: list.id,
+      itemCount: 1,
+      checkedCount: 0,
+    });
 
     const base = { ...item, ...added.item, _deleted: false };
-    await push(app, family.admin.token, 'items', [{ assumedMasterState: base, newDocumentState: { ...base, checked: true } }]);
-    expect(await watching.next((f) => f.type === 'ItemChecked')).to.deep.equal({ type: 'ItemChecked', listId: list.id, itemId: item.id, checked: true });
+    await push(app, family.admin.token, 'items', [
+      { assumedMasterState: base, newDocumentState: { ...base, checked: true } },
+    ]);
+    expect(await watching.next((f) => f.type === 'ItemChecked')).to.deep.equal({
+      type: 'ItemChecked',
+      listId: list.id,
+      itemId: item.id,
+      checked: true,
+    });
     expect(await overview.next((f) => f.type === 'ListProgress')).to.include({ itemCount: 1, checkedCount: 1 });
     await overview.sync();
     expect(overview.ofType('ItemAdded')).to.have.length(0);

@@ -55,7 +55,15 @@ describe('recipes', () => {
     expect(result.status).to.equal(201);
     expect(delta).to.equal(1);
     const recipe = result.body;
-    expect(Object.keys(recipe)).to.deep.equal(['id', 'name', 'servings', 'instructions', 'ingredients', 'createdAt', 'updatedAt']);
+    expect(Object.keys(recipe)).to.deep.equal([
+      'id',
+      'name',
+      'servings',
+      'instructions',
+      'ingredients',
+      'createdAt',
+      'updatedAt',
+    ]);
     expect(recipe).to.include({ name: 'Pancakes', servings: 4, instructions: 'Mix and fry.' });
     expect(recipe.ingredients.map((i: any) => [i.name, i.position])).to.deep.equal([
       ['Flour', 0],
@@ -69,10 +77,19 @@ describe('recipes', () => {
     expect((await member('GET', `/recipes/${recipe.id}`)).body).to.deep.equal(recipe);
     const list = (await member('GET', '/recipes')).body;
     expect(list).to.deep.equal([
-      { id: recipe.id, name: 'Pancakes', servings: 4, ingredientCount: 3, createdAt: recipe.createdAt, updatedAt: recipe.updatedAt },
+      {
+        id: recipe.id,
+        name: 'Pancakes',
+        servings: 4,
+        ingredientCount: 3,
+        createdAt: recipe.createdAt,
+        updatedAt: recipe.updatedAt,
+      },
     ]);
 
-    const patched = await bumps(app, family.familyId, () => member('PATCH', `/recipes/${recipe.id}`, { servings: null, instructions: 'Fry.' }));
+    const patched = await bumps(app, family.familyId, () =>
+      member('PATCH', `/recipes/${recipe.id}`, { servings: null, instructions: 'Fry.' }),
+    );
     expect(patched.result.status).to.equal(200);
     expect(patched.delta).to.equal(1);
     expect(patched.result.body).to.include({ name: 'Pancakes', servings: null, instructions: 'Fry.' });
@@ -103,11 +120,20 @@ describe('recipes', () => {
 
     const familyUnit = await seedFamilyUnit(app, family.familyId);
     const edit = await bumps(app, family.familyId, () =>
-      member('PATCH', `${base}/${added.result.body.id}`, { name: 'Big carrots', familyUnitOfMeasureId: familyUnit, position: 5 }),
+      member('PATCH', `${base}/${added.result.body.id}`, {
+        name: 'Big carrots',
+        familyUnitOfMeasureId: familyUnit,
+        position: 5,
+      }),
     );
     expect(edit.result.status).to.equal(200);
     expect(edit.delta).to.equal(1);
-    expect(edit.result.body).to.include({ name: 'Big carrots', familyUnitOfMeasureId: familyUnit, position: 5, quantity: 3 });
+    expect(edit.result.body).to.include({
+      name: 'Big carrots',
+      familyUnitOfMeasureId: familyUnit,
+      position: 5,
+      quantity: 3,
+    });
     const detail = (await member('GET', `/recipes/${recipe.id}`)).body;
     expect(detail.ingredients.map((i: any) => i.name)).to.deep.equal(['Water', 'Oil', 'Big carrots']);
 
@@ -115,7 +141,10 @@ describe('recipes', () => {
     expect(del.result.status).to.equal(204);
     expect(del.delta).to.equal(1);
     expect((await member('DELETE', `${base}/${first.id}`)).status).to.equal(404);
-    expect((await member('GET', `/recipes/${recipe.id}`)).body.ingredients.map((i: any) => i.name)).to.deep.equal(['Water', 'Big carrots']);
+    expect((await member('GET', `/recipes/${recipe.id}`)).body.ingredients.map((i: any) => i.name)).to.deep.equal([
+      'Water',
+      'Big carrots',
+    ]);
 
     // Client ids: re-send 200; taken elsewhere 409.
     const id = uuid();
@@ -140,13 +169,25 @@ describe('recipes', () => {
     const recipe = (await member('POST', '/recipes', { name: 'R' })).body;
     const base = `/recipes/${recipe.id}/ingredients`;
     const cases: Array<[string, string, unknown, string, string]> = [
-      ['POST', base, { name: 'x', unitOfMeasureId: unitId, familyUnitOfMeasureId: familyUnit }, 'validation_failed', 'body.familyUnitOfMeasureId'],
+      [
+        'POST',
+        base,
+        { name: 'x', unitOfMeasureId: unitId, familyUnitOfMeasureId: familyUnit },
+        'validation_failed',
+        'body.familyUnitOfMeasureId',
+      ],
       ['POST', base, { name: 'x', familyUnitOfMeasureId: foreignUnit }, 'unit_not_found', 'body.familyUnitOfMeasureId'],
       ['POST', base, { name: 'x', familyProductId: foreignProduct }, 'product_not_found', 'body.familyProductId'],
       ['POST', base, { name: 'x', quantity: 0.0001 }, 'validation_failed', 'body.quantity'],
       ['POST', base, { name: 'x', position: -1 }, 'validation_failed', 'body.position'],
       ['POST', base, { name: 'x'.repeat(501) }, 'validation_failed', 'body.name'],
-      ['POST', '/recipes', { name: 'R2', ingredients: [{ name: 'ok' }, { name: 'x', unitOfMeasureId: foreignUnit }] }, 'unit_not_found', 'body.ingredients.1.unitOfMeasureId'],
+      [
+        'POST',
+        '/recipes',
+        { name: 'R2', ingredients: [{ name: 'ok' }, { name: 'x', unitOfMeasureId: foreignUnit }] },
+        'unit_not_found',
+        'body.ingredients.1.unitOfMeasureId',
+      ],
       ['POST', '/recipes', { name: 'R2', ingredients: [{ name: '' }] }, 'validation_failed', 'body.ingredients.0.name'],
       ['POST', '/recipes', { name: '' }, 'validation_failed', 'body.name'],
       ['POST', '/recipes', { name: 'R2', servings: 0 }, 'validation_failed', 'body.servings'],
@@ -161,7 +202,9 @@ describe('recipes', () => {
       expect(result.body.errors.map((e: any) => e.path)).to.include(field);
       expect(delta).to.equal(0);
     }
-    expect((await member('GET', '/recipes')).body.map((r: any) => [r.name, r.ingredientCount])).to.deep.equal([['R', 0]]);
+    expect((await member('GET', '/recipes')).body.map((r: any) => [r.name, r.ingredientCount])).to.deep.equal([
+      ['R', 0],
+    ]);
   });
 
   it("another family's recipe is 404 on every recipe route", async () => {
@@ -198,14 +241,22 @@ describe('copy recipe to list', () => {
     const pantry = store.sections[6].id;
     const list = (await member('POST', '/lists', { name: 'L', storeId: store.id })).body;
     // The store remembers Flour in Pantry.
-    const placed = (await member('POST', `/lists/${list.id}/items`, { name: 'flour', productId, sectionId: pantry })).body;
+    const placed = (await member('POST', `/lists/${list.id}/items`, { name: 'flour', productId, sectionId: pantry }))
+      .body;
     await member('DELETE', `/lists/${list.id}/items/${placed.id}`);
 
     const recipe = (
       await member('POST', '/recipes', {
         name: 'Bread',
         ingredients: [
-          { name: 'Flour', quantity: 0.5, unitOfMeasureId: unitId, isApproximate: false, quantityNote: 'sifted', productId },
+          {
+            name: 'Flour',
+            quantity: 0.5,
+            unitOfMeasureId: unitId,
+            isApproximate: false,
+            quantityNote: 'sifted',
+            productId,
+          },
           { name: 'Starter', quantity: 1.25, familyUnitOfMeasureId: familyUnit, isApproximate: true, familyProductId },
           { name: 'Salt', quantityNote: 'to taste' },
         ],
@@ -224,7 +275,9 @@ describe('copy recipe to list', () => {
       expect(Object.keys(result.body)).to.deep.equal(['items']);
       expect(events.of('ItemAdded').map((e: any) => e.item)).to.deep.equal(items);
       expect(events.of('ItemAdded').every((e: any) => e.listId === list.id)).to.equal(true);
-      expect(events.of('ListProgress')).to.deep.equal([{ type: 'ListProgress', listId: list.id, itemCount: 3, checkedCount: 0 }]);
+      expect(events.of('ListProgress')).to.deep.equal([
+        { type: 'ListProgress', listId: list.id, itemCount: 3, checkedCount: 0 },
+      ]);
     } finally {
       events.stop();
     }
@@ -250,9 +303,11 @@ describe('copy recipe to list', () => {
     ]);
   });
 
-  it('copies only the chosen ingredients; rejects a list or ingredient that is not the family\'s / the recipe\'s (400)', async () => {
+  it("copies only the chosen ingredients; rejects a list or ingredient that is not the family's / the recipe's (400)", async () => {
     const { app, family, member } = await setup();
-    const recipe = (await member('POST', '/recipes', { name: 'R', ingredients: [{ name: 'a' }, { name: 'b' }, { name: 'c' }] })).body;
+    const recipe = (
+      await member('POST', '/recipes', { name: 'R', ingredients: [{ name: 'a' }, { name: 'b' }, { name: 'c' }] })
+    ).body;
     const otherRecipe = (await member('POST', '/recipes', { name: 'R2', ingredients: [{ name: 'z' }] })).body;
     const list = (await member('POST', '/lists', { name: 'L' })).body;
     const [a, , c] = recipe.ingredients.map((i: any) => i.id);
@@ -265,12 +320,18 @@ describe('copy recipe to list', () => {
     for (const [body, code, field] of [
       [{ listId: theirList.id }, 'list_not_found', 'body.listId'],
       [{ listId: uuid() }, 'list_not_found', 'body.listId'],
-      [{ listId: list.id, ingredientIds: [a, otherRecipe.ingredients[0].id] }, 'ingredient_not_found', 'body.ingredientIds.1'],
+      [
+        { listId: list.id, ingredientIds: [a, otherRecipe.ingredients[0].id] },
+        'ingredient_not_found',
+        'body.ingredientIds.1',
+      ],
       [{ listId: list.id, ingredientIds: [uuid()] }, 'ingredient_not_found', 'body.ingredientIds.0'],
       [{}, 'validation_failed', 'body.listId'],
       [{ listId: list.id, ingredientIds: ['x'] }, 'validation_failed', 'body.ingredientIds.0'],
     ] as const) {
-      const { result, delta } = await bumps(app, family.familyId, () => member('POST', `/recipes/${recipe.id}/copy-to-list`, body));
+      const { result, delta } = await bumps(app, family.familyId, () =>
+        member('POST', `/recipes/${recipe.id}/copy-to-list`, body),
+      );
       expect(result.status, JSON.stringify(body)).to.equal(400);
       expect(result.body.code).to.equal(code);
       expect(result.body.errors.map((e: any) => e.path)).to.include(field);

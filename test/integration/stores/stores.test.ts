@@ -27,7 +27,9 @@ async function setup() {
 describe('stores', () => {
   it('a member creates a store with the default sections in walking order', async () => {
     const { app, family, member } = await setup();
-    const { result: res, delta } = await bumps(app, family.familyId, () => member('POST', '/stores', { name: 'Corner Shop' }));
+    const { result: res, delta } = await bumps(app, family.familyId, () =>
+      member('POST', '/stores', { name: 'Corner Shop' }),
+    );
     expect(res.status).to.equal(201);
     expect(delta).to.equal(1);
     expect(Object.keys(res.body)).to.deep.equal(['id', 'name', 'sections', 'createdAt', 'updatedAt']);
@@ -74,7 +76,9 @@ describe('stores', () => {
   it('renames a store (200) and bumps the version once', async () => {
     const { app, family, member } = await setup();
     const store = (await member('POST', '/stores', { name: 'Old' })).body;
-    const { result, delta } = await bumps(app, family.familyId, () => member('PATCH', `/stores/${store.id}`, { name: 'New' }));
+    const { result, delta } = await bumps(app, family.familyId, () =>
+      member('PATCH', `/stores/${store.id}`, { name: 'New' }),
+    );
     expect(result.status).to.equal(200);
     expect(delta).to.equal(1);
     expect(result.body.name).to.equal('New');
@@ -148,7 +152,7 @@ describe('stores', () => {
     expect((await admin('GET', `/stores/${store.id}`)).body).to.deep.equal(store);
   });
 
-  it('deleting a store unlinks its lists, clears its items\' sections, forgets its memory and tombstones its sections', async () => {
+  it("deleting a store unlinks its lists, clears its items' sections, forgets its memory and tombstones its sections", async () => {
     const { app, family, member } = await setup();
     const store = (await member('POST', '/stores', { name: 'Gone' })).body;
     const list = (await member('POST', '/lists', { name: 'Weekly', storeId: store.id })).body;
@@ -158,7 +162,9 @@ describe('stores', () => {
     expect(item.sectionId).to.equal(dairy);
     // A second list of the store, with a removed item in one of its sections.
     const second = (await member('POST', '/lists', { name: 'Party', storeId: store.id })).body;
-    const removed = (await member('POST', `/lists/${second.id}/items`, { name: 'Chips', sectionId: store.sections[7].id })).body;
+    const removed = (
+      await member('POST', `/lists/${second.id}/items`, { name: 'Chips', sectionId: store.sections[7].id })
+    ).body;
     await member('DELETE', `/lists/${second.id}/items/${removed.id}`);
     const events = captureEvents(app, family.familyId);
     try {
@@ -167,7 +173,13 @@ describe('stores', () => {
       expect(delta).to.equal(1);
       expect(events.of('ItemSectionChanged')).to.have.deep.members([
         { type: 'ItemSectionChanged', listId: list.id, itemId: item.id, sectionId: null, previousSectionId: dairy },
-        { type: 'ItemSectionChanged', listId: second.id, itemId: removed.id, sectionId: null, previousSectionId: store.sections[7].id },
+        {
+          type: 'ItemSectionChanged',
+          listId: second.id,
+          itemId: removed.id,
+          sectionId: null,
+          previousSectionId: store.sections[7].id,
+        },
       ]);
       const updated = events.of('ListUpdated').map((e: any) => e.list);
       expect(updated.map((l: any) => l.id)).to.have.members([list.id, second.id]);
@@ -222,18 +234,24 @@ describe('store sections', () => {
     }
     expect((await member('GET', `/stores/${store.id}`)).body).to.deep.equal(store);
 
-    const added = await bumps(app, family.familyId, () => admin('POST', `/stores/${store.id}/sections`, { name: 'Bulk' }));
+    const added = await bumps(app, family.familyId, () =>
+      admin('POST', `/stores/${store.id}/sections`, { name: 'Bulk' }),
+    );
     expect(added.result.status).to.equal(201);
     expect(added.delta).to.equal(1);
     expect(added.result.body).to.include({ name: 'Bulk', position: 11, storeId: store.id });
 
-    const renamed = await bumps(app, family.familyId, () => admin('PATCH', `/stores/${store.id}/sections/${sec}`, { name: 'Fruit & Veg' }));
+    const renamed = await bumps(app, family.familyId, () =>
+      admin('PATCH', `/stores/${store.id}/sections/${sec}`, { name: 'Fruit & Veg' }),
+    );
     expect(renamed.result.status).to.equal(200);
     expect(renamed.delta).to.equal(1);
     expect(renamed.result.body).to.include({ id: sec, name: 'Fruit & Veg', position: 0 });
 
     const order = [added.result.body.id, ...[...ids].reverse()];
-    const reordered = await bumps(app, family.familyId, () => admin('PUT', `/stores/${store.id}/sections/order`, { sectionIds: order }));
+    const reordered = await bumps(app, family.familyId, () =>
+      admin('PUT', `/stores/${store.id}/sections/order`, { sectionIds: order }),
+    );
     expect(reordered.result.status).to.equal(200);
     expect(reordered.delta).to.equal(1);
     expect(reordered.result.body.map((s: any) => s.id)).to.deep.equal(order);
@@ -319,16 +337,22 @@ describe('store sections', () => {
     const list = (await admin('POST', '/lists', { name: 'L', storeId: store.id })).body;
     const productId = await seedGlobalProduct(app);
     const produce = store.sections[0].id;
-    const apple = (await admin('POST', `/lists/${list.id}/items`, { name: 'Apples', productId, sectionId: produce })).body;
+    const apple = (await admin('POST', `/lists/${list.id}/items`, { name: 'Apples', productId, sectionId: produce }))
+      .body;
     const pear = (await admin('POST', `/lists/${list.id}/items`, { name: 'Pears', sectionId: produce })).body;
     await admin('DELETE', `/lists/${list.id}/items/${pear.id}`);
     const events = captureEvents(app, family.familyId);
     try {
       expect((await admin('DELETE', `/stores/${store.id}/sections/${produce}`)).status).to.equal(204);
       await new Promise((r) => setTimeout(r, 20));
-      const changed = events.of('ItemSectionChanged').map((e: any) => e.itemId).sort();
+      const changed = events
+        .of('ItemSectionChanged')
+        .map((e: any) => e.itemId)
+        .sort();
       expect(changed).to.deep.equal([apple.id, pear.id].sort());
-      expect(events.of('ItemSectionChanged').every((e: any) => e.sectionId === null && e.previousSectionId === produce)).to.equal(true);
+      expect(
+        events.of('ItemSectionChanged').every((e: any) => e.sectionId === null && e.previousSectionId === produce),
+      ).to.equal(true);
     } finally {
       events.stop();
     }

@@ -13,7 +13,10 @@ import { familyVersion, itemDoc, listDoc, pull, push, uuid, type AnyDoc } from '
 type App = Awaited<ReturnType<typeof testApp>>;
 
 const DAY = 24 * 60 * 60 * 1000;
-const midWalk = (version: number, issuedAt: number, rowId = uuid()): Checkpoint => ({ version, id: `${rowId}/${issuedAt}` });
+const midWalk = (version: number, issuedAt: number, rowId = uuid()): Checkpoint => ({
+  version,
+  id: `${rowId}/${issuedAt}`,
+});
 
 async function expectStatus(app: App, token: string, collection: string, cp: Checkpoint, status: number) {
   const r = await pull(app, token, collection, cp);
@@ -23,7 +26,13 @@ async function expectStatus(app: App, token: string, collection: string, cp: Che
 }
 
 /** Every page of a pull from `cp` with `limit`: the ids in the order they came. */
-async function pageIds(app: App, token: string, collection: 'sections' | 'items', cp: Checkpoint | null, limit: number) {
+async function pageIds(
+  app: App,
+  token: string,
+  collection: 'sections' | 'items',
+  cp: Checkpoint | null,
+  limit: number,
+) {
   const ids: string[] = [];
   let pages = 0;
   for (;;) {
@@ -86,11 +95,20 @@ describe('sync pull boundaries', () => {
     const list = (await request(app, 'POST', '/api/lists', { token: t, body: { name: 'Old' } })).body;
     const item = (await request(app, 'POST', `/api/lists/${list.id}/items`, { token: t, body: { name: 'gone' } })).body;
     // A hard delete (tombstone) aged beyond the retention, which the purge then removes.
-    await updateVersioned(app, family.familyId, 'shopping_list_items', { id: item.id }, { deleted: true, updated_at: new Date(Date.now() - 31 * DAY) });
+    await updateVersioned(
+      app,
+      family.familyId,
+      'shopping_list_items',
+      { id: item.id },
+      { deleted: true, updated_at: new Date(Date.now() - 31 * DAY) },
+    );
     await request(app, 'POST', '/api/lists', { token: t, body: { name: 'Later' } });
     const result = await purgeTombstones(app.deps, { familyIds: [family.familyId] });
     expect(result.rows).to.equal(1);
-    const horizon = Number((await app.deps.db('family_counters').where({ family_id: family.familyId }).first('tombstone_horizon')).tombstone_horizon);
+    const horizon = Number(
+      (await app.deps.db('family_counters').where({ family_id: family.familyId }).first('tombstone_horizon'))
+        .tombstone_horizon,
+    );
     expect(horizon).to.be.greaterThan(1);
     expect(horizon).to.be.lessThan(await familyVersion(app, family.familyId));
     for (const c of ['items', 'lists', 'products']) {
@@ -122,11 +140,23 @@ describe('sync pull boundaries', () => {
     const family = await makeFamily(app);
     const t = family.admin.token;
     const list = listDoc();
-    expect((await push(app, t, 'lists', [{ newDocumentState: list }])).body).to.deep.equal({ conflicts: [], rejected: [] });
+    expect((await push(app, t, 'lists', [{ newDocumentState: list }])).body).to.deep.equal({
+      conflicts: [],
+      rejected: [],
+    });
     const before = await familyVersion(app, family.familyId);
     // Random ids, pushed (and so inserted) in an order that is not their id order.
     const docs = Array.from({ length: 120 }, (_, i) => itemDoc(list.id, { name: `Item ${i}` }));
-    expect((await push(app, t, 'items', docs.map((d) => ({ newDocumentState: d })))).body).to.deep.equal({ conflicts: [], rejected: [] });
+    expect(
+      (
+        await push(
+          app,
+          t,
+          'items',
+          docs.map((d) => ({ newDocumentState: d })),
+        )
+      ).body,
+    ).to.deep.equal({ conflicts: [], rejected: [] });
     expect(await familyVersion(app, family.familyId)).to.equal(before + 1);
     const sorted = docs.map((d) => d.id).sort(byId);
     expect(docs.map((d) => d.id)).to.not.deep.equal(sorted);
@@ -144,9 +174,19 @@ describe('sync pull boundaries', () => {
     await push(app, t, 'lists', [{ newDocumentState: list }]);
     const before = await familyVersion(app, family.familyId);
     const docs = Array.from({ length: 120 }, (_, i) => itemDoc(list.id, { name: `Item ${i}` }));
-    expect((await push(app, t, 'items', docs.map((d) => ({ newDocumentState: d })))).body.rejected).to.deep.equal([]);
+    expect(
+      (
+        await push(
+          app,
+          t,
+          'items',
+          docs.map((d) => ({ newDocumentState: d })),
+        )
+      ).body.rejected,
+    ).to.deep.equal([]);
     const ids = await app.deps.db.transaction(async (trx) => {
-      for (const s of ['enable_indexscan', 'enable_indexonlyscan', 'enable_bitmapscan']) await trx.raw(`SET LOCAL ${s} = off`);
+      for (const s of ['enable_indexscan', 'enable_indexonlyscan', 'enable_bitmapscan'])
+        await trx.raw(`SET LOCAL ${s} = off`);
       const out: string[] = [];
       let cursor: Cursor | null = { version: before, id: MAX_ID };
       for (;;) {

@@ -53,18 +53,30 @@ describe('sync: section memory and cascades reach a device pulling from the chec
     const milk = await insertGlobalProductRow(app, { name: `Milk ${Date.now()}` });
     const d = await device(app, t);
 
-    const item = await api('POST', `/lists/${list.id}/items`, { name: 'Milk', productId: milk, sectionId: section(store, 'Dairy & Eggs') });
+    const item = await api('POST', `/lists/${list.id}/items`, {
+      name: 'Milk',
+      productId: milk,
+      sectionId: section(store, 'Dairy & Eggs'),
+    });
     let got = await d.pull();
     expect(got.items.get(item.id)).to.include({ sectionId: section(store, 'Dairy & Eggs') });
     const memory = [...got.sectionMemory.values()];
     expect(memory).to.have.length(1);
-    expect(memory[0]).to.deep.include({ storeId: store.id, productId: milk, sectionId: section(store, 'Dairy & Eggs'), _deleted: false });
+    expect(memory[0]).to.deep.include({
+      storeId: store.id,
+      productId: milk,
+      sectionId: section(store, 'Dairy & Eggs'),
+      _deleted: false,
+    });
 
     // Moving the item moves the memory: an update of the memory row, pulled as such.
     await api('PATCH', `/lists/${list.id}/items/${item.id}`, { sectionId: section(store, 'Frozen') });
     got = await d.pull();
     expect(got.items.get(item.id)).to.include({ sectionId: section(store, 'Frozen') });
-    expect(got.sectionMemory.get(memory[0]!.id)).to.deep.include({ sectionId: section(store, 'Frozen'), _deleted: false });
+    expect(got.sectionMemory.get(memory[0]!.id)).to.deep.include({
+      sectionId: section(store, 'Frozen'),
+      _deleted: false,
+    });
     expect(got.sectionMemory.size).to.equal(1);
   });
 
@@ -77,7 +89,10 @@ describe('sync: section memory and cascades reach a device pulling from the chec
     const item = await api('POST', `/lists/${list.id}/items`, { name: 'Bread', productId: bread, sectionId: bakery });
     const removed = await api('POST', `/lists/${list.id}/items`, { name: 'Buns', sectionId: bakery });
     await api('DELETE', `/lists/${list.id}/items/${removed.id}`);
-    const elsewhere = await api('POST', `/lists/${list.id}/items`, { name: 'Apples', sectionId: section(store, 'Produce') });
+    const elsewhere = await api('POST', `/lists/${list.id}/items`, {
+      name: 'Apples',
+      sectionId: section(store, 'Produce'),
+    });
     const d = await device(app, t);
 
     await api('DELETE', `/stores/${store.id}/sections/${bakery}`);
@@ -98,10 +113,21 @@ describe('sync: section memory and cascades reach a device pulling from the chec
     const cheese = await insertGlobalProductRow(app, { name: `Cheese ${Date.now()}` });
     // The second store remembers cheese in its deli.
     const other = await api('POST', '/lists', { name: 'Other', storeId: second.id });
-    await api('POST', `/lists/${other.id}/items`, { name: 'Cheese', productId: cheese, sectionId: section(second, 'Deli') });
+    await api('POST', `/lists/${other.id}/items`, {
+      name: 'Cheese',
+      productId: cheese,
+      sectionId: section(second, 'Deli'),
+    });
     const list = await api('POST', '/lists', { name: 'Weekly', storeId: first.id });
-    const known = await api('POST', `/lists/${list.id}/items`, { name: 'Cheese', productId: cheese, sectionId: section(first, 'Dairy & Eggs') });
-    const plain = await api('POST', `/lists/${list.id}/items`, { name: 'Soap', sectionId: section(first, 'Household') });
+    const known = await api('POST', `/lists/${list.id}/items`, {
+      name: 'Cheese',
+      productId: cheese,
+      sectionId: section(first, 'Dairy & Eggs'),
+    });
+    const plain = await api('POST', `/lists/${list.id}/items`, {
+      name: 'Soap',
+      sectionId: section(first, 'Household'),
+    });
     const d = await device(app, t);
 
     await api('PATCH', `/lists/${list.id}`, { storeId: second.id });
@@ -120,18 +146,29 @@ describe('sync: section memory and cascades reach a device pulling from the chec
     const a = await api('POST', '/lists', { name: 'A', storeId: store.id });
     const b = await api('POST', '/lists', { name: 'B', storeId: store.id });
     const c = await api('POST', '/lists', { name: 'C', storeId: kept.id });
-    const ia = await api('POST', `/lists/${a.id}/items`, { name: 'Eggs', productId: eggs, sectionId: section(store, 'Dairy & Eggs') });
+    const ia = await api('POST', `/lists/${a.id}/items`, {
+      name: 'Eggs',
+      productId: eggs,
+      sectionId: section(store, 'Dairy & Eggs'),
+    });
     const ib = await api('POST', `/lists/${b.id}/items`, { name: 'Tea', sectionId: section(store, 'Beverages') });
-    const ic = await api('POST', `/lists/${c.id}/items`, { name: 'Eggs', productId: eggs, sectionId: section(kept, 'Dairy & Eggs') });
+    const ic = await api('POST', `/lists/${c.id}/items`, {
+      name: 'Eggs',
+      productId: eggs,
+      sectionId: section(kept, 'Dairy & Eggs'),
+    });
     const d = await device(app, t);
 
     await api('DELETE', `/stores/${store.id}`);
     const got = await d.pull();
     expect(got.stores.get(store.id)).to.include({ _deleted: true });
     expect(got.stores.has(kept.id)).to.equal(false);
-    expect([...got.sections.values()].filter((s) => s._deleted).map((s) => s.id).sort()).to.deep.equal(
-      (store.sections as AnyDoc[]).map((s) => s.id).sort(),
-    );
+    expect(
+      [...got.sections.values()]
+        .filter((s) => s._deleted)
+        .map((s) => s.id)
+        .sort(),
+    ).to.deep.equal((store.sections as AnyDoc[]).map((s) => s.id).sort());
     expect(got.sections.size).to.equal(11);
     expect(got.lists.get(a.id)).to.include({ storeId: null, _deleted: false });
     expect(got.lists.get(b.id)).to.include({ storeId: null, _deleted: false });

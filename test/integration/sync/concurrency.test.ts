@@ -45,7 +45,10 @@ describe('sync pull under concurrent writers', () => {
         const kind = (w + i) % 4;
         const target = known.length ? known[(w * 31 + i * 7) % known.length]! : undefined;
         if (kind === 0 || !target) {
-          const r = await request(app, 'POST', `/api/lists/${list.id}/items`, { token, body: { name: `rest ${w}.${i}` } });
+          const r = await request(app, 'POST', `/api/lists/${list.id}/items`, {
+            token,
+            body: { name: `rest ${w}.${i}` },
+          });
           expect(r.status, r.text).to.equal(201);
           known.push({ ...r.body, _deleted: false });
         } else if (kind === 1) {
@@ -54,11 +57,16 @@ describe('sync pull under concurrent writers', () => {
           expect(r.body.rejected, r.text).to.deep.equal([]);
           known.push(doc);
         } else if (kind === 2) {
-          const r = await request(app, 'PATCH', `/api/lists/${list.id}/items/${target.id}`, { token, body: { name: `patched ${w}.${i}`, checked: i % 2 === 0 } });
+          const r = await request(app, 'PATCH', `/api/lists/${list.id}/items/${target.id}`, {
+            token,
+            body: { name: `patched ${w}.${i}`, checked: i % 2 === 0 },
+          });
           expect([200, 404], r.text).to.include(r.status);
         } else {
           // Push an edit based on what the writer believes; a conflict is a legitimate outcome.
-          const r = await push(app, token, 'items', [{ assumedMasterState: target, newDocumentState: { ...target, quantity: w + i } }]);
+          const r = await push(app, token, 'items', [
+            { assumedMasterState: target, newDocumentState: { ...target, quantity: w + i } },
+          ]);
           expect(r.status, r.text).to.equal(200);
           expect(r.body.rejected, r.text).to.deep.equal([]);
         }
@@ -74,7 +82,9 @@ describe('sync pull under concurrent writers', () => {
     const final = await pullAll(app, family.admin.token, 'items', null, 1000);
     expect(final.docs.size).to.equal(known.length);
     expect(pulls).to.be.greaterThan(1);
-    const diff = [...final.docs.values()].filter((d) => JSON.stringify(pulled.get(d.id)) !== JSON.stringify(d)).map((d) => d.id);
+    const diff = [...final.docs.values()]
+      .filter((d) => JSON.stringify(pulled.get(d.id)) !== JSON.stringify(d))
+      .map((d) => d.id);
     expect(diff, `rows the reader missed or holds stale: ${diff.length}`).to.deep.equal([]);
     expect(pulled.size).to.equal(final.docs.size);
   });
@@ -131,14 +141,22 @@ describe('sync pull under concurrent writers', () => {
     for (const [id, d] of tail.docs) pulled.set(id, d);
 
     // The reference is the table itself, not another pull.
-    const rows = (await app.deps.db('shopping_list_items').where({ family_id: family.familyId }).select('id', 'name', 'deleted')) as {
+    const rows = (await app.deps
+      .db('shopping_list_items')
+      .where({ family_id: family.familyId })
+      .select('id', 'name', 'deleted')) as {
       id: string;
       name: string;
       deleted: boolean;
     }[];
     expect(rows.length).to.equal(ids.length);
-    expect(rows.some((r) => r.deleted), 'some rows were deleted').to.equal(true);
-    const wrong = rows.filter((r) => pulled.get(r.id)?.name !== r.name || pulled.get(r.id)?._deleted !== r.deleted).map((r) => r.id);
+    expect(
+      rows.some((r) => r.deleted),
+      'some rows were deleted',
+    ).to.equal(true);
+    const wrong = rows
+      .filter((r) => pulled.get(r.id)?.name !== r.name || pulled.get(r.id)?._deleted !== r.deleted)
+      .map((r) => r.id);
     expect(wrong, `rows the reader missed or holds stale: ${wrong.length}`).to.deep.equal([]);
     expect(pulled.size).to.equal(rows.length);
   });

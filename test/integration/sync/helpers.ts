@@ -1,7 +1,12 @@
 // Replication clients for the tests: pull/push over HTTP exactly as the SDK speaks them.
 import crypto from 'node:crypto';
 import { request, type HttpResult } from '../../helpers/app.js';
-import { SCHEMA_VERSION, encodeCheckpoint, type Checkpoint, type CollectionName } from '@family-shopping/client/protocol';
+import {
+  SCHEMA_VERSION,
+  encodeCheckpoint,
+  type Checkpoint,
+  type CollectionName,
+} from '@family-shopping/client/protocol';
 
 export type AnyDoc = Record<string, any> & { id: string; _deleted: boolean };
 export interface PullBody {
@@ -64,7 +69,16 @@ export async function pullAll(
 
 export function listDoc(over: Partial<AnyDoc> = {}): AnyDoc {
   const t = nowIso();
-  return { id: uuid(), name: 'Groceries', storeId: null, archivedAt: null, createdAt: t, updatedAt: t, _deleted: false, ...over };
+  return {
+    id: uuid(),
+    name: 'Groceries',
+    storeId: null,
+    archivedAt: null,
+    createdAt: t,
+    updatedAt: t,
+    _deleted: false,
+    ...over,
+  };
 }
 
 export function itemDoc(listId: string, over: Partial<AnyDoc> = {}): AnyDoc {

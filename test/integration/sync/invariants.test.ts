@@ -6,7 +6,11 @@ import { expect } from 'chai';
 import { testApp } from '../../helpers/app.js';
 import { makeFamily } from '../../helpers/factories.js';
 import { catalogWrite, familyWrite, takeFamilyVersion } from '../../../server/db/family-write.js';
-import { GLOBAL_CATALOG_TABLES, REPLICATED_FAMILY_TABLES, TABLE_COLLECTION } from '../../../server/db/replicated-tables.js';
+import {
+  GLOBAL_CATALOG_TABLES,
+  REPLICATED_FAMILY_TABLES,
+  TABLE_COLLECTION,
+} from '../../../server/db/replicated-tables.js';
 import { newId } from '../../../server/db/ids.js';
 import { mapPgError } from '../../../server/db/errors.js';
 import { insertVersioned } from '../../helpers/versioned.js';
@@ -65,10 +69,15 @@ describe('sync invariants: the database refuses a replicated row without its wri
       }),
     );
     expect(await familyVersion(app, familyId)).to.equal(before);
-    expect(await app.deps.db('stores').where({ id: store.id }).first()).to.include({ name: 'Before', version: String(store.version) });
+    expect(await app.deps.db('stores').where({ id: store.id }).first()).to.include({
+      name: 'Before',
+      version: String(store.version),
+    });
     // An insert that forgets the version gets none at all: refused by the same check.
     await refused(
-      familyWrite(app.deps, familyId, (w) => w.trx('shopping_lists').insert({ id: newId(), name: 'x', family_id: familyId, version: 0 })),
+      familyWrite(app.deps, familyId, (w) =>
+        w.trx('shopping_lists').insert({ id: newId(), name: 'x', family_id: familyId, version: 0 }),
+      ),
     );
   });
 
@@ -78,7 +87,9 @@ describe('sync invariants: the database refuses a replicated row without its wri
     const store = await storeOf(app, a.familyId);
     // The version an earlier write took.
     await refused(
-      familyWrite(app.deps, a.familyId, (w) => w.trx('stores').where({ id: store.id }).update({ name: 'Stale', version: store.version })),
+      familyWrite(app.deps, a.familyId, (w) =>
+        w.trx('stores').where({ id: store.id }).update({ name: 'Stale', version: store.version }),
+      ),
     );
     // The counter's current value, outside any family write (read, not taken).
     const current = await familyVersion(app, a.familyId);
@@ -101,11 +112,15 @@ describe('sync invariants: the database refuses a replicated row without its wri
     // the setting roll back together).
     await refused(
       app.deps.db.transaction(async (trx) => {
-        await trx.transaction(async (sp) => {
-          await takeFamilyVersion(sp, a.familyId);
-          throw new Error('roll the savepoint back');
-        }).catch(() => undefined);
-        await trx('stores').where({ id: store.id }).update({ name: 'After savepoint', version: String(Number(taken) + 1) });
+        await trx
+          .transaction(async (sp) => {
+            await takeFamilyVersion(sp, a.familyId);
+            throw new Error('roll the savepoint back');
+          })
+          .catch(() => undefined);
+        await trx('stores')
+          .where({ id: store.id })
+          .update({ name: 'After savepoint', version: String(Number(taken) + 1) });
       }),
     );
   });
@@ -122,12 +137,22 @@ describe('sync invariants: the database refuses a replicated row without its wri
   it('refuses a global catalog row without the catalog version its transaction took', async () => {
     const id = newId();
     await refused(app.deps.db('products').insert({ id, key: `t-${id}`, name: 'Unversioned' }));
-    const { rows } = (await app.deps.db.raw('SELECT version FROM catalog_counter')) as { rows: Array<{ version: string }> };
-    await refused(app.deps.db('products').insert({ id, key: `t-${id}`, name: 'Read', catalog_version: rows[0]!.version }));
-    await catalogWrite(app.deps, (trx, version) => trx('products').insert({ id, key: `t-${id}`, name: 'Versioned', catalog_version: version }));
+    const { rows } = (await app.deps.db.raw('SELECT version FROM catalog_counter')) as {
+      rows: Array<{ version: string }>;
+    };
+    await refused(
+      app.deps.db('products').insert({ id, key: `t-${id}`, name: 'Read', catalog_version: rows[0]!.version }),
+    );
+    await catalogWrite(app.deps, (trx, version) =>
+      trx('products').insert({ id, key: `t-${id}`, name: 'Versioned', catalog_version: version }),
+    );
     await refused(app.deps.db('products').where({ id }).update({ name: 'Renamed behind' }));
-    await refused(catalogWrite(app.deps, (trx) => trx('products').where({ id }).update({ name: 'Forgot the version' })));
-    await catalogWrite(app.deps, (trx, version) => trx('products').where({ id }).update({ name: 'Renamed', catalog_version: version }));
+    await refused(
+      catalogWrite(app.deps, (trx) => trx('products').where({ id }).update({ name: 'Forgot the version' })),
+    );
+    await catalogWrite(app.deps, (trx, version) =>
+      trx('products').where({ id }).update({ name: 'Renamed', catalog_version: version }),
+    );
     expect(await app.deps.db('products').where({ id }).first()).to.include({ name: 'Renamed' });
   });
 

@@ -18,16 +18,32 @@ async function seedFamily(app: Awaited<ReturnType<typeof testApp>>) {
   };
   const globalProductId = newId();
   await catalogWrite(app.deps, (trx, version) =>
-    trx('products').insert({ id: globalProductId, key: `t-${globalProductId}`, name: `Flour ${globalProductId.slice(0, 6)}`, catalog_version: version }),
+    trx('products').insert({
+      id: globalProductId,
+      key: `t-${globalProductId}`,
+      name: `Flour ${globalProductId.slice(0, 6)}`,
+      catalog_version: version,
+    }),
   );
   const store = await post('/api/stores', { name: 'Corner shop' });
   const list = await post('/api/lists', { name: 'Weekly', storeId: store.id });
   const produce = store.sections[0].id;
-  const item = await post(`/api/lists/${list.id}/items`, { name: 'Flour', productId: globalProductId, sectionId: produce, quantity: 1.5 });
+  const item = await post(`/api/lists/${list.id}/items`, {
+    name: 'Flour',
+    productId: globalProductId,
+    sectionId: produce,
+    quantity: 1.5,
+  });
   const recipe = await post('/api/recipes', { name: 'Bread', ingredients: [{ name: 'Flour', quantity: 0.5 }] });
-  const product = await post('/api/products', { name: `Oat drink ${uuid().slice(0, 6)}`, unitCategoryFlags: ['Volume'] });
+  const product = await post('/api/products', {
+    name: `Oat drink ${uuid().slice(0, 6)}`,
+    unitCategoryFlags: ['Volume'],
+  });
   const unit = await post('/api/units', { name: 'Crate', abbreviation: `cr${uuid().slice(0, 6)}`, category: 'Count' });
-  const override = await request(app, 'PUT', `/api/products/${globalProductId}/override`, { token: t, body: { name: 'My flour' } });
+  const override = await request(app, 'PUT', `/api/products/${globalProductId}/override`, {
+    token: t,
+    body: { name: 'My flour' },
+  });
   expect(override.status).to.equal(200);
   return { family, token: t, store, list, item, recipe, product, unit, globalProductId, produce };
 }
@@ -46,18 +62,37 @@ describe('sync pull', () => {
     expect(pulled.stores!.get(s.store.id)).to.deep.include({ name: 'Corner shop', _deleted: false });
     expect(pulled.stores!.get(s.store.id)).to.not.have.property('sections');
     expect(pulled.sections!.size).to.equal(11);
-    expect(pulled.lists!.get(s.list.id)).to.deep.include({ name: 'Weekly', storeId: s.store.id, archivedAt: null, _deleted: false });
+    expect(pulled.lists!.get(s.list.id)).to.deep.include({
+      name: 'Weekly',
+      storeId: s.store.id,
+      archivedAt: null,
+      _deleted: false,
+    });
     expect(pulled.items!.get(s.item.id)).to.deep.equal({ ...s.item, _deleted: false });
     expect(pulled.recipes!.get(s.recipe.id)).to.deep.include({ name: 'Bread', _deleted: false });
     expect([...pulled.ingredients!.values()].map((d) => d.name)).to.deep.equal(['Flour']);
     const memory = [...pulled.sectionMemory!.values()];
     expect(memory).to.have.length(1);
-    expect(memory[0]).to.deep.include({ storeId: s.store.id, productId: s.globalProductId, sectionId: s.produce, _deleted: false });
-    expect(pulled.products!.get(s.product.id)).to.deep.include({ kind: 'family', unitCategoryFlags: ['Volume'], overridden: false });
-    expect(pulled.products!.get(s.globalProductId)).to.deep.include({ kind: 'global', name: 'My flour', overridden: true });
+    expect(memory[0]).to.deep.include({
+      storeId: s.store.id,
+      productId: s.globalProductId,
+      sectionId: s.produce,
+      _deleted: false,
+    });
+    expect(pulled.products!.get(s.product.id)).to.deep.include({
+      kind: 'family',
+      unitCategoryFlags: ['Volume'],
+      overridden: false,
+    });
+    expect(pulled.products!.get(s.globalProductId)).to.deep.include({
+      kind: 'global',
+      name: 'My flour',
+      overridden: true,
+    });
     expect(pulled.units!.get(s.unit.id)).to.deep.include({ kind: 'family', code: null, name: 'Crate' });
     expect([...pulled.units!.values()].some((u) => u.kind === 'global' && u.code === 'each')).to.equal(true);
-    for (const docs of Object.values(pulled)) for (const d of docs!.values()) expect(d).to.not.have.property('familyId');
+    for (const docs of Object.values(pulled))
+      for (const d of docs!.values()) expect(d).to.not.have.property('familyId');
 
     // Field for field the REST record (nested and computed parts aside) plus `_deleted: false`.
     const rest = async (path: string) => (await request(app, 'GET', path, { token: s.token })).body;
@@ -72,7 +107,8 @@ describe('sync pull', () => {
     expect(pulled.lists!.get(s.list.id)).to.deep.equal(doc(listRecord, 'itemCount', 'checkedCount'));
     const recipeRecord = await rest(`/api/recipes/${s.recipe.id}`);
     expect(pulled.recipes!.get(s.recipe.id)).to.deep.equal(doc(recipeRecord, 'ingredients'));
-    for (const ingredient of recipeRecord.ingredients) expect(pulled.ingredients!.get(ingredient.id)).to.deep.equal(doc(ingredient));
+    for (const ingredient of recipeRecord.ingredients)
+      expect(pulled.ingredients!.get(ingredient.id)).to.deep.equal(doc(ingredient));
     for (const product of await rest('/api/products?limit=200')) {
       expect(pulled.products!.get(product.id), product.name).to.deep.equal(doc(product));
     }
@@ -87,7 +123,8 @@ describe('sync pull', () => {
     const empty = await pull(app, t, 'items');
     expect(empty.body).to.deep.equal({ documents: [], checkpoint: null });
     const list = (await request(app, 'POST', '/api/lists', { token: t, body: { name: 'L' } })).body;
-    for (let i = 0; i < 7; i++) await request(app, 'POST', `/api/lists/${list.id}/items`, { token: t, body: { name: `item ${i}` } });
+    for (let i = 0; i < 7; i++)
+      await request(app, 'POST', `/api/lists/${list.id}/items`, { token: t, body: { name: `item ${i}` } });
     const seen: string[] = [];
     let cp = null;
     for (const expected of [3, 3, 1]) {
@@ -140,7 +177,10 @@ describe('sync pull', () => {
     await request(app, 'POST', `/api/lists/${list.id}/items`, { token: a.admin.token, body: { name: 'Gift' } });
     await request(app, 'POST', '/api/stores', { token: a.admin.token, body: { name: 'A store' } });
     await request(app, 'POST', '/api/products', { token: a.admin.token, body: { name: `A product ${uuid()}` } });
-    await request(app, 'POST', '/api/units', { token: a.admin.token, body: { name: 'A unit', abbreviation: `au${uuid().slice(0, 6)}`, category: 'Count' } });
+    await request(app, 'POST', '/api/units', {
+      token: a.admin.token,
+      body: { name: 'A unit', abbreviation: `au${uuid().slice(0, 6)}`, category: 'Count' },
+    });
     for (const c of COLLECTIONS) {
       const { docs } = await pullAll(app, b.admin.token, c, null, 1000);
       for (const d of docs.values()) expect(d.kind ?? 'family-data', `${c} ${d.id}`).to.not.equal('family');
@@ -155,17 +195,31 @@ describe('sync pull', () => {
     const start = await pullAll(app, t, 'products', null, 50);
     expect(start.checkpoint).to.have.property('catalogVersion');
     const id = newId();
-    await catalogWrite(app.deps, (trx, version) => trx('products').insert({ id, key: `t-${id}`, name: 'Rye', catalog_version: version }));
+    await catalogWrite(app.deps, (trx, version) =>
+      trx('products').insert({ id, key: `t-${id}`, name: 'Rye', catalog_version: version }),
+    );
     const added = await pullAll(app, t, 'products', start.checkpoint);
-    expect([...added.docs.values()]).to.deep.equal([{ ...added.docs.get(id)!, id, kind: 'global', name: 'Rye', unitCategoryFlags: [], overridden: false, _deleted: false }]);
+    expect([...added.docs.values()]).to.deep.equal([
+      {
+        ...added.docs.get(id)!,
+        id,
+        kind: 'global',
+        name: 'Rye',
+        unitCategoryFlags: [],
+        overridden: false,
+        _deleted: false,
+      },
+    ]);
     await request(app, 'PUT', `/api/products/${id}/override`, { token: t, body: { unitCategoryFlags: ['Weight'] } });
     const overridden = await pullAll(app, t, 'products', added.checkpoint);
-    expect([...overridden.docs.values()].map((d) => [d.id, d.name, d.unitCategoryFlags, d.overridden, d._deleted])).to.deep.equal([
-      [id, 'Rye', ['Weight'], true, false],
-    ]);
+    expect(
+      [...overridden.docs.values()].map((d) => [d.id, d.name, d.unitCategoryFlags, d.overridden, d._deleted]),
+    ).to.deep.equal([[id, 'Rye', ['Weight'], true, false]]);
     await request(app, 'DELETE', `/api/products/${id}/override`, { token: t });
     const cleared = await pullAll(app, t, 'products', overridden.checkpoint);
-    expect([...cleared.docs.values()].map((d) => [d.id, d.unitCategoryFlags, d.overridden, d._deleted])).to.deep.equal([[id, [], false, false]]);
+    expect([...cleared.docs.values()].map((d) => [d.id, d.unitCategoryFlags, d.overridden, d._deleted])).to.deep.equal([
+      [id, [], false, false],
+    ]);
     const fp = (await request(app, 'POST', '/api/products', { token: t, body: { name: `Mine ${uuid()}` } })).body;
     await request(app, 'DELETE', `/api/products/${fp.id}`, { token: t });
     const deleted = await pullAll(app, t, 'products', cleared.checkpoint);
@@ -177,7 +231,10 @@ describe('sync pull', () => {
     const family = await makeFamily(app);
     const t = family.admin.token;
     for (let i = 0; i < 5; i++) {
-      await request(app, 'POST', '/api/units', { token: t, body: { name: `U${i}`, abbreviation: `u${i}${uuid().slice(0, 6)}`, category: 'Count' } });
+      await request(app, 'POST', '/api/units', {
+        token: t,
+        body: { name: `U${i}`, abbreviation: `u${i}${uuid().slice(0, 6)}`, category: 'Count' },
+      });
     }
     const all = await pullAll(app, t, 'units', null, 1000);
     const paged = await pullAll(app, t, 'units', null, 2);
@@ -189,7 +246,8 @@ describe('sync pull', () => {
   it('answers 410 for a checkpoint ahead of what the server has issued (another family\u2019s, or from before a restore), so no row is skipped', async () => {
     const app = await testApp();
     const older = await makeFamily(app);
-    for (let i = 0; i < 5; i++) await request(app, 'POST', '/api/lists', { token: older.admin.token, body: { name: `List ${i}` } });
+    for (let i = 0; i < 5; i++)
+      await request(app, 'POST', '/api/lists', { token: older.admin.token, body: { name: `List ${i}` } });
     const ahead = (await pull(app, older.admin.token, 'lists')).body.checkpoint!;
     const family = await makeFamily(app);
     const t = family.admin.token;
@@ -224,7 +282,9 @@ describe('sync pull', () => {
     expect([newer.status, newer.body.code]).to.deep.equal([400, 'schema_unsupported']);
     const bad = await get('/api/sync/items/pull?schema=1&checkpoint=%7Bnope');
     expect([bad.status, bad.body.code]).to.deep.equal([400, 'validation_failed']);
-    const badId = await get(`/api/sync/items/pull?schema=1&checkpoint=${encodeURIComponent(JSON.stringify({ version: 1, id: 'x' }))}`);
+    const badId = await get(
+      `/api/sync/items/pull?schema=1&checkpoint=${encodeURIComponent(JSON.stringify({ version: 1, id: 'x' }))}`,
+    );
     expect(badId.status).to.equal(400);
     expect((await get('/api/sync/items/pull?schema=1&limit=1001')).status).to.equal(400);
     expect((await get('/api/sync/items/pull?schema=1&limit=0')).status).to.equal(400);

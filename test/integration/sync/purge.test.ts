@@ -17,18 +17,34 @@ describe('sync tombstone purge', () => {
     const db = app.deps.db;
     const list = (await request(app, 'POST', '/api/lists', { token: t, body: { name: 'Old' } })).body;
     const keep = (await request(app, 'POST', `/api/lists/${list.id}/items`, { token: t, body: { name: 'keep' } })).body;
-    const oldGone = (await request(app, 'POST', `/api/lists/${list.id}/items`, { token: t, body: { name: 'old' } })).body;
-    const young = (await request(app, 'POST', `/api/lists/${list.id}/items`, { token: t, body: { name: 'young' } })).body;
+    const oldGone = (await request(app, 'POST', `/api/lists/${list.id}/items`, { token: t, body: { name: 'old' } }))
+      .body;
+    const young = (await request(app, 'POST', `/api/lists/${list.id}/items`, { token: t, body: { name: 'young' } }))
+      .body;
     const early = await pull(app, t, 'items', null, 1);
     const earlyCheckpoint = early.body.checkpoint;
     // Two hard deletes (tombstones), one aged beyond the retention period.
-    const recipe = (await request(app, 'POST', '/api/recipes', { token: t, body: { name: 'R', ingredients: [{ name: 'x' }] } })).body;
+    const recipe = (
+      await request(app, 'POST', '/api/recipes', { token: t, body: { name: 'R', ingredients: [{ name: 'x' }] } })
+    ).body;
     await request(app, 'DELETE', `/api/recipes/${recipe.id}`, { token: t });
     const f = family.familyId;
     const now = app.deps.clock.now().getTime();
-    await updateVersioned(app, f, 'shopping_list_items', { id: oldGone.id }, { deleted: true, updated_at: new Date(now - 31 * DAY) });
+    await updateVersioned(
+      app,
+      f,
+      'shopping_list_items',
+      { id: oldGone.id },
+      { deleted: true, updated_at: new Date(now - 31 * DAY) },
+    );
     await updateVersioned(app, f, 'shopping_list_items', { id: young.id }, { deleted: true });
-    await updateVersioned(app, f, 'recipe_ingredients', { recipe_id: recipe.id }, { updated_at: new Date(now - 40 * DAY) });
+    await updateVersioned(
+      app,
+      f,
+      'recipe_ingredients',
+      { recipe_id: recipe.id },
+      { updated_at: new Date(now - 40 * DAY) },
+    );
     await updateVersioned(app, f, 'recipes', { id: recipe.id }, { updated_at: new Date(now - 40 * DAY) });
     const purgedVersions = [
       ...(await db('shopping_list_items').where({ id: oldGone.id }).pluck('version')),
@@ -65,15 +81,34 @@ describe('sync tombstone purge', () => {
     const t = family.admin.token;
     const db = app.deps.db;
     const list = (await request(app, 'POST', '/api/lists', { token: t, body: { name: 'L' } })).body;
-    const unit = (await request(app, 'POST', '/api/units', { token: t, body: { name: 'Sack', abbreviation: `sk${Date.now() % 100000}`, category: 'Count' } })).body;
-    const item = (await request(app, 'POST', `/api/lists/${list.id}/items`, { token: t, body: { name: 'Rice', familyUnitOfMeasureId: unit.id } })).body;
+    const unit = (
+      await request(app, 'POST', '/api/units', {
+        token: t,
+        body: { name: 'Sack', abbreviation: `sk${Date.now() % 100000}`, category: 'Count' },
+      })
+    ).body;
+    const item = (
+      await request(app, 'POST', `/api/lists/${list.id}/items`, {
+        token: t,
+        body: { name: 'Rice', familyUnitOfMeasureId: unit.id },
+      })
+    ).body;
     // The item is tombstoned recently, the unit long ago: the unit must wait for the item.
     await updateVersioned(app, family.familyId, 'shopping_list_items', { id: item.id }, { deleted: true });
-    await updateVersioned(app, family.familyId, 'family_units_of_measure', { id: unit.id }, { deleted: true, updated_at: new Date(Date.now() - 60 * DAY) });
+    await updateVersioned(
+      app,
+      family.familyId,
+      'family_units_of_measure',
+      { id: unit.id },
+      { deleted: true, updated_at: new Date(Date.now() - 60 * DAY) },
+    );
     await purgeTombstones(app.deps);
     expect(await db('family_units_of_measure').where({ id: unit.id }).first()).to.include({ deleted: true });
     // With a shorter retention (tests), the item goes too, then the unit.
-    await purgeTombstones({ db, clock: { now: () => new Date(Date.now() + 1000) } }, { retentionMs: 0, familyIds: [family.familyId] });
+    await purgeTombstones(
+      { db, clock: { now: () => new Date(Date.now() + 1000) } },
+      { retentionMs: 0, familyIds: [family.familyId] },
+    );
     expect(await db('shopping_list_items').where({ id: item.id }).first()).to.equal(undefined);
     expect(await db('family_units_of_measure').where({ id: unit.id }).first()).to.equal(undefined);
     expect(TOMBSTONE_RETENTION_MS).to.equal(30 * DAY);
@@ -85,7 +120,13 @@ describe('sync tombstone purge', () => {
     const t = family.admin.token;
     const recipe = (await request(app, 'POST', '/api/recipes', { token: t, body: { name: 'Old' } })).body;
     await request(app, 'DELETE', `/api/recipes/${recipe.id}`, { token: t });
-    await updateVersioned(app, family.familyId, 'recipes', { id: recipe.id }, { updated_at: new Date(Date.now() - 31 * DAY) });
+    await updateVersioned(
+      app,
+      family.familyId,
+      'recipes',
+      { id: recipe.id },
+      { updated_at: new Date(Date.now() - 31 * DAY) },
+    );
     const stop = schedulePurge(app.deps, 10);
     try {
       for (let i = 0; i < 500 && (await app.deps.db('recipes').where({ id: recipe.id }).first()); i++) {

@@ -6,7 +6,18 @@ import { makeFamily, makeMember } from '../../helpers/factories.js';
 import { insertGlobalProductRow } from '../../helpers/versioned.js';
 import type { FamilyEvent } from '../../../server/events/bus.js';
 import { pushResponseSchemas } from '@family-shopping/client/protocol';
-import { familyVersion, itemDoc, listDoc, pull, pullAll, push, sectionDoc, storeDoc, uuid, type AnyDoc } from './helpers.js';
+import {
+  familyVersion,
+  itemDoc,
+  listDoc,
+  pull,
+  pullAll,
+  push,
+  sectionDoc,
+  storeDoc,
+  uuid,
+  type AnyDoc,
+} from './helpers.js';
 
 type App = Awaited<ReturnType<typeof testApp>>;
 
@@ -80,14 +91,19 @@ describe('sync push', () => {
       res = await push(app, t, 'items', [{ assumedMasterState: after, newDocumentState: { ...after, removedAt } }]);
     });
     expect(res.body.rejected).to.deep.equal([]);
-    expect(removeEvents.find((e) => e.type === 'ItemRemoved')).to.deep.include({ itemId: item.id, removedByUserId: family.admin.userId });
+    expect(removeEvents.find((e) => e.type === 'ItemRemoved')).to.deep.include({
+      itemId: item.id,
+      removedByUserId: family.admin.userId,
+    });
     const removed = (await serverDoc(app, t, 'items', item.id))!;
     expect(removed.removedByUserId).to.equal(family.admin.userId);
     expect(new Date(removed.removedAt).getTime()).to.equal(new Date(removedAt).getTime());
 
     // Restore by a client that saw the removal.
     const restoreEvents = await eventsDuring(app, family.familyId, async () => {
-      res = await push(app, t, 'items', [{ assumedMasterState: removed, newDocumentState: { ...removed, removedAt: null } }]);
+      res = await push(app, t, 'items', [
+        { assumedMasterState: removed, newDocumentState: { ...removed, removedAt: null } },
+      ]);
     });
     expect(restoreEvents.some((e) => e.type === 'ItemRestored')).to.equal(true);
     const restored = (await serverDoc(app, t, 'items', item.id))!;
@@ -96,7 +112,9 @@ describe('sync push', () => {
     // Hard delete of the list tombstones it and its items.
     const serverList = (await serverDoc(app, t, 'lists', list.id))!;
     const delEvents = await eventsDuring(app, family.familyId, async () => {
-      res = await push(app, t, 'lists', [{ assumedMasterState: serverList, newDocumentState: { ...serverList, _deleted: true } }]);
+      res = await push(app, t, 'lists', [
+        { assumedMasterState: serverList, newDocumentState: { ...serverList, _deleted: true } },
+      ]);
     });
     expect(delEvents.some((e) => e.type === 'ListDeleted')).to.equal(true);
     expect((await serverDoc(app, t, 'items', item.id))!._deleted).to.equal(true);
@@ -107,7 +125,9 @@ describe('sync push', () => {
     const t = family.admin.token;
     const list = listDoc();
     await push(app, t, 'lists', [{ newDocumentState: list }]);
-    const rows = [itemDoc(list.id, { name: 'A' }), itemDoc(list.id, { name: 'B', quantity: 2.5 })].map((d) => ({ newDocumentState: d }));
+    const rows = [itemDoc(list.id, { name: 'A' }), itemDoc(list.id, { name: 'B', quantity: 2.5 })].map((d) => ({
+      newDocumentState: d,
+    }));
     const first = await push(app, t, 'items', rows);
     expect(first.body).to.deep.equal({ conflicts: [], rejected: [] });
     const rowsBefore = await itemRows(app, family.familyId);
@@ -172,7 +192,9 @@ describe('sync push', () => {
     const server = (await serverDoc(app, t, 'items', item.id))!;
     // Same client fields, other server-stamped fields: not a conflict.
     const stale = { ...server, updatedAt: '2000-01-01T00:00:00.000Z', checkedAt: null };
-    let res = await push(app, t, 'items', [{ assumedMasterState: stale, newDocumentState: { ...server, name: 'Rye bread' } }]);
+    let res = await push(app, t, 'items', [
+      { assumedMasterState: stale, newDocumentState: { ...server, name: 'Rye bread' } },
+    ]);
     expect(res.body).to.deep.equal({ conflicts: [], rejected: [] });
     const now = (await serverDoc(app, t, 'items', item.id))!;
     // Based on an older name: conflict with the current doc, nothing applied.
@@ -188,16 +210,22 @@ describe('sync push', () => {
   it('applies REST rules: a foreign store is rejected store_not_found and reverted; a member cannot change sections', async () => {
     const a = await makeFamily(app);
     const b = await makeFamily(app);
-    const foreignStore = (await request(app, 'POST', '/api/stores', { token: b.admin.token, body: { name: 'B store' } })).body;
+    const foreignStore = (
+      await request(app, 'POST', '/api/stores', { token: b.admin.token, body: { name: 'B store' } })
+    ).body;
     const list = listDoc({ storeId: foreignStore.id });
     let res = await push(app, a.admin.token, 'lists', [{ newDocumentState: list }]);
-    expect(res.body.rejected).to.deep.equal([{ id: list.id, code: 'store_not_found', message: res.body.rejected[0]!.message }]);
+    expect(res.body.rejected).to.deep.equal([
+      { id: list.id, code: 'store_not_found', message: res.body.rejected[0]!.message },
+    ]);
     expect(res.body.conflicts).to.deep.equal([{ ...list, _deleted: true }]);
     // An update of a real list to a foreign store reverts to the server state.
     const own = listDoc();
     await push(app, a.admin.token, 'lists', [{ newDocumentState: own }]);
     const server = (await serverDoc(app, a.admin.token, 'lists', own.id))!;
-    res = await push(app, a.admin.token, 'lists', [{ assumedMasterState: server, newDocumentState: { ...server, storeId: foreignStore.id } }]);
+    res = await push(app, a.admin.token, 'lists', [
+      { assumedMasterState: server, newDocumentState: { ...server, storeId: foreignStore.id } },
+    ]);
     expect(res.body.rejected.map((r) => r.code)).to.deep.equal(['store_not_found']);
     expect(res.body.conflicts).to.deep.equal([server]);
 
@@ -205,7 +233,9 @@ describe('sync push', () => {
     const store = (await request(app, 'POST', '/api/stores', { token: a.admin.token, body: { name: 'A store' } })).body;
     const sections = (await pullAll(app, member.token, 'sections')).docs;
     const first = [...sections.values()].find((s) => s.storeId === store.id && s.position === 0)!;
-    res = await push(app, member.token, 'sections', [{ assumedMasterState: first, newDocumentState: { ...first, name: 'Fruit & veg' } }]);
+    res = await push(app, member.token, 'sections', [
+      { assumedMasterState: first, newDocumentState: { ...first, name: 'Fruit & veg' } },
+    ]);
     expect(res.body.rejected.map((r) => [r.id, r.code])).to.deep.equal([[first.id, 'forbidden']]);
     expect(res.body.conflicts).to.deep.equal([first]);
     const added = sectionDoc(store.id);
@@ -213,7 +243,9 @@ describe('sync push', () => {
     expect(res.body.rejected.map((r) => r.code)).to.deep.equal(['forbidden']);
     expect(res.body.conflicts).to.deep.equal([{ ...added, _deleted: true }]);
     // The admin may.
-    res = await push(app, a.admin.token, 'sections', [{ assumedMasterState: first, newDocumentState: { ...first, name: 'Fruit & veg' } }]);
+    res = await push(app, a.admin.token, 'sections', [
+      { assumedMasterState: first, newDocumentState: { ...first, name: 'Fruit & veg' } },
+    ]);
     expect(res.body).to.deep.equal({ conflicts: [], rejected: [] });
   });
 
@@ -228,7 +260,9 @@ describe('sync push', () => {
     const placed = itemDoc(list.id, { name: 'Basil', familyProductId: product.id, sectionId: herbs });
     expect((await push(app, t, 'items', [{ newDocumentState: placed }])).body.rejected).to.deep.equal([]);
     const memory = [...(await pullAll(app, t, 'sectionMemory')).docs.values()];
-    expect(memory.map((m) => [m.storeId, m.familyProductId, m.sectionId])).to.deep.equal([[store.id, product.id, herbs]]);
+    expect(memory.map((m) => [m.storeId, m.familyProductId, m.sectionId])).to.deep.equal([
+      [store.id, product.id, herbs],
+    ]);
     const again = itemDoc(list.id, { name: 'Basil again', familyProductId: product.id });
     const events = await eventsDuring(app, family.familyId, async () => {
       await push(app, t, 'items', [{ newDocumentState: again }]);
@@ -249,7 +283,12 @@ describe('sync push', () => {
     const good2 = itemDoc(list.id, { name: 'ok 2' });
     let res: Awaited<ReturnType<typeof push>> | undefined;
     const events = await eventsDuring(app, family.familyId, async () => {
-      res = await push(app, t, 'items', [good1, bad, invalid, good2].map((d) => ({ newDocumentState: d })));
+      res = await push(
+        app,
+        t,
+        'items',
+        [good1, bad, invalid, good2].map((d) => ({ newDocumentState: d })),
+      );
     });
     expect(res!.body.rejected.map((r) => [r.id, r.code])).to.deep.equal([
       [bad.id, 'unit_not_found'],
@@ -261,7 +300,9 @@ describe('sync push', () => {
     ]);
     const added = events.filter((e) => e.type === 'ItemAdded').map((e: any) => e.item.name);
     expect(added).to.deep.equal(['ok 1', 'ok 2']);
-    expect(events.filter((e) => e.type === 'ListProgress')).to.deep.equal([{ type: 'ListProgress', listId: list.id, itemCount: 2, checkedCount: 0 }]);
+    expect(events.filter((e) => e.type === 'ListProgress')).to.deep.equal([
+      { type: 'ListProgress', listId: list.id, itemCount: 2, checkedCount: 0 },
+    ]);
     expect(events.filter((e) => e.type === 'Changed')).to.have.length(1);
     const names = (await itemRows(app, family.familyId)).map((r: any) => r.name).sort();
     expect(names).to.deep.equal(['ok 1', 'ok 2']);
@@ -286,9 +327,19 @@ describe('sync push', () => {
     const t = family.admin.token;
     const list = listDoc();
     await push(app, t, 'lists', [{ newDocumentState: list }]);
-    const times = ['0001-01-01T00:00:00.000Z', '0049-06-30T12:34:56.789Z', '0099-12-31T23:59:59.999Z', '1970-01-01T00:00:00.000Z'];
+    const times = [
+      '0001-01-01T00:00:00.000Z',
+      '0049-06-30T12:34:56.789Z',
+      '0099-12-31T23:59:59.999Z',
+      '1970-01-01T00:00:00.000Z',
+    ];
     const items = times.map((removedAt) => itemDoc(list.id, { removedAt }));
-    const res = await push(app, t, 'items', items.map((d) => ({ newDocumentState: d })));
+    const res = await push(
+      app,
+      t,
+      'items',
+      items.map((d) => ({ newDocumentState: d })),
+    );
     expect(res.body).to.deep.equal({ conflicts: [], rejected: [] });
     const pulled = (await pullAll(app, t, 'items')).docs;
     expect(items.map((d) => pulled.get(d.id)?.removedAt)).to.deep.equal(times);
@@ -300,11 +351,16 @@ describe('sync push', () => {
     const T1 = '2026-03-01T09:00:00.000Z';
     const T2 = '2026-03-02T18:30:00.000Z';
     const list = listDoc({ archivedAt: T1 });
-    expect((await push(app, t, 'lists', [{ newDocumentState: list }])).body).to.deep.equal({ conflicts: [], rejected: [] });
+    expect((await push(app, t, 'lists', [{ newDocumentState: list }])).body).to.deep.equal({
+      conflicts: [],
+      rejected: [],
+    });
     const server = (await serverDoc(app, t, 'lists', list.id))!;
     expect(server.archivedAt).to.equal(T1);
     // Another device archived it offline too, at T2; after its conflict it pushes its time again.
-    const res = await push(app, t, 'lists', [{ assumedMasterState: server, newDocumentState: { ...server, archivedAt: T2 } }]);
+    const res = await push(app, t, 'lists', [
+      { assumedMasterState: server, newDocumentState: { ...server, archivedAt: T2 } },
+    ]);
     expect(res.body).to.deep.equal({ conflicts: [], rejected: [] });
     expect((await serverDoc(app, t, 'lists', list.id))!.archivedAt).to.equal(T2);
     const summaries = (await request(app, 'GET', '/api/lists?archived=true', { token: t })).body as any[];
@@ -338,8 +394,14 @@ describe('sync push', () => {
     const bItem = itemDoc(bList.id, { name: 'B item' });
     await push(app, tb, 'items', [{ newDocumentState: bItem }]);
     const bStore = (await request(app, 'POST', '/api/stores', { token: tb, body: { name: 'B store' } })).body;
-    const bUnit = (await request(app, 'POST', '/api/units', { token: tb, body: { name: 'B unit', abbreviation: `b${uuid().slice(0, 6)}`, category: 'Count' } })).body;
-    const bProduct = (await request(app, 'POST', '/api/products', { token: tb, body: { name: `B product ${uuid()}` } })).body;
+    const bUnit = (
+      await request(app, 'POST', '/api/units', {
+        token: tb,
+        body: { name: 'B unit', abbreviation: `b${uuid().slice(0, 6)}`, category: 'Count' },
+      })
+    ).body;
+    const bProduct = (await request(app, 'POST', '/api/products', { token: tb, body: { name: `B product ${uuid()}` } }))
+      .body;
     const bVersion = await familyVersion(app, b.familyId);
     const bItems = await itemRows(app, b.familyId);
 
@@ -355,17 +417,50 @@ describe('sync push', () => {
       { newDocumentState: itemDoc(aList.id, { familyProductId: bProduct.id }) },
     ];
     const res = await push(app, ta, 'items', rows);
-    expect(res.body.rejected.map((r) => r.code)).to.deep.equal(['not_found', 'not_found', 'not_found', 'list_not_found', 'unit_not_found', 'product_not_found']);
+    expect(res.body.rejected.map((r) => r.code)).to.deep.equal([
+      'not_found',
+      'not_found',
+      'not_found',
+      'list_not_found',
+      'unit_not_found',
+      'product_not_found',
+    ]);
     // Each is reverted with a tombstone of exactly what the client sent: nothing of B's leaks.
     expect(res.body.conflicts).to.deep.equal(rows.map((r) => ({ ...r.newDocumentState, _deleted: true })));
-    const listRes = await push(app, ta, 'lists', [{ newDocumentState: listDoc({ storeId: bStore.id }) }, { newDocumentState: { ...bList, name: 'mine now' } }]);
+    const listRes = await push(app, ta, 'lists', [
+      { newDocumentState: listDoc({ storeId: bStore.id }) },
+      { newDocumentState: { ...bList, name: 'mine now' } },
+    ]);
     expect(listRes.body.rejected.map((r) => r.code)).to.deep.equal(['store_not_found', 'not_found']);
     const productRes = await push(app, ta, 'products', [
-      { newDocumentState: { id: bProduct.id, kind: 'family', name: 'mine', unitCategoryFlags: [], overridden: false, createdAt: bProduct.createdAt, updatedAt: bProduct.updatedAt, _deleted: false } },
+      {
+        newDocumentState: {
+          id: bProduct.id,
+          kind: 'family',
+          name: 'mine',
+          unitCategoryFlags: [],
+          overridden: false,
+          createdAt: bProduct.createdAt,
+          updatedAt: bProduct.updatedAt,
+          _deleted: false,
+        },
+      },
     ]);
     expect(productRes.body.rejected.map((r) => r.code)).to.deep.equal(['not_found']);
     const unitRes = await push(app, ta, 'units', [
-      { newDocumentState: { id: bUnit.id, kind: 'family', code: null, name: 'mine', abbreviation: 'zz', category: 'Count', createdAt: bUnit.createdAt, updatedAt: bUnit.updatedAt, _deleted: false } },
+      {
+        newDocumentState: {
+          id: bUnit.id,
+          kind: 'family',
+          code: null,
+          name: 'mine',
+          abbreviation: 'zz',
+          category: 'Count',
+          createdAt: bUnit.createdAt,
+          updatedAt: bUnit.updatedAt,
+          _deleted: false,
+        },
+      },
     ]);
     expect(unitRes.body.rejected.map((r) => r.code)).to.deep.equal(['not_found']);
     expect(await familyVersion(app, b.familyId)).to.equal(bVersion);
@@ -380,28 +475,63 @@ describe('sync push', () => {
     let res = await push(app, t, 'units', [{ assumedMasterState: each, newDocumentState: { ...each, name: 'Piece' } }]);
     expect(res.body.rejected.map((r) => r.code)).to.deep.equal(['read_only']);
     expect(res.body.conflicts).to.deep.equal([each]);
-    const memory = { id: uuid(), storeId: uuid(), productId: uuid(), familyProductId: null, sectionId: uuid(), updatedAt: new Date().toISOString(), _deleted: false };
+    const memory = {
+      id: uuid(),
+      storeId: uuid(),
+      productId: uuid(),
+      familyProductId: null,
+      sectionId: uuid(),
+      updatedAt: new Date().toISOString(),
+      _deleted: false,
+    };
     res = await push(app, t, 'sectionMemory', [{ newDocumentState: memory }]);
     expect(res.body.rejected.map((r) => r.code)).to.deep.equal(['read_only']);
 
-    const unit = { id: uuid(), kind: 'family', code: null, name: 'Tray', abbreviation: `tr${uuid().slice(0, 5)}`, category: 'Count', createdAt: new Date().toISOString(), updatedAt: new Date().toISOString(), _deleted: false };
+    const unit = {
+      id: uuid(),
+      kind: 'family',
+      code: null,
+      name: 'Tray',
+      abbreviation: `tr${uuid().slice(0, 5)}`,
+      category: 'Count',
+      createdAt: new Date().toISOString(),
+      updatedAt: new Date().toISOString(),
+      _deleted: false,
+    };
     res = await push(app, t, 'units', [{ newDocumentState: unit }]);
     expect(res.body).to.deep.equal({ conflicts: [], rejected: [] });
-    expect((await request(app, 'GET', '/api/units', { token: t })).body.some((u: any) => u.id === unit.id)).to.equal(true);
+    expect((await request(app, 'GET', '/api/units', { token: t })).body.some((u: any) => u.id === unit.id)).to.equal(
+      true,
+    );
 
     const gid = await insertGlobalProductRow(app, { name: 'Sugar' });
     const products = (await pullAll(app, t, 'products', null, 1000)).docs;
     const sugar = products.get(gid)!;
-    res = await push(app, t, 'products', [{ assumedMasterState: sugar, newDocumentState: { ...sugar, name: 'Cane sugar' } }]);
+    res = await push(app, t, 'products', [
+      { assumedMasterState: sugar, newDocumentState: { ...sugar, name: 'Cane sugar' } },
+    ]);
     expect(res.body).to.deep.equal({ conflicts: [], rejected: [] });
     const overridden = (await serverDoc(app, t, 'products', gid))!;
     expect(overridden).to.include({ name: 'Cane sugar', overridden: true, kind: 'global', _deleted: false });
-    res = await push(app, t, 'products', [{ assumedMasterState: overridden, newDocumentState: { ...overridden, name: 'Sugar' } }]);
+    res = await push(app, t, 'products', [
+      { assumedMasterState: overridden, newDocumentState: { ...overridden, name: 'Sugar' } },
+    ]);
     expect(res.body).to.deep.equal({ conflicts: [], rejected: [] });
     expect(await serverDoc(app, t, 'products', gid)).to.include({ name: 'Sugar', overridden: false });
-    res = await push(app, t, 'products', [{ assumedMasterState: overridden, newDocumentState: { ...sugar, _deleted: true } }]);
+    res = await push(app, t, 'products', [
+      { assumedMasterState: overridden, newDocumentState: { ...sugar, _deleted: true } },
+    ]);
     expect(res.body.rejected.length + res.body.conflicts.length).to.be.greaterThan(0);
-    const own = { id: uuid(), kind: 'family', name: `Own ${uuid()}`, unitCategoryFlags: ['Weight'], overridden: false, createdAt: new Date().toISOString(), updatedAt: new Date().toISOString(), _deleted: false };
+    const own = {
+      id: uuid(),
+      kind: 'family',
+      name: `Own ${uuid()}`,
+      unitCategoryFlags: ['Weight'],
+      overridden: false,
+      createdAt: new Date().toISOString(),
+      updatedAt: new Date().toISOString(),
+      _deleted: false,
+    };
     res = await push(app, t, 'products', [{ newDocumentState: own }]);
     expect(res.body).to.deep.equal({ conflicts: [], rejected: [] });
     expect(await serverDoc(app, t, 'products', own.id)).to.include({ kind: 'family', name: own.name });
@@ -412,12 +542,18 @@ describe('sync push', () => {
     const member = await makeMember(app, family);
     const t = family.admin.token;
     const store = storeDoc();
-    expect((await push(app, member.token, 'stores', [{ newDocumentState: store }])).body).to.deep.equal({ conflicts: [], rejected: [] });
+    expect((await push(app, member.token, 'stores', [{ newDocumentState: store }])).body).to.deep.equal({
+      conflicts: [],
+      rejected: [],
+    });
     const defaults = (await request(app, 'GET', `/api/stores/${store.id}/sections`, { token: t })).body;
-    const rest = (await request(app, 'POST', '/api/stores', { token: member.token, body: { name: 'Made by REST' } })).body;
+    const rest = (await request(app, 'POST', '/api/stores', { token: member.token, body: { name: 'Made by REST' } }))
+      .body;
     expect(defaults.map((s: any) => s.name)).to.deep.equal(rest.sections.map((s: any) => s.name));
     expect(defaults).to.have.length(11);
-    const pulled = [...(await pullAll(app, member.token, 'sections')).docs.values()].filter((d) => d.storeId === store.id);
+    const pulled = [...(await pullAll(app, member.token, 'sections')).docs.values()].filter(
+      (d) => d.storeId === store.id,
+    );
     expect(pulled.map((d) => d.id).sort()).to.deep.equal(defaults.map((s: any) => s.id).sort());
     const extra = sectionDoc(store.id, { position: 11 });
     expect((await push(app, t, 'sections', [{ newDocumentState: extra }])).body.rejected).to.deep.equal([]);
@@ -426,7 +562,9 @@ describe('sync push', () => {
     const tooMany = Array.from({ length: 501 }, () => ({ newDocumentState: storeDoc() }));
     const big = await push(app, t, 'stores', tooMany);
     expect([big.status, big.body.code]).to.deep.equal([400, 'validation_failed']);
-    expect((await request(app, 'POST', '/api/sync/stores/push?schema=1', { token: t, body: { not: 'an array' } })).status).to.equal(400);
+    expect(
+      (await request(app, 'POST', '/api/sync/stores/push?schema=1', { token: t, body: { not: 'an array' } })).status,
+    ).to.equal(400);
     expect((await push(app, t, 'nope', [])).status).to.equal(404);
     expect((await pull(app, t, 'stores')).status).to.equal(200);
   });

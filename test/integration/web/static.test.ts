@@ -26,7 +26,11 @@ async function serve(root: string) {
 }
 
 /** A raw request (fetch would normalise `..` out of the path before sending it). */
-function rawGet(url: string, target: string, headers: Record<string, string> = {}): Promise<{ status: number; body: string }> {
+function rawGet(
+  url: string,
+  target: string,
+  headers: Record<string, string> = {},
+): Promise<{ status: number; body: string }> {
   const { hostname, port } = new URL(url);
   return new Promise((resolve, reject) => {
     http
@@ -101,7 +105,14 @@ describe('web app serving', () => {
   });
 
   it('never serves a file outside the build or a dot file', async () => {
-    for (const target of ['/../secret.txt', '/%2e%2e/secret.txt', '/..%2fsecret.txt', '/assets/..%5c..%5csecret.txt', '/.env', '/%00index.html']) {
+    for (const target of [
+      '/../secret.txt',
+      '/%2e%2e/secret.txt',
+      '/..%2fsecret.txt',
+      '/assets/..%5c..%5csecret.txt',
+      '/.env',
+      '/%00index.html',
+    ]) {
       const res = await rawGet(srv.url, target);
       expect(res.body, target).to.not.contain('outside the build');
       expect(res.body, target).to.not.contain('SECRET');

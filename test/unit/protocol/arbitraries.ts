@@ -4,12 +4,7 @@
  * (the "unchanged field" case of a 3-way merge) are frequent.
  */
 import fc from 'fast-check';
-import {
-  rxSchemas,
-  type CollectionName,
-  type Doc,
-  type JsonSchemaProperty,
-} from '@family-shopping/client/protocol';
+import { rxSchemas, type CollectionName, type Doc, type JsonSchemaProperty } from '@family-shopping/client/protocol';
 
 export const UUIDS = [
   '00000000-0000-4000-8000-000000000001',

@@ -151,7 +151,8 @@ describe('protocol/docs', () => {
 
     it('quantity: ≥ 0, at most 3 decimals, at most 999999999.999, or null', () => {
       expect(ok({})).to.equal(true);
-      for (const q of [null, 0, 1, 0.001, 2.125, 999_999_999.999]) expect(ok({ quantity: q }), String(q)).to.equal(true);
+      for (const q of [null, 0, 1, 0.001, 2.125, 999_999_999.999])
+        expect(ok({ quantity: q }), String(q)).to.equal(true);
       for (const q of [-1, 0.0001, 1.2345, 0.1 + 0.2, 1_000_000_000, Number.NaN, Infinity, '1'])
         expect(ok({ quantity: q }), String(q)).to.equal(false);
       expect(hasAtMost3Decimals(1e-7)).to.equal(false);
@@ -197,7 +198,9 @@ describe('protocol/docs', () => {
       };
       expect(docSchemas.products.safeParse(product).success).to.equal(true);
       expect(docSchemas.products.safeParse({ ...product, unitCategoryFlags: [] }).success).to.equal(true);
-      expect(docSchemas.products.safeParse({ ...product, unitCategoryFlags: ['Count', 'Count'] }).success).to.equal(false);
+      expect(docSchemas.products.safeParse({ ...product, unitCategoryFlags: ['Count', 'Count'] }).success).to.equal(
+        false,
+      );
       expect(docSchemas.products.safeParse({ ...product, unitCategoryFlags: ['None'] }).success).to.equal(false);
       expect(docSchemas.products.safeParse({ ...product, kind: 'private' }).success).to.equal(false);
       const unit = {

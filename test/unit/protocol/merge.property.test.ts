@@ -167,7 +167,11 @@ const REPLICAS = 3;
 /** A section the simulated server refuses to move an item into (as the real one refuses a
  *  section of another store): the push is `rejected` and the server's doc returned. */
 const REFUSED_SECTION = UUIDS[3];
-const USERS = ['a0000000-0000-4000-8000-000000000001', 'a0000000-0000-4000-8000-000000000002', 'a0000000-0000-4000-8000-000000000003'];
+const USERS = [
+  'a0000000-0000-4000-8000-000000000001',
+  'a0000000-0000-4000-8000-000000000002',
+  'a0000000-0000-4000-8000-000000000003',
+];
 
 const arbOp: fc.Arbitrary<Op> = fc.oneof(
   fc.record({ kind: fc.constant('name' as const), value: fc.constantFrom('Milk', 'Oat milk', 'Bread', 'Eggs') }),
@@ -176,14 +180,25 @@ const arbOp: fc.Arbitrary<Op> = fc.oneof(
   fc.constant({ kind: 'remove' as const }),
   fc.constant({ kind: 'remove' as const }),
   fc.constant({ kind: 'restore' as const }),
-  fc.record({ kind: fc.constant('section' as const), value: fc.constantFrom(null, UUIDS[0], UUIDS[1], REFUSED_SECTION) }),
+  fc.record({
+    kind: fc.constant('section' as const),
+    value: fc.constantFrom(null, UUIDS[0], UUIDS[1], REFUSED_SECTION),
+  }),
 );
 
 function arbEvents(docCount: number): fc.Arbitrary<Event[]> {
   const replica = fc.integer({ min: 0, max: REPLICAS - 1 });
   return fc.array(
     fc.oneof(
-      { weight: 5, arbitrary: fc.record({ kind: fc.constant('edit' as const), replica, doc: fc.integer({ min: 0, max: docCount - 1 }), op: arbOp }) },
+      {
+        weight: 5,
+        arbitrary: fc.record({
+          kind: fc.constant('edit' as const),
+          replica,
+          doc: fc.integer({ min: 0, max: docCount - 1 }),
+          op: arbOp,
+        }),
+      },
       { weight: 2, arbitrary: fc.record({ kind: fc.constant('push' as const), replica }) },
       { weight: 2, arbitrary: fc.record({ kind: fc.constant('pull' as const), replica }) },
     ),
@@ -351,16 +366,14 @@ class Simulation {
 }
 
 describe('protocol/merge: convergence of 3 offline replicas', () => {
-  const arbInitial = fc
-    .array(arbDoc('items', { deletedFreq: 1_000_000 }), { minLength: 1, maxLength: 3 })
-    .map((docs) =>
-      docs.map((d, i) => ({
-        ...d,
-        id: `d0000000-0000-4000-8000-00000000000${i}`,
-        removedByUserId: d.removedAt === null ? null : USERS[0]!,
-        _deleted: false,
-      })),
-    );
+  const arbInitial = fc.array(arbDoc('items', { deletedFreq: 1_000_000 }), { minLength: 1, maxLength: 3 }).map((docs) =>
+    docs.map((d, i) => ({
+      ...d,
+      id: `d0000000-0000-4000-8000-00000000000${i}`,
+      removedByUserId: d.removedAt === null ? null : USERS[0]!,
+      _deleted: false,
+    })),
+  );
 
   it('all replicas end equal to the server, unrestored removals stay in effect, refused changes revert', () => {
     let conflicts = 0;
@@ -422,7 +435,13 @@ describe('protocol/merge: convergence of 3 offline replicas', () => {
 
   it('scenario: A removes, B edits and C checks concurrently, then everyone syncs', () => {
     const [d] = fc.sample(arbDoc('items', { deletedFreq: 1_000_000 }), { numRuns: 1, seed: 42 });
-    const initial: ItemDoc = { ...d!, id: 'd0000000-0000-4000-8000-000000000000', removedAt: null, removedByUserId: null, _deleted: false };
+    const initial: ItemDoc = {
+      ...d!,
+      id: 'd0000000-0000-4000-8000-000000000000',
+      removedAt: null,
+      removedByUserId: null,
+      _deleted: false,
+    };
     const sim = new Simulation([initial]);
     const [a, b, c] = sim.replicas as [Replica, Replica, Replica];
     sim.edit(b, initial.id, { kind: 'name', value: 'Oat milk' });

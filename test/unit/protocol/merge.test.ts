@@ -254,7 +254,11 @@ describe('protocol/merge: docsEqual / fieldEqual', () => {
     const refused = new RefusedRows();
     const h = conflictHandlerFor('items', refused);
     const base = item();
-    const input = { assumedMasterState: base, newDocumentState: item({ name: 'refused' }), realMasterState: item({ updatedAt: T1 }) };
+    const input = {
+      assumedMasterState: base,
+      newDocumentState: item({ name: 'refused' }),
+      realMasterState: item({ updatedAt: T1 }),
+    };
     refused.note('items', [base.id]);
     refused.note('lists', [base.id]); // another collection's refusal is not this one's
     expect(await h.resolve(input)).to.deep.equal(input.realMasterState);

@@ -39,11 +39,21 @@ describe('protocol/realtime', () => {
       ok: true,
       frame: { type: 'Authenticate', token: 'abc' },
     });
-    expect(decodeClientFrame(JSON.stringify({ type: 'JoinList', listId: L, requestId: 'r1' }))).to.deep.include({ ok: true });
-    expect(decodeClientFrame(JSON.stringify({ type: 'JoinList', listId: L, requestId: 7 }))).to.deep.include({ ok: true });
-    expect(decodeClientFrame('{"type":"Ping","requestId":"p1"}')).to.deep.equal({ ok: true, frame: { type: 'Ping', requestId: 'p1' } });
+    expect(decodeClientFrame(JSON.stringify({ type: 'JoinList', listId: L, requestId: 'r1' }))).to.deep.include({
+      ok: true,
+    });
+    expect(decodeClientFrame(JSON.stringify({ type: 'JoinList', listId: L, requestId: 7 }))).to.deep.include({
+      ok: true,
+    });
+    expect(decodeClientFrame('{"type":"Ping","requestId":"p1"}')).to.deep.equal({
+      ok: true,
+      frame: { type: 'Ping', requestId: 'p1' },
+    });
     expect(decodeClientFrame('{"type":"Ping"}')).to.deep.equal({ ok: true, frame: { type: 'Ping' } });
-    expect(clientFrameSchema.parse({ type: 'LeaveList', listId: L, extra: 1 })).to.deep.equal({ type: 'LeaveList', listId: L });
+    expect(clientFrameSchema.parse({ type: 'LeaveList', listId: L, extra: 1 })).to.deep.equal({
+      type: 'LeaveList',
+      listId: L,
+    });
     for (const bad of [
       'not json',
       '[]',
@@ -121,7 +131,12 @@ describe('protocol/realtime', () => {
     for (const bad of [
       { type: 'Changed', version: -1 },
       { type: 'Changed', version: 2, previous: -1 },
-      { type: 'Changed', version: 2, previous: 1, docs: { items: { documents: [{ id: I }], checkpoint: checkpointAtVersion(2) } } },
+      {
+        type: 'Changed',
+        version: 2,
+        previous: 1,
+        docs: { items: { documents: [{ id: I }], checkpoint: checkpointAtVersion(2) } },
+      },
       { type: 'Changed', version: 2, previous: 1, docs: { items: { documents: [] } } },
       { type: 'ListProgress', listId: L, itemCount: 1 },
       { type: 'ItemAdded', listId: L, item: { id: I } },

@@ -59,7 +59,17 @@ describe('protocol/sync', () => {
     });
 
     it('rejects malformed checkpoints', () => {
-      for (const bad of ['{', '%7B', '%E0%A4%A', '{"version":-1,"id":"a"}', '{"version":1.5,"id":"a"}', '{"id":"a"}', '[]', '42', 'abc']) {
+      for (const bad of [
+        '{',
+        '%7B',
+        '%E0%A4%A',
+        '{"version":-1,"id":"a"}',
+        '{"version":1.5,"id":"a"}',
+        '{"id":"a"}',
+        '[]',
+        '42',
+        'abc',
+      ]) {
         expect(() => decodeCheckpoint(bad), bad).to.throw(InvalidCheckpointError);
       }
     });
@@ -69,7 +79,14 @@ describe('protocol/sync', () => {
     it('pull: defaults, coercion and bounds', () => {
       expect(pullQuerySchema.parse({ schema: '1' })).to.deep.equal({ checkpoint: null, limit: 100, schema: 1 });
       expect(pullQuerySchema.parse({ schema: '1', limit: '1000' }).limit).to.equal(1000);
-      for (const q of [{ schema: '1', limit: '1001' }, { schema: '1', limit: '0' }, { schema: '1', limit: 'x' }, {}, { schema: 'v1' }, { schema: '1', checkpoint: '{' }]) {
+      for (const q of [
+        { schema: '1', limit: '1001' },
+        { schema: '1', limit: '0' },
+        { schema: '1', limit: 'x' },
+        {},
+        { schema: 'v1' },
+        { schema: '1', checkpoint: '{' },
+      ]) {
         expect(pullQuerySchema.safeParse(q).success, JSON.stringify(q)).to.equal(false);
       }
       expect(pushQuerySchema.parse({ schema: '0' })).to.deep.equal({ schema: 0 });
@@ -81,16 +98,27 @@ describe('protocol/sync', () => {
       fc.assert(
         fc.property(arbDoc('items'), arbDoc('items'), (a, b) => {
           expect(pushRowSchemas.items.parse({ newDocumentState: a })).to.deep.equal({ newDocumentState: a });
-          expect(pushRowSchemas.items.safeParse({ assumedMasterState: null, newDocumentState: a }).success).to.equal(true);
-          expect(pushRequestSchemas.items.safeParse([{ assumedMasterState: b, newDocumentState: a }]).success).to.equal(true);
+          expect(pushRowSchemas.items.safeParse({ assumedMasterState: null, newDocumentState: a }).success).to.equal(
+            true,
+          );
+          expect(pushRequestSchemas.items.safeParse([{ assumedMasterState: b, newDocumentState: a }]).success).to.equal(
+            true,
+          );
           expect(pushResponseSchemas.items.safeParse({ conflicts: [b], rejected: [] }).success).to.equal(true);
-          expect(pullResponseSchemas.items.safeParse({ documents: [a, b], checkpoint: { version: 3, id: a.id } }).success).to.equal(true);
+          expect(
+            pullResponseSchemas.items.safeParse({ documents: [a, b], checkpoint: { version: 3, id: a.id } }).success,
+          ).to.equal(true);
         }),
         { numRuns: 50 },
       );
       expect(pushRowSchemas.lists.safeParse({ newDocumentState: { id: 'x' } }).success).to.equal(false);
       expect(pullResponseSchemas.lists.safeParse({ documents: [], checkpoint: null }).success).to.equal(true);
-      expect(pushResponseSchemas.lists.safeParse({ conflicts: [], rejected: [{ id: 'x', code: 'forbidden', message: 'admin only' }] }).success).to.equal(true);
+      expect(
+        pushResponseSchemas.lists.safeParse({
+          conflicts: [],
+          rejected: [{ id: 'x', code: 'forbidden', message: 'admin only' }],
+        }).success,
+      ).to.equal(true);
     });
 
     it(`a push takes at most ${PUSH_MAX_ROWS} rows`, () => {

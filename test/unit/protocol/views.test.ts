@@ -51,7 +51,11 @@ describe('protocol/views', () => {
   it('listDetail: sections with active items in walking order, then Uncategorized; unchecked first, then createdAt', () => {
     const storeId = randomUUID();
     const l = list({ storeId });
-    const [dairy, produce, bakery] = [section(storeId, 'Dairy', 4), section(storeId, 'Produce', 0), section(storeId, 'Bakery', 1)];
+    const [dairy, produce, bakery] = [
+      section(storeId, 'Dairy', 4),
+      section(storeId, 'Produce', 0),
+      section(storeId, 'Bakery', 1),
+    ];
     const milk = item(l.id, { name: 'Milk', sectionId: dairy!.id, createdAt: t(5) });
     const cream = item(l.id, { name: 'Cream', sectionId: dairy!.id, createdAt: t(1), checked: true });
     const butter = item(l.id, { name: 'Butter', sectionId: dairy!.id, createdAt: t(9) });
@@ -94,7 +98,12 @@ describe('protocol/views', () => {
       updatedAt: t(0),
     });
     const all = ['Pineapple', 'apple juice', 'Apples', 'Bread', 'Crab apple'].map(p);
-    expect(searchProducts(all, ' APP ').map((x) => x.name)).to.deep.equal(['apple juice', 'Apples', 'Crab apple', 'Pineapple']);
+    expect(searchProducts(all, ' APP ').map((x) => x.name)).to.deep.equal([
+      'apple juice',
+      'Apples',
+      'Crab apple',
+      'Pineapple',
+    ]);
     expect(searchProducts(all, '', 2).map((x) => x.name)).to.deep.equal(['apple juice', 'Apples']);
   });
 
@@ -109,7 +118,12 @@ describe('protocol/views', () => {
       createdAt: t(0),
       updatedAt: t(0),
     });
-    const sorted = sortUnits([u('litre', 'global', 'Volume'), u('bunch', 'family', 'Count'), u('gram', 'global', 'Weight'), u('each', 'global', 'Count')]);
+    const sorted = sortUnits([
+      u('litre', 'global', 'Volume'),
+      u('bunch', 'family', 'Count'),
+      u('gram', 'global', 'Weight'),
+      u('each', 'global', 'Count'),
+    ]);
     expect(sorted.map((x) => x.name)).to.deep.equal(['each', 'gram', 'litre', 'bunch']);
   });
 
@@ -121,7 +135,9 @@ describe('protocol/views', () => {
     expect(defaultSectionId(store.toUpperCase(), 3)).to.equal(ids[3]);
     const product = randomUUID();
     expect(sectionMemoryId(store, { productId: product })).to.equal(sectionMemoryId(store, { productId: product }));
-    expect(sectionMemoryId(store, { productId: product })).to.not.equal(sectionMemoryId(store, { familyProductId: product }));
+    expect(sectionMemoryId(store, { productId: product })).to.not.equal(
+      sectionMemoryId(store, { familyProductId: product }),
+    );
   });
 });
 

@@ -18,15 +18,21 @@ function fakeServer(offsetMs: number) {
       accessToken: `${b64({ alg: 'HS256', typ: 'JWT' })}.${b64({ sub: 'u', family_id: 'f', role: 'member', iat, exp: iat + 900, jti: String(n) })}.sig`,
       refreshToken: `refresh-${n}`,
       expiresIn: 900,
-      user: { id: '00000000-0000-4000-8000-0000000000aa', email: 'ann@example.test', userName: 'ann', emailConfirmed: true },
+      user: {
+        id: '00000000-0000-4000-8000-0000000000aa',
+        email: 'ann@example.test',
+        userName: 'ann',
+        emailConfirmed: true,
+      },
       family: { id: '00000000-0000-4000-8000-0000000000bb', name: 'Family' },
       role: 'member' as const,
     };
   };
-  const json = (body: unknown) => new Response(JSON.stringify(body), { status: 200, headers: { 'content-type': 'application/json' } });
+  const json = (body: unknown) =>
+    new Response(JSON.stringify(body), { status: 200, headers: { 'content-type': 'application/json' } });
   const fetch = async (url: string) => {
-    if (url.endsWith('/api/auth/login')) return counts.login++, json(session());
-    if (url.endsWith('/api/auth/refresh')) return counts.refresh++, json(session());
+    if (url.endsWith('/api/auth/login')) return (counts.login++, json(session()));
+    if (url.endsWith('/api/auth/refresh')) return (counts.refresh++, json(session()));
     if (url.includes('/pull')) return json({ documents: [], checkpoint: null });
     if (url.includes('/push')) return json({ conflicts: [], rejected: [] });
     return json({});

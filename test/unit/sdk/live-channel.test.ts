@@ -21,12 +21,18 @@ function fakeFetch() {
       accessToken: `${b64({ alg: 'HS256', typ: 'JWT' })}.${b64({ sub: 'u', family_id: FAMILY_ID, role: 'member', iat, exp: iat + 900 })}.sig`,
       refreshToken: 'refresh',
       expiresIn: 900,
-      user: { id: '00000000-0000-4000-8000-0000000000aa', email: 'ann@example.test', userName: 'ann', emailConfirmed: true },
+      user: {
+        id: '00000000-0000-4000-8000-0000000000aa',
+        email: 'ann@example.test',
+        userName: 'ann',
+        emailConfirmed: true,
+      },
       family: { id: FAMILY_ID, name: 'Family' },
       role: 'member' as const,
     };
   };
-  const json = (body: unknown) => new Response(JSON.stringify(body), { status: 200, headers: { 'content-type': 'application/json' } });
+  const json = (body: unknown) =>
+    new Response(JSON.stringify(body), { status: 200, headers: { 'content-type': 'application/json' } });
   return async (url: string) => {
     if (url.endsWith('/api/auth/login') || url.endsWith('/api/auth/refresh')) return json(session());
     if (url.includes('/pull')) {

@@ -43,12 +43,20 @@ export function amountInput(a: Amount, units: Unit[]) {
 }
 
 export function formatAmount(
-  x: { quantity: number | null; unitOfMeasureId: string | null; familyUnitOfMeasureId: string | null; isApproximate: boolean; quantityNote: string | null },
+  x: {
+    quantity: number | null;
+    unitOfMeasureId: string | null;
+    familyUnitOfMeasureId: string | null;
+    isApproximate: boolean;
+    quantityNote: string | null;
+  },
   units: Unit[],
 ): string {
   const unit = units.find((u) => u.id === (x.unitOfMeasureId ?? x.familyUnitOfMeasureId));
   const q = x.quantity == null ? '' : `${x.isApproximate ? '≈' : ''}${x.quantity}`;
-  const amount = [q, unit && unit.code !== 'each' ? unit.abbreviation : unit && q === '' ? unit.abbreviation : ''].filter(Boolean).join(' ');
+  const amount = [q, unit && unit.code !== 'each' ? unit.abbreviation : unit && q === '' ? unit.abbreviation : '']
+    .filter(Boolean)
+    .join(' ');
   return [amount, x.quantityNote].filter(Boolean).join(' · ');
 }
 
@@ -65,7 +73,10 @@ export function AmountFields({
 }) {
   const id = useId();
   const flags = product?.unitCategoryFlags ?? [];
-  const filtered = value.showAllUnits || flags.length === 0 ? units : units.filter((u) => flags.includes(u.category) || u.id === value.unitId);
+  const filtered =
+    value.showAllUnits || flags.length === 0
+      ? units
+      : units.filter((u) => flags.includes(u.category) || u.id === value.unitId);
   const set = (patch: Partial<Amount>) => onChange({ ...value, ...patch });
   return (
     <div class="amount">
@@ -96,17 +107,30 @@ export function AmountFields({
       </div>
       {flags.length > 0 && (
         <label class="check">
-          <input type="checkbox" checked={value.showAllUnits} onChange={(e) => set({ showAllUnits: e.currentTarget.checked })} />
+          <input
+            type="checkbox"
+            checked={value.showAllUnits}
+            onChange={(e) => set({ showAllUnits: e.currentTarget.checked })}
+          />
           Show all units
         </label>
       )}
       <label class="check">
-        <input type="checkbox" checked={value.approximate} onChange={(e) => set({ approximate: e.currentTarget.checked })} />
+        <input
+          type="checkbox"
+          checked={value.approximate}
+          onChange={(e) => set({ approximate: e.currentTarget.checked })}
+        />
         Approximate
       </label>
       <div class="field">
         <label for={`${id}-n`}>Note</label>
-        <input id={`${id}-n`} maxLength={500} value={value.note} onInput={(e) => set({ note: e.currentTarget.value })} />
+        <input
+          id={`${id}-n`}
+          maxLength={500}
+          value={value.note}
+          onInput={(e) => set({ note: e.currentTarget.value })}
+        />
       </div>
     </div>
   );

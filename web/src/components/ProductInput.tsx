@@ -24,7 +24,11 @@ export function productIds(p: Product | null) {
 
 export function useSuggestions(client: FamilyClient, q: string): Product[] {
   const query = q.trim();
-  return useObservable(() => (query ? domain(client).products.search$(query, { limit: 6 }) : null), [client, query], []);
+  return useObservable(
+    () => (query ? domain(client).products.search$(query, { limit: 6 }) : null),
+    [client, query],
+    [],
+  );
 }
 
 export function ProductInput({

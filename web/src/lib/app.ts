@@ -5,7 +5,17 @@
  * signal after the first load.
  */
 import { createFamilyClient, FamilyClientError, type FamilyClient, type Session } from '@family-shopping/client';
-import { BehaviorSubject, combineLatest, fromEvent, map, merge, of, startWith, distinctUntilChanged, type Observable } from 'rxjs';
+import {
+  BehaviorSubject,
+  combineLatest,
+  fromEvent,
+  map,
+  merge,
+  of,
+  startWith,
+  distinctUntilChanged,
+  type Observable,
+} from 'rxjs';
 
 const SESSION_KEY = 'family-shopping.session';
 

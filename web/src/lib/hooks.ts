@@ -45,8 +45,15 @@ export function useAction() {
 
 /** What to tell a person about an error from the SDK or the server. */
 export function errorMessage(err: unknown): string {
-  const e = err as { status?: number; code?: string; detail?: string; errors?: { path: string; message: string }[]; message?: string };
-  if (e?.code === 'network_error' || e?.status === 0) return 'The server cannot be reached. This needs a connection; try again when online.';
+  const e = err as {
+    status?: number;
+    code?: string;
+    detail?: string;
+    errors?: { path: string; message: string }[];
+    message?: string;
+  };
+  if (e?.code === 'network_error' || e?.status === 0)
+    return 'The server cannot be reached. This needs a connection; try again when online.';
   if (e?.errors?.length) return e.errors.map((x) => (x.path ? `${x.path}: ${x.message}` : x.message)).join('; ');
   if (e?.detail) return e.detail;
   return e?.message ?? 'Something went wrong';

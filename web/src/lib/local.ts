@@ -4,7 +4,8 @@ import type { FamilyClient } from '@family-shopping/client';
 import { combineLatest, map, type Observable } from 'rxjs';
 import type { Ingredient, Recipe, Section, Store } from './domain.ts';
 
-const byName = (a: { name: string }, b: { name: string }) => a.name.localeCompare(b.name, undefined, { sensitivity: 'base' });
+const byName = (a: { name: string }, b: { name: string }) =>
+  a.name.localeCompare(b.name, undefined, { sensitivity: 'base' });
 
 export type StoreWithSections = Store & { sections: Section[] };
 
@@ -17,7 +18,9 @@ export function stores$(c: FamilyClient): Observable<StoreWithSections[]> {
         .sort(byName)
         .map((s) => ({
           ...s,
-          sections: all.filter((x) => x.storeId === s.id).sort((a, b) => a.position - b.position || a.name.localeCompare(b.name)),
+          sections: all
+            .filter((x) => x.storeId === s.id)
+            .sort((a, b) => a.position - b.position || a.name.localeCompare(b.name)),
         }));
     }),
   );
@@ -40,7 +43,9 @@ export function recipe$(c: FamilyClient, id: string): Observable<(Recipe & { ing
       r
         ? {
             ...(r.toJSON() as Recipe),
-            ingredients: ings.map((i) => i.toJSON() as Ingredient).sort((a, b) => a.position - b.position || a.createdAt.localeCompare(b.createdAt)),
+            ingredients: ings
+              .map((i) => i.toJSON() as Ingredient)
+              .sort((a, b) => a.position - b.position || a.createdAt.localeCompare(b.createdAt)),
           }
         : null,
     ),

@@ -25,7 +25,13 @@ export async function publicRequest<T>(method: 'GET' | 'POST', path: string, bod
   }
   if (!res.ok) {
     const s = (v: unknown) => (typeof v === 'string' ? v : undefined);
-    throw new FamilyApiError(res.status, s(json.code) ?? `http_${res.status}`, s(json.title) ?? res.statusText, s(json.detail), json.errors as never);
+    throw new FamilyApiError(
+      res.status,
+      s(json.code) ?? `http_${res.status}`,
+      s(json.title) ?? res.statusText,
+      s(json.detail),
+      json.errors as never,
+    );
   }
   return json as T;
 }

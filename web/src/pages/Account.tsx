@@ -27,7 +27,14 @@ export function AccountPage({ client, session }: PageProps) {
             Your email is not confirmed.{' '}
             <button
               type="button"
-              onClick={() => void mail.run(async () => (await client.rest('POST', '/api/me/email-confirmation'), setNotice('A confirmation link is on its way.')))}
+              onClick={() =>
+                void mail.run(
+                  async () => (
+                    await client.rest('POST', '/api/me/email-confirmation'),
+                    setNotice('A confirmation link is on its way.')
+                  ),
+                )
+              }
             >
               Send confirmation email
             </button>
@@ -41,14 +48,22 @@ export function AccountPage({ client, session }: PageProps) {
         onSubmit={(e) => {
           e.preventDefault();
           void name.run(async () => {
-            const me = await client.rest<{ user: { userName: string } }>('PATCH', '/api/me', { userName: userName.trim() });
+            const me = await client.rest<{ user: { userName: string } }>('PATCH', '/api/me', {
+              userName: userName.trim(),
+            });
             setShownName(me.user.userName);
             setNotice('User name saved.');
           });
         }}
       >
         <h2>User name</h2>
-        <Field label="User name" required maxLength={100} value={userName} onInput={(e) => setUserName(e.currentTarget.value)} />
+        <Field
+          label="User name"
+          required
+          maxLength={100}
+          value={userName}
+          onInput={(e) => setUserName(e.currentTarget.value)}
+        />
         <ErrorText error={name.error} />
         <button type="submit">Save user name</button>
       </form>
@@ -65,7 +80,14 @@ export function AccountPage({ client, session }: PageProps) {
         }}
       >
         <h2>Password</h2>
-        <Field label="Current password" type="password" autocomplete="current-password" required value={current} onInput={(e) => setCurrent(e.currentTarget.value)} />
+        <Field
+          label="Current password"
+          type="password"
+          autocomplete="current-password"
+          required
+          value={current}
+          onInput={(e) => setCurrent(e.currentTarget.value)}
+        />
         <Field
           label="New password"
           type="password"
@@ -76,7 +98,9 @@ export function AccountPage({ client, session }: PageProps) {
           value={next}
           onInput={(e) => setNext(e.currentTarget.value)}
         />
-        <ErrorText error={pw.error?.includes('invalid_credentials') ? 'The current password is not right.' : pw.error} />
+        <ErrorText
+          error={pw.error?.includes('invalid_credentials') ? 'The current password is not right.' : pw.error}
+        />
         <button type="submit">Change password</button>
       </form>
       <section class="card">

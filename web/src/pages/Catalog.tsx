@@ -11,7 +11,15 @@ import { domain, type Product, type Unit } from '../lib/domain.ts';
 import { useAction, useObservable } from '../lib/hooks.ts';
 import { ErrorText, Field } from '../components/Form.tsx';
 
-function Categories({ value, onChange, label }: { value: UnitCategory[]; onChange: (v: UnitCategory[]) => void; label: string }) {
+function Categories({
+  value,
+  onChange,
+  label,
+}: {
+  value: UnitCategory[];
+  onChange: (v: UnitCategory[]) => void;
+  label: string;
+}) {
   return (
     <fieldset class="categories">
       <legend>{label}</legend>
@@ -32,7 +40,11 @@ function Categories({ value, onChange, label }: { value: UnitCategory[]; onChang
 export function CatalogPage({ client }: PageProps) {
   const d = domain(client);
   const [q, setQ] = useState('');
-  const products = useObservable(() => d.products.search$(q.trim(), { limit: 50 }), [client, q.trim()], [] as Product[]);
+  const products = useObservable(
+    () => d.products.search$(q.trim(), { limit: 50 }),
+    [client, q.trim()],
+    [] as Product[],
+  );
   const units = useObservable(() => d.units.all$(), [client], [] as Unit[]);
   const [name, setName] = useState('');
   const [flags, setFlags] = useState<UnitCategory[]>([]);
@@ -91,7 +103,15 @@ export function CatalogPage({ client }: PageProps) {
   );
 }
 
-function ProductEditor({ client, product, onDone }: { client: PageProps['client']; product: Product; onDone: () => void }) {
+function ProductEditor({
+  client,
+  product,
+  onDone,
+}: {
+  client: PageProps['client'];
+  product: Product;
+  onDone: () => void;
+}) {
   const [name, setName] = useState(product.name);
   const [flags, setFlags] = useState<UnitCategory[]>(product.unitCategoryFlags as UnitCategory[]);
   const { error, run } = useAction();
@@ -110,7 +130,13 @@ function ProductEditor({ client, product, onDone }: { client: PageProps['client'
           });
         }}
       >
-        <Field label="Product name" required maxLength={200} value={name} onInput={(e) => setName(e.currentTarget.value)} />
+        <Field
+          label="Product name"
+          required
+          maxLength={200}
+          value={name}
+          onInput={(e) => setName(e.currentTarget.value)}
+        />
         <Categories label="Measured by" value={flags} onChange={setFlags} />
         {!family && <p class="hint">A shared product: your changes apply to your family only.</p>}
         <ErrorText error={error} />
@@ -122,7 +148,9 @@ function ProductEditor({ client, product, onDone }: { client: PageProps['client'
             <button
               type="button"
               class="danger"
-              onClick={() => void run(async () => (await client.rest('DELETE', `/api/products/${product.id}`), onDone()))}
+              onClick={() =>
+                void run(async () => (await client.rest('DELETE', `/api/products/${product.id}`), onDone()))
+              }
             >
               Delete product
             </button>
@@ -130,7 +158,9 @@ function ProductEditor({ client, product, onDone }: { client: PageProps['client'
           {!family && product.overridden && (
             <button
               type="button"
-              onClick={() => void run(async () => (await client.rest('DELETE', `/api/products/${product.id}/override`), onDone()))}
+              onClick={() =>
+                void run(async () => (await client.rest('DELETE', `/api/products/${product.id}/override`), onDone()))
+              }
             >
               Undo our changes
             </button>
@@ -157,13 +187,23 @@ function UnitsCard({ client, units }: { client: PageProps['client']; units: Unit
         onSubmit={(e) => {
           e.preventDefault();
           void run(async () => {
-            await client.rest('POST', '/api/units', { name: form.name.trim(), abbreviation: form.abbreviation.trim(), category: form.category });
+            await client.rest('POST', '/api/units', {
+              name: form.name.trim(),
+              abbreviation: form.abbreviation.trim(),
+              category: form.category,
+            });
             setForm({ ...form, name: '', abbreviation: '' });
           });
         }}
       >
         <div class="field-row">
-          <Field label="Unit name" required maxLength={100} value={form.name} onInput={(e) => setForm({ ...form, name: e.currentTarget.value })} />
+          <Field
+            label="Unit name"
+            required
+            maxLength={100}
+            value={form.name}
+            onInput={(e) => setForm({ ...form, name: e.currentTarget.value })}
+          />
           <Field
             label="Abbreviation"
             required
@@ -174,7 +214,11 @@ function UnitsCard({ client, units }: { client: PageProps['client']; units: Unit
         </div>
         <div class="field">
           <label for="unit-category">Category</label>
-          <select id="unit-category" value={form.category} onChange={(e) => setForm({ ...form, category: e.currentTarget.value as UnitCategory })}>
+          <select
+            id="unit-category"
+            value={form.category}
+            onChange={(e) => setForm({ ...form, category: e.currentTarget.value as UnitCategory })}
+          >
             {UNIT_CATEGORIES.map((c) => (
               <option value={c}>{c}</option>
             ))}
@@ -210,7 +254,7 @@ function UnitsCard({ client, units }: { client: PageProps['client']; units: Unit
                       message:
                         err?.code === 'unit_in_use'
                           ? `${u.name} cannot be deleted: it is used by a list item or a recipe ingredient.`
-                          : err?.detail ?? 'The unit could not be deleted.',
+                          : (err?.detail ?? 'The unit could not be deleted.'),
                     }),
                 )
               }

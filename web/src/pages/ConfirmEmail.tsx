@@ -9,7 +9,12 @@ export function ConfirmEmailPage({ params }: { client: FamilyClient; params: Rec
   useEffect(() => {
     publicRequest('POST', '/api/auth/confirm-email', { token: params.token }).then(
       () => setState('done'),
-      (err) => setState(err?.code === 'confirmation_invalid' ? 'This link is no longer valid. Ask for a new one on your Account page.' : errorMessage(err)),
+      (err) =>
+        setState(
+          err?.code === 'confirmation_invalid'
+            ? 'This link is no longer valid. Ask for a new one on your Account page.'
+            : errorMessage(err),
+        ),
     );
   }, [params.token]);
   return (

@@ -89,7 +89,13 @@ export function FamilyPage({ client, session }: PageProps) {
               {family.inviteCode}
             </p>
             {admin && (
-              <button type="button" onClick={() => confirm('Make a new code? The old one stops working.') && void act(() => client.rest('POST', '/api/family/invite-code'), 'A new invite code is in place.')}>
+              <button
+                type="button"
+                onClick={() =>
+                  confirm('Make a new code? The old one stops working.') &&
+                  void act(() => client.rest('POST', '/api/family/invite-code'), 'A new invite code is in place.')
+                }
+              >
                 New invite code
               </button>
             )}
@@ -98,11 +104,20 @@ export function FamilyPage({ client, session }: PageProps) {
                 class="row-form"
                 onSubmit={(e) => {
                   e.preventDefault();
-                  void act(() => client.rest('PATCH', '/api/family', { name: familyName.trim() }), 'Family name saved.');
+                  void act(
+                    () => client.rest('PATCH', '/api/family', { name: familyName.trim() }),
+                    'Family name saved.',
+                  );
                 }}
               >
                 <div class="grow">
-                  <Field label="Family name" required maxLength={100} value={familyName} onInput={(e) => setFamilyName(e.currentTarget.value)} />
+                  <Field
+                    label="Family name"
+                    required
+                    maxLength={100}
+                    value={familyName}
+                    onInput={(e) => setFamilyName(e.currentTarget.value)}
+                  />
                 </div>
                 <button type="submit">Save name</button>
               </form>
@@ -126,7 +141,11 @@ export function FamilyPage({ client, session }: PageProps) {
                       <select
                         aria-label={`Role of ${m.userName}`}
                         value={m.role}
-                        onChange={(e) => void act(() => client.rest('PATCH', `/api/family/members/${m.userId}`, { role: e.currentTarget.value }))}
+                        onChange={(e) =>
+                          void act(() =>
+                            client.rest('PATCH', `/api/family/members/${m.userId}`, { role: e.currentTarget.value }),
+                          )
+                        }
                       >
                         <option value="admin">Admin</option>
                         <option value="member">Member</option>
@@ -136,7 +155,11 @@ export function FamilyPage({ client, session }: PageProps) {
                           type="button"
                           class="danger"
                           onClick={() =>
-                            confirm(`Remove ${m.userName} from the family?`) && void act(() => client.rest('DELETE', `/api/family/members/${m.userId}`), `${m.userName} was removed.`)
+                            confirm(`Remove ${m.userName} from the family?`) &&
+                            void act(
+                              () => client.rest('DELETE', `/api/family/members/${m.userId}`),
+                              `${m.userName} was removed.`,
+                            )
                           }
                         >
                           Remove {m.userName}
@@ -158,11 +181,21 @@ export function FamilyPage({ client, session }: PageProps) {
                 onSubmit={(e) => {
                   e.preventDefault();
                   const to = email.trim();
-                  if (to) void act(async () => (await client.rest('POST', '/api/family/invites', { email: to }), setEmail('')), `Invitation sent to ${to}.`);
+                  if (to)
+                    void act(
+                      async () => (await client.rest('POST', '/api/family/invites', { email: to }), setEmail('')),
+                      `Invitation sent to ${to}.`,
+                    );
                 }}
               >
                 <div class="grow">
-                  <Field label="Invite by email" type="email" required value={email} onInput={(e) => setEmail(e.currentTarget.value)} />
+                  <Field
+                    label="Invite by email"
+                    type="email"
+                    required
+                    value={email}
+                    onInput={(e) => setEmail(e.currentTarget.value)}
+                  />
                 </div>
                 <button class="primary" type="submit">
                   Send invitation
@@ -179,10 +212,25 @@ export function FamilyPage({ client, session }: PageProps) {
                         <br />
                         <small class="hint">until {new Date(i.expiresAt).toLocaleDateString()}</small>
                       </span>
-                      <button type="button" aria-label={`Resend to ${i.email}`} onClick={() => void act(() => client.rest('POST', `/api/family/invites/${i.id}/resend`), `Sent again to ${i.email}.`)}>
+                      <button
+                        type="button"
+                        aria-label={`Resend to ${i.email}`}
+                        onClick={() =>
+                          void act(
+                            () => client.rest('POST', `/api/family/invites/${i.id}/resend`),
+                            `Sent again to ${i.email}.`,
+                          )
+                        }
+                      >
                         Resend
                       </button>
-                      <button type="button" aria-label={`Revoke ${i.email}`} onClick={() => void act(() => client.rest('DELETE', `/api/family/invites/${i.id}`), 'Invitation revoked.')}>
+                      <button
+                        type="button"
+                        aria-label={`Revoke ${i.email}`}
+                        onClick={() =>
+                          void act(() => client.rest('DELETE', `/api/family/invites/${i.id}`), 'Invitation revoked.')
+                        }
+                      >
                         Revoke
                       </button>
                     </li>

@@ -5,13 +5,24 @@ import { stores$, type StoreWithSections } from '../lib/local.ts';
 import { useAction, useObservable } from '../lib/hooks.ts';
 import { Link, navigate } from '../lib/router.tsx';
 import { ErrorText, Field } from '../components/Form.tsx';
-import { AmountFields, EMPTY_AMOUNT, amountInput, amountOf, formatAmount, type Amount } from '../components/ItemFields.tsx';
+import {
+  AmountFields,
+  EMPTY_AMOUNT,
+  amountInput,
+  amountOf,
+  formatAmount,
+  type Amount,
+} from '../components/ItemFields.tsx';
 import { ProductInput, productFor, productIds, useSuggestions, type Named } from '../components/ProductInput.tsx';
 
 export function ListPage({ client, params }: PageProps) {
   const d = domain(client);
   const listId = params.listId!;
-  const detail = useObservable<ListDetail | null | undefined>(() => d.lists.detail$(listId), [client, listId], undefined);
+  const detail = useObservable<ListDetail | null | undefined>(
+    () => d.lists.detail$(listId),
+    [client, listId],
+    undefined,
+  );
   const stores = useObservable(() => stores$(client), [client], []);
   const units = useObservable(() => d.units.all$(), [client], [] as Unit[]);
   const [removed, setRemoved] = useState<Item | null>(null);
@@ -93,7 +104,16 @@ export function ListPage({ client, params }: PageProps) {
           </div>
         )}
       </div>
-      {editing && <EditItem client={client} listId={listId} item={editing} store={store} units={units} onClose={() => setEditing(null)} />}
+      {editing && (
+        <EditItem
+          client={client}
+          listId={listId}
+          item={editing}
+          store={store}
+          units={units}
+          onClose={() => setEditing(null)}
+        />
+      )}
     </>
   );
 }
@@ -223,7 +243,14 @@ function EditItem({
       <form onSubmit={save}>
         <h2 id="edit-title">Edit {item.name}</h2>
         <div class="field">
-          <ProductInput id="edit-name" label="Name" showLabel value={named} onChange={setNamed} suggestions={suggestions} />
+          <ProductInput
+            id="edit-name"
+            label="Name"
+            showLabel
+            value={named}
+            onChange={setNamed}
+            suggestions={suggestions}
+          />
         </div>
         <AmountFields value={amount} onChange={setAmount} units={units} product={product ?? linked} />
         {store && (
@@ -251,7 +278,15 @@ function EditItem({
   );
 }
 
-function ListSettings({ client, detail, stores }: { client: PageProps['client']; detail: ListDetail; stores: StoreWithSections[] }) {
+function ListSettings({
+  client,
+  detail,
+  stores,
+}: {
+  client: PageProps['client'];
+  detail: ListDetail;
+  stores: StoreWithSections[];
+}) {
   const d = domain(client);
   const [name, setName] = useState(detail.name);
   const { error, run } = useAction();
@@ -266,13 +301,23 @@ function ListSettings({ client, detail, stores }: { client: PageProps['client'];
         }}
       >
         <div class="grow">
-          <Field label="List name" required maxLength={200} value={name} onInput={(e) => setName(e.currentTarget.value)} />
+          <Field
+            label="List name"
+            required
+            maxLength={200}
+            value={name}
+            onInput={(e) => setName(e.currentTarget.value)}
+          />
         </div>
         <button type="submit">Rename</button>
       </form>
       <div class="field">
         <label for="list-store">Store</label>
-        <select id="list-store" value={detail.storeId ?? ''} onChange={(e) => void run(() => d.lists.update(detail.id, { storeId: e.currentTarget.value || null }))}>
+        <select
+          id="list-store"
+          value={detail.storeId ?? ''}
+          onChange={(e) => void run(() => d.lists.update(detail.id, { storeId: e.currentTarget.value || null }))}
+        >
           <option value="">No store</option>
           {stores.map((s) => (
             <option value={s.id}>{s.name}</option>

@@ -35,10 +35,20 @@ export function ListsPage({ client }: PageProps) {
             <label class="sr-only" for="new-list">
               New list
             </label>
-            <input id="new-list" placeholder="New list" maxLength={200} value={name} onInput={(e) => setName(e.currentTarget.value)} />
+            <input
+              id="new-list"
+              placeholder="New list"
+              maxLength={200}
+              value={name}
+              onInput={(e) => setName(e.currentTarget.value)}
+            />
           </div>
           {stores.length > 0 && (
-            <select aria-label="Store for the new list" value={storeId} onChange={(e) => setStoreId(e.currentTarget.value)}>
+            <select
+              aria-label="Store for the new list"
+              value={storeId}
+              onChange={(e) => setStoreId(e.currentTarget.value)}
+            >
               <option value="">No store</option>
               {stores.map((s) => (
                 <option value={s.id}>{s.name}</option>

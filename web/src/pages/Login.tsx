@@ -30,7 +30,14 @@ export function LoginPage({ client }: { client: FamilyClient }) {
       <h1>Sign in</h1>
       {notice && <p class="notice">{notice}</p>}
       <form onSubmit={submit}>
-        <Field label="Email" type="email" autocomplete="username" required value={email} onInput={(e) => setEmail(e.currentTarget.value)} />
+        <Field
+          label="Email"
+          type="email"
+          autocomplete="username"
+          required
+          value={email}
+          onInput={(e) => setEmail(e.currentTarget.value)}
+        />
         <Field
           label="Password"
           type="password"

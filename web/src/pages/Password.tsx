@@ -20,13 +20,24 @@ export function ForgotPasswordPage(_: { client: FamilyClient }) {
     <div class="auth">
       <h1>Forgot password</h1>
       <form onSubmit={submit}>
-        <Field label="Email" type="email" autocomplete="username" required value={email} onInput={(e) => setEmail(e.currentTarget.value)} />
+        <Field
+          label="Email"
+          type="email"
+          autocomplete="username"
+          required
+          value={email}
+          onInput={(e) => setEmail(e.currentTarget.value)}
+        />
         <ErrorText error={error} />
         <button class="primary" type="submit" disabled={busy}>
           Send reset link
         </button>
       </form>
-      {sent && <p class="notice">If an account uses that address, a link to set a new password is on its way. It works for 15 minutes.</p>}
+      {sent && (
+        <p class="notice">
+          If an account uses that address, a link to set a new password is on its way. It works for 15 minutes.
+        </p>
+      )}
       <p>
         <Link href="/login">Back to sign in</Link>
       </p>
@@ -64,7 +75,13 @@ export function ResetPasswordPage({ params }: { client: FamilyClient; params: Re
             value={password}
             onInput={(e) => setPassword(e.currentTarget.value)}
           />
-          <ErrorText error={error?.includes('reset') || error?.includes('token') ? 'This link is no longer valid. Ask for a new one.' : error} />
+          <ErrorText
+            error={
+              error?.includes('reset') || error?.includes('token')
+                ? 'This link is no longer valid. Ask for a new one.'
+                : error
+            }
+          />
           <button class="primary" type="submit" disabled={busy}>
             Set password
           </button>

@@ -33,7 +33,13 @@ export function RecipesPage({ client }: PageProps) {
           <label class="sr-only" for="new-recipe">
             New recipe
           </label>
-          <input id="new-recipe" placeholder="New recipe" maxLength={200} value={name} onInput={(e) => setName(e.currentTarget.value)} />
+          <input
+            id="new-recipe"
+            placeholder="New recipe"
+            maxLength={200}
+            value={name}
+            onInput={(e) => setName(e.currentTarget.value)}
+          />
         </div>
         <button class="primary" type="submit">
           Add recipe
@@ -101,11 +107,29 @@ export function RecipePage({ client, params }: PageProps) {
             });
           }}
         >
-          <Field label="Recipe name" required maxLength={200} value={form.name} onInput={(e) => setForm({ ...form, name: e.currentTarget.value })} />
-          <Field label="Servings" type="number" min="1" max="1000" value={form.servings} onInput={(e) => setForm({ ...form, servings: e.currentTarget.value })} />
+          <Field
+            label="Recipe name"
+            required
+            maxLength={200}
+            value={form.name}
+            onInput={(e) => setForm({ ...form, name: e.currentTarget.value })}
+          />
+          <Field
+            label="Servings"
+            type="number"
+            min="1"
+            max="1000"
+            value={form.servings}
+            onInput={(e) => setForm({ ...form, servings: e.currentTarget.value })}
+          />
           <div class="field">
             <label for="instructions">Instructions</label>
-            <textarea id="instructions" rows={6} value={form.instructions} onInput={(e) => setForm({ ...form, instructions: e.currentTarget.value })} />
+            <textarea
+              id="instructions"
+              rows={6}
+              value={form.instructions}
+              onInput={(e) => setForm({ ...form, instructions: e.currentTarget.value })}
+            />
           </div>
           <div class="actions">
             <button type="button" onClick={() => setEditing(false)}>
@@ -123,7 +147,11 @@ export function RecipePage({ client, params }: PageProps) {
             <button
               type="button"
               onClick={() => {
-                setForm({ name: recipe.name, servings: recipe.servings ? String(recipe.servings) : '', instructions: recipe.instructions ?? '' });
+                setForm({
+                  name: recipe.name,
+                  servings: recipe.servings ? String(recipe.servings) : '',
+                  instructions: recipe.instructions ?? '',
+                });
                 setEditing(true);
               }}
             >
@@ -165,7 +193,12 @@ export function RecipePage({ client, params }: PageProps) {
               <span class="item-name">{ing.name}</span>
               {formatAmount(ing, units) && <span class="item-amount">{formatAmount(ing, units)}</span>}
             </label>
-            <button type="button" class="icon" aria-label={`Remove ${ing.name}`} onClick={() => void run(() => d.ingredients.delete(id, ing.id))}>
+            <button
+              type="button"
+              class="icon"
+              aria-label={`Remove ${ing.name}`}
+              onClick={() => void run(() => d.ingredients.delete(id, ing.id))}
+            >
               ×
             </button>
           </li>
@@ -185,7 +218,10 @@ export function RecipePage({ client, params }: PageProps) {
                 e.preventDefault();
                 void run(async () => {
                   const ids = recipe.ingredients.filter((i) => picked.has(i.id)).map((i) => i.id);
-                  await d.recipes.copyToList(id, { listId: target, ingredientIds: ids.length === recipe.ingredients.length ? undefined : ids });
+                  await d.recipes.copyToList(id, {
+                    listId: target,
+                    ingredientIds: ids.length === recipe.ingredients.length ? undefined : ids,
+                  });
                   setCopied(target);
                 });
               }}
@@ -218,7 +254,17 @@ export function RecipePage({ client, params }: PageProps) {
   );
 }
 
-function AddIngredient({ client, recipeId, units, position }: { client: PageProps['client']; recipeId: string; units: Unit[]; position: number }) {
+function AddIngredient({
+  client,
+  recipeId,
+  units,
+  position,
+}: {
+  client: PageProps['client'];
+  recipeId: string;
+  units: Unit[];
+  position: number;
+}) {
   const d = domain(client);
   const [named, setNamed] = useState<Named>({ name: '', product: null });
   const [amount, setAmount] = useState<Amount>(EMPTY_AMOUNT);
@@ -241,7 +287,14 @@ function AddIngredient({ client, recipeId, units, position }: { client: PageProp
     >
       <h2>Add an ingredient</h2>
       <div class="field">
-        <ProductInput id="add-ingredient" label="Ingredient" showLabel value={named} onChange={setNamed} suggestions={suggestions} />
+        <ProductInput
+          id="add-ingredient"
+          label="Ingredient"
+          showLabel
+          value={named}
+          onChange={setNamed}
+          suggestions={suggestions}
+        />
       </div>
       <AmountFields value={amount} onChange={setAmount} units={units} product={product} />
       <ErrorText error={error} />

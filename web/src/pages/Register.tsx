@@ -25,7 +25,11 @@ function RegisterForm({ client, invite, token }: { client: FamilyClient; invite?
     void run(async () => {
       const base = { email: email.trim(), userName: userName.trim(), password };
       await client.auth.register(
-        token ? { ...base, inviteToken: token } : newFamily ? { ...base, newFamilyName: familyName.trim() } : { ...base, familyCode: familyCode.trim() },
+        token
+          ? { ...base, inviteToken: token }
+          : newFamily
+            ? { ...base, newFamilyName: familyName.trim() }
+            : { ...base, familyCode: familyCode.trim() },
       );
       await startReplication();
       navigate('/', { replace: true });
@@ -42,7 +46,14 @@ function RegisterForm({ client, invite, token }: { client: FamilyClient; invite?
         value={email}
         onInput={(e) => setEmail(e.currentTarget.value)}
       />
-      <Field label="User name" autocomplete="nickname" required maxLength={100} value={userName} onInput={(e) => setUserName(e.currentTarget.value)} />
+      <Field
+        label="User name"
+        autocomplete="nickname"
+        required
+        maxLength={100}
+        value={userName}
+        onInput={(e) => setUserName(e.currentTarget.value)}
+      />
       <Field
         label="Password"
         type="password"
@@ -55,7 +66,13 @@ function RegisterForm({ client, invite, token }: { client: FamilyClient; invite?
       />
       {!invite &&
         (newFamily ? (
-          <Field label="Family name" required maxLength={100} value={familyName} onInput={(e) => setFamilyName(e.currentTarget.value)} />
+          <Field
+            label="Family name"
+            required
+            maxLength={100}
+            value={familyName}
+            onInput={(e) => setFamilyName(e.currentTarget.value)}
+          />
         ) : (
           <Field
             label="Family code"
@@ -100,7 +117,11 @@ export function InvitePage({ client, params }: { client: FamilyClient; params: R
   const [problem, setProblem] = useState<string | null>(null);
   useEffect(() => {
     publicRequest<Invitation>('GET', `/api/auth/invite/${encodeURIComponent(token)}`).then(setInvite, (err) =>
-      setProblem(err?.code === 'invitation_invalid' ? 'This invitation is no longer valid. Ask for a new one.' : errorMessage(err)),
+      setProblem(
+        err?.code === 'invitation_invalid'
+          ? 'This invitation is no longer valid. Ask for a new one.'
+          : errorMessage(err),
+      ),
     );
   }, [token]);
   return (

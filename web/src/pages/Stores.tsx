@@ -26,7 +26,13 @@ export function StoresPage({ client, session }: PageProps) {
           <label class="sr-only" for="new-store">
             New store
           </label>
-          <input id="new-store" placeholder="New store" maxLength={200} value={name} onInput={(e) => setName(e.currentTarget.value)} />
+          <input
+            id="new-store"
+            placeholder="New store"
+            maxLength={200}
+            value={name}
+            onInput={(e) => setName(e.currentTarget.value)}
+          />
         </div>
         <button class="primary" type="submit">
           Add store
@@ -34,12 +40,22 @@ export function StoresPage({ client, session }: PageProps) {
       </form>
       <ErrorText error={error} />
       {stores?.length === 0 && <p class="empty">No stores yet. A store gives a list its sections in walking order.</p>}
-      {stores?.map((s) => <StoreCard key={s.id} client={client} store={s} admin={admin} />)}
+      {stores?.map((s) => (
+        <StoreCard key={s.id} client={client} store={s} admin={admin} />
+      ))}
     </>
   );
 }
 
-function StoreCard({ client, store, admin }: { client: PageProps['client']; store: StoreWithSections; admin: boolean }) {
+function StoreCard({
+  client,
+  store,
+  admin,
+}: {
+  client: PageProps['client'];
+  store: StoreWithSections;
+  admin: boolean;
+}) {
   const d = domain(client);
   const [renaming, setRenaming] = useState(false);
   const [name, setName] = useState(store.name);
@@ -57,7 +73,12 @@ function StoreCard({ client, store, admin }: { client: PageProps['client']; stor
     <section class="card" aria-labelledby={`store-${store.id}`}>
       <div class="card-head">
         <h2 id={`store-${store.id}`}>{store.name}</h2>
-        <button type="button" aria-label={`Rename ${store.name}`} onClick={() => setRenaming(!renaming)} aria-expanded={renaming}>
+        <button
+          type="button"
+          aria-label={`Rename ${store.name}`}
+          onClick={() => setRenaming(!renaming)}
+          aria-expanded={renaming}
+        >
           Rename
         </button>
       </div>
@@ -66,14 +87,20 @@ function StoreCard({ client, store, admin }: { client: PageProps['client']; stor
           class="row-form"
           onSubmit={(e) => {
             e.preventDefault();
-            if (name.trim()) void run(async () => (await d.stores.update(store.id, { name: name.trim() }), setRenaming(false)));
+            if (name.trim())
+              void run(async () => (await d.stores.update(store.id, { name: name.trim() }), setRenaming(false)));
           }}
         >
           <div class="grow">
             <label class="sr-only" for={`store-name-${store.id}`}>
               Store name
             </label>
-            <input id={`store-name-${store.id}`} value={name} maxLength={200} onInput={(e) => setName(e.currentTarget.value)} />
+            <input
+              id={`store-name-${store.id}`}
+              value={name}
+              maxLength={200}
+              onInput={(e) => setName(e.currentTarget.value)}
+            />
           </div>
           <button type="submit" class="primary">
             Save
@@ -103,7 +130,13 @@ function StoreCard({ client, store, admin }: { client: PageProps['client']; stor
             <label class="sr-only" for={`new-section-${store.id}`}>
               New section
             </label>
-            <input id={`new-section-${store.id}`} placeholder="New section" maxLength={200} value={section} onInput={(e) => setSection(e.currentTarget.value)} />
+            <input
+              id={`new-section-${store.id}`}
+              placeholder="New section"
+              maxLength={200}
+              value={section}
+              onInput={(e) => setSection(e.currentTarget.value)}
+            />
           </div>
           <button type="submit">Add section</button>
         </form>
@@ -115,7 +148,10 @@ function StoreCard({ client, store, admin }: { client: PageProps['client']; stor
           type="button"
           class="danger"
           aria-label={`Delete store ${store.name}`}
-          onClick={() => confirm(`Delete ${store.name}? Its lists stay, without a store.`) && void run(() => d.stores.delete(store.id))}
+          onClick={() =>
+            confirm(`Delete ${store.name}? Its lists stay, without a store.`) &&
+            void run(() => d.stores.delete(store.id))
+          }
         >
           Delete store
         </button>
@@ -155,7 +191,10 @@ function SectionList({
   return (
     <ol class="sections" ref={listRef}>
       {store.sections.map((s: Section, i) => (
-        <li class={`section-row ${drag?.over === i ? 'drop-target' : ''} ${drag?.from === i ? 'dragging' : ''}`} key={s.id}>
+        <li
+          class={`section-row ${drag?.over === i ? 'drop-target' : ''} ${drag?.from === i ? 'dragging' : ''}`}
+          key={s.id}
+        >
           <span
             class="handle"
             aria-hidden="true"
@@ -177,23 +216,44 @@ function SectionList({
               class="row-form grow"
               onSubmit={(e) => {
                 e.preventDefault();
-                if (name.trim()) void run(async () => (await d.sections.rename(store.id, s.id, { name: name.trim() }), setEditing(null)));
+                if (name.trim())
+                  void run(
+                    async () => (await d.sections.rename(store.id, s.id, { name: name.trim() }), setEditing(null)),
+                  );
               }}
             >
               <label class="sr-only" for={`section-${s.id}`}>
                 Section name
               </label>
-              <input id={`section-${s.id}`} class="grow" value={name} maxLength={200} onInput={(e) => setName(e.currentTarget.value)} />
+              <input
+                id={`section-${s.id}`}
+                class="grow"
+                value={name}
+                maxLength={200}
+                onInput={(e) => setName(e.currentTarget.value)}
+              />
               <button type="submit">Save</button>
             </form>
           ) : (
             <span class="grow">{s.name}</span>
           )}
           <span class="row-actions">
-            <button type="button" class="icon" aria-label={`Move ${s.name} up`} disabled={i === 0} onClick={() => onMove(i, i - 1)}>
+            <button
+              type="button"
+              class="icon"
+              aria-label={`Move ${s.name} up`}
+              disabled={i === 0}
+              onClick={() => onMove(i, i - 1)}
+            >
               ↑
             </button>
-            <button type="button" class="icon" aria-label={`Move ${s.name} down`} disabled={i === store.sections.length - 1} onClick={() => onMove(i, i + 1)}>
+            <button
+              type="button"
+              class="icon"
+              aria-label={`Move ${s.name} down`}
+              disabled={i === store.sections.length - 1}
+              onClick={() => onMove(i, i + 1)}
+            >
               ↓
             </button>
             <button
@@ -211,7 +271,10 @@ function SectionList({
               type="button"
               class="icon"
               aria-label={`Delete ${s.name}`}
-              onClick={() => confirm(`Delete the section ${s.name}? Its items stay, uncategorized.`) && void run(() => d.sections.delete(store.id, s.id))}
+              onClick={() =>
+                confirm(`Delete the section ${s.name}? Its items stay, uncategorized.`) &&
+                void run(() => d.sections.delete(store.id, s.id))
+              }
             >
               ×
             </button>
