@@ -1,5 +1,7 @@
-// Root hooks: close the shared app once the whole suite has run.
+// Root hooks: close the shared app once the whole suite has run; fail a test whose live sockets
+// received a frame the protocol does not define.
 import { closeSharedApp } from './helpers/app.js';
+import { takeUndecodableFrames } from './helpers/live-frames.js';
 
 // Processes the tests start (a second server instance, `npm run migrate`, SDK devices) resolve
 // @family-shopping/client to its TypeScript sources too, like this process (.mocharc.json), so
@@ -10,6 +12,12 @@ if (!(process.env.NODE_OPTIONS ?? '').includes(SOURCE_CONDITION)) {
 }
 
 export const mochaHooks = {
+  afterEach() {
+    const bad = takeUndecodableFrames();
+    if (bad.length > 0) {
+      throw new Error(`${bad.length} live frame(s) do not decode with decodeServerFrame:\n${bad.join('\n')}`);
+    }
+  },
   async afterAll() {
     await closeSharedApp();
   },

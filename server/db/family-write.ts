@@ -18,12 +18,12 @@ import type { Deps } from '../context.js';
 import type { FamilyEvent } from '../events/bus.js';
 import type { Trx } from './knex.js';
 import { notFound } from '../errors.js';
-import type { CollectionName } from '@family-shopping/client/protocol';
+import type { ChangedDocs, CollectionName } from '@family-shopping/client/protocol';
 import { TABLE_COLLECTION } from './replicated-tables.js';
 import { errorFields } from '../log.js';
 // The live patch is read inside the write's transaction, before commit (docs/architecture.md).
 // eslint-disable-next-line boundaries/dependencies -- realtime/patches.ts builds it; documented exception
-import { changedEvent, committedDocs, type PatchDocs } from '../realtime/patches.js';
+import { changedEvent, committedDocs } from '../realtime/patches.js';
 
 export interface FamilyWrite {
   trx: Trx;
@@ -79,7 +79,7 @@ export async function familyWrite<T>(
   const before: Array<(trx: Trx) => Promise<void>> = [];
   let version = '0';
   let unchanged = false;
-  let docs: PatchDocs | undefined;
+  let docs: ChangedDocs | undefined;
   // Tables written (through insert/update/tombstone or a named stamp); null once something was
   // stamped without naming its table.
   let tables: Set<string> | null = new Set<string>();

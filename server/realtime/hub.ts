@@ -2,7 +2,7 @@
 // a Map<familyId, FamilyGroup>, and an event published for family F is looked up in F's group
 // only. There is no code path that walks every socket for an event, so a family's events cannot
 // be addressed to another family's sockets even if an event were malformed.
-import type { FamilyEvent } from '../events/bus.js';
+import type { FamilyEvent, FrameEvent } from '../events/bus.js';
 import type { Logger } from '../log.js';
 import type { Role } from '../context.js';
 import { CLOSE_CODES, serverFrameSchema } from '@family-shopping/client/protocol';
@@ -85,11 +85,11 @@ export class RealtimeHub {
       switch (route.kind) {
         case 'list': {
           const set = g.lists.get(route.listId);
-          if (set) this.broadcast(set, e);
+          if (set) this.broadcast(set, route.frame);
           break;
         }
         case 'overview':
-          this.broadcast(g.all, e);
+          this.broadcast(g.all, route.frame);
           if (e.type === 'ListDeleted' && typeof e.listId === 'string') this.dissolveList(g, e.listId.toLowerCase());
           break;
         case 'memberRemoved':
@@ -114,7 +114,7 @@ export class RealtimeHub {
     g.lists.delete(listId);
   }
 
-  private broadcast(targets: Set<HubMember>, e: FamilyEvent): void {
+  private broadcast(targets: Set<HubMember>, e: FrameEvent): void {
     if (targets.size === 0) return;
     const text = this.encode(e);
     // A send may close a slow consumer, which deletes it from the set; deleting during Set
@@ -122,10 +122,12 @@ export class RealtimeHub {
     for (const m of targets) m.sendText(text);
   }
 
-  /** Encodes once per event. Frames are checked against the wire schema; a known key set is
-   *  sent (unknown keys stripped), and a frame the schema rejects is still sent but logged, so a
-   *  drifting producer is visible without silencing live updates. */
-  private encode(e: FamilyEvent): string {
+  /** Encodes once per event. Producers are typed with the protocol's frames (a shape it does not
+   *  define does not compile); at run time frames are still checked against the wire schema: a
+   *  known key set is sent (unknown keys stripped), and a frame the schema rejects (a rule types
+   *  do not express, or an event from an instance of another version through Redis) is still
+   *  sent but logged, so a drifting producer is visible without silencing live updates. */
+  private encode(e: FrameEvent): string {
     const parsed = serverFrameSchema.safeParse(e);
     if (parsed.success) return JSON.stringify(parsed.data);
     this.log.warn(

@@ -13,16 +13,21 @@ import type { Trx } from '../db/knex.js';
 import type { ChangedEvent } from '../events/bus.js';
 import { FAMILY_TABLE } from '../db/replicated-tables.js';
 import { rowsAtVersion } from './queries.js';
-import { familyDoc, isFamilyCollection, type WireDoc } from '../sync/docs.js';
+import { familyDoc, isFamilyCollection, type FamilyCollection } from '../sync/docs.js';
 import {
   LIVE_PATCH_MAX_DOCS,
   LIVE_PATCH_MAX_FRAME_BYTES,
   checkpointAtVersion,
+  type ChangedDocs,
   type Checkpoint,
   type CollectionName,
+  type Doc,
 } from '@family-shopping/client/protocol';
 
-export type PatchDocs = Partial<Record<CollectionName, { documents: WireDoc[]; checkpoint: Checkpoint }>>;
+/** One collection's part of `Changed.docs`. */
+type Patch<C extends FamilyCollection> = { documents: Doc<C>[]; checkpoint: Checkpoint };
+/** `Changed.docs` as built here: the family collections, each with its own doc type. */
+type PatchDocs = { [C in FamilyCollection]?: Patch<C> };
 
 /** The docs a commit wrote, per family collection, when there are at most LIVE_PATCH_MAX_DOCS
  *  of them; undefined above that bound (and when it wrote no family collection). */
@@ -31,7 +36,7 @@ export async function committedDocs(
   familyId: string,
   version: string,
   collections: readonly CollectionName[],
-): Promise<PatchDocs | undefined> {
+): Promise<ChangedDocs | undefined> {
   const docs: PatchDocs = {};
   let count = 0;
   for (const c of collections) {
@@ -39,11 +44,22 @@ export async function committedDocs(
     const rows = await rowsAtVersion(trx, FAMILY_TABLE[c], familyId, version, LIVE_PATCH_MAX_DOCS - count + 1);
     count += rows.length;
     if (count > LIVE_PATCH_MAX_DOCS) return undefined;
-    if (rows.length > 0) {
-      docs[c] = { documents: rows.map((r) => familyDoc(c, r)), checkpoint: checkpointAtVersion(Number(version)) };
-    }
+    if (rows.length > 0) addPatch(docs, c, rows, Number(version));
   }
   return count > 0 ? docs : undefined;
+}
+
+function addPatch<C extends FamilyCollection>(
+  docs: PatchDocs,
+  c: C,
+  rows: Record<string, unknown>[],
+  version: number,
+): void {
+  // The key and the value name the same C (TypeScript cannot see that through PatchDocs[C]).
+  (docs as Partial<Record<C, Patch<C>>>)[c] = {
+    documents: rows.map((r) => familyDoc(c, r)),
+    checkpoint: checkpointAtVersion(version),
+  };
 }
 
 /** The `Changed` event of a commit; `docs` only while the whole frame stays within
@@ -51,7 +67,7 @@ export async function committedDocs(
 export function changedEvent(
   version: number,
   collections: CollectionName[] | undefined,
-  docs: PatchDocs | undefined,
+  docs: ChangedDocs | undefined,
 ): ChangedEvent {
   const event: ChangedEvent = { type: 'Changed', version, previous: version - 1 };
   if (collections) event.collections = collections;

@@ -3,12 +3,19 @@
 //   - overview events go to every authenticated socket of the family;
 //   - MemberRemoved / MemberRoleChanged are internal (they change sockets, they are not sent);
 //   - anything else is not forwarded (new internal events must not leak by default).
+// Events are typed (server/events/bus.ts), but an event from Redis is only JSON another instance
+// sent: the checks below hold for whatever arrives.
 import type { FamilyEvent } from '../events/bus.js';
-import { LIST_EVENT_TYPES, OVERVIEW_EVENT_TYPES } from '@family-shopping/client/protocol';
+import {
+  LIST_EVENT_TYPES,
+  OVERVIEW_EVENT_TYPES,
+  type ListEventFrame,
+  type OverviewEventFrame,
+} from '@family-shopping/client/protocol';
 
 export type Route =
-  | { kind: 'list'; listId: string }
-  | { kind: 'overview' }
+  | { kind: 'list'; listId: string; frame: ListEventFrame }
+  | { kind: 'overview'; frame: OverviewEventFrame }
   | { kind: 'memberRemoved'; userId: string }
   | { kind: 'memberRoleChanged'; userId: string; role: 'admin' | 'member' }
   | { kind: 'drop' };
@@ -16,11 +23,14 @@ export type Route =
 const LIST_TYPES = new Set<string>(LIST_EVENT_TYPES);
 const OVERVIEW_TYPES = new Set<string>(OVERVIEW_EVENT_TYPES);
 
+const isListEvent = (e: FamilyEvent): e is ListEventFrame => LIST_TYPES.has(e.type);
+const isOverviewEvent = (e: FamilyEvent): e is OverviewEventFrame => OVERVIEW_TYPES.has(e.type);
+
 export function routeEvent(e: FamilyEvent): Route {
-  if (LIST_TYPES.has(e.type)) {
-    return typeof e.listId === 'string' ? { kind: 'list', listId: e.listId.toLowerCase() } : { kind: 'drop' };
+  if (isListEvent(e)) {
+    return typeof e.listId === 'string' ? { kind: 'list', listId: e.listId.toLowerCase(), frame: e } : { kind: 'drop' };
   }
-  if (OVERVIEW_TYPES.has(e.type)) return { kind: 'overview' };
+  if (isOverviewEvent(e)) return { kind: 'overview', frame: e };
   if (e.type === 'MemberRemoved' && typeof e.userId === 'string') return { kind: 'memberRemoved', userId: e.userId };
   if (e.type === 'MemberRoleChanged' && typeof e.userId === 'string' && (e.role === 'admin' || e.role === 'member')) {
     return { kind: 'memberRoleChanged', userId: e.userId, role: e.role };

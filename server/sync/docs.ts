@@ -2,7 +2,7 @@
 // `familyId`, plus `_deleted` (true for a tombstone row). The feature mappers (records.ts of
 // each feature) build the record; this module only picks the doc's fields and adds `_deleted`,
 // so a doc can never carry more than the wire schema names.
-import type { CollectionName } from '@family-shopping/client/protocol';
+import type { CollectionName, Doc, DocData } from '@family-shopping/client/protocol';
 import { toItem, toList } from '../lists/records.js';
 import { toSection, toSectionMemory, toStore } from '../stores/records.js';
 import { toIngredient, toRecipe } from '../recipes/records.js';
@@ -21,7 +21,7 @@ export function isFamilyCollection(c: CollectionName): c is FamilyCollection {
   return c in FAMILY_TABLE;
 }
 
-const MAPPERS: Record<FamilyCollection, (row: Row) => object> = {
+const MAPPERS: { [C in FamilyCollection]: (row: Row) => DocData<C> } = {
   lists: toList,
   items: toItem,
   stores: toStore,
@@ -32,8 +32,9 @@ const MAPPERS: Record<FamilyCollection, (row: Row) => object> = {
 };
 
 /** Doc of a row of a family table; a tombstone row gives its last state with `_deleted: true`. */
-export function familyDoc(collection: FamilyCollection, row: Row): WireDoc {
-  return { ...(MAPPERS[collection](row) as { id: string }), _deleted: !!row.deleted };
+export function familyDoc<C extends FamilyCollection>(collection: C, row: Row): Doc<C> & WireDoc {
+  // The record of C plus `_deleted` is Doc<C>; TypeScript cannot follow that through generic C.
+  return { ...MAPPERS[collection](row), _deleted: !!row.deleted } as Doc<C> & WireDoc;
 }
 
 /** Doc of a row of the effective product catalog (the REST product record). */

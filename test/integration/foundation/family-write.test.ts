@@ -4,7 +4,7 @@ import { makeFamily } from '../../helpers/factories.js';
 import { usingPostgres } from '../../helpers/env.js';
 import { familyWrite } from '../../../server/db/family-write.js';
 import { newId } from '../../../server/db/ids.js';
-import type { FamilyEvent } from '../../../server/events/bus.js';
+import type { ChangedEvent, FamilyEvent } from '../../../server/events/bus.js';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -87,15 +87,15 @@ describe('the family-write function', () => {
       const storeId = newId();
       await familyWrite(app.deps, familyId, async (w) => {
         await w.insert('stores', { id: storeId, name: 'Corner shop' });
-        w.emit({ type: 'Probe', storeId });
+        w.emit({ type: 'ListArchived', listId: storeId });
         expect(received, 'nothing is published before commit').to.have.length(0);
       });
       expect(received).to.have.length(1);
       const version = await counter(app, familyId);
       // Changed names the collections the write touched (stores), so clients pull just those, and
       // carries the version before it and the written docs (live patch; see realtime tests).
-      const [probe, changed] = received[0]!.events;
-      expect(probe).to.deep.equal({ type: 'Probe', storeId });
+      const [probe, changed] = received[0]!.events as [FamilyEvent, ChangedEvent];
+      expect(probe).to.deep.equal({ type: 'ListArchived', listId: storeId });
       expect(changed).to.include({ type: 'Changed', version, previous: version - 1 });
       expect(changed!.collections).to.deep.equal(['stores']);
       expect((changed!.docs as any).stores.documents.map((d: { id: string }) => d.id)).to.deep.equal([storeId]);
@@ -107,9 +107,9 @@ describe('the family-write function', () => {
   it("Changed names the collections written; a row stamped without its table makes it say 'any'", async () => {
     const app = await testApp();
     const { familyId } = await makeFamily(app);
-    const changed: FamilyEvent[] = [];
+    const changed: ChangedEvent[] = [];
     const unsubscribe = app.deps.bus.subscribe((f, events) => {
-      if (f === familyId) changed.push(...events.filter((e) => e.type === 'Changed'));
+      if (f === familyId) changed.push(...events.filter((e): e is ChangedEvent => e.type === 'Changed'));
     });
     try {
       const listId = newId();
@@ -144,7 +144,7 @@ describe('the family-write function', () => {
       try {
         await familyWrite(app.deps, familyId, async (w) => {
           await w.insert('stores', { id: storeId, name: 'Doomed' });
-          w.emit({ type: 'Probe' });
+          w.emit({ type: 'ListArchived', listId: newId() });
           throw new Error('rule violated');
         });
       } catch {
@@ -169,7 +169,7 @@ describe('the family-write function', () => {
     });
     try {
       const out = await familyWrite(app.deps, familyId, async (w) => {
-        w.emit({ type: 'Probe' });
+        w.emit({ type: 'ListArchived', listId: newId() });
         w.unchanged();
         return 'nothing to do';
       });

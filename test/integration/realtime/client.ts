@@ -1,7 +1,9 @@
 // A WebSocket client for the live-channel tests: records every frame, lets a test wait for a
-// frame matching a predicate, and exposes the close code.
+// frame matching a predicate, and exposes the close code. Every frame is also decoded with the
+// protocol's decodeServerFrame: one that does not decode fails the test (test/helpers/live-frames.ts).
 import { WebSocket, type ClientOptions } from 'ws';
 import type { ServerFrame } from '@family-shopping/client/protocol';
+import { checkServerFrame } from '../../helpers/live-frames.js';
 
 export type Frame = ServerFrame & Record<string, any>;
 
@@ -19,7 +21,9 @@ export class TestSocket {
   private constructor(readonly ws: WebSocket) {
     ws.on('message', (data, isBinary) => {
       if (isBinary) return;
-      this.frames.push(JSON.parse(data.toString()) as Frame);
+      const text = data.toString();
+      checkServerFrame(text);
+      this.frames.push(JSON.parse(text) as Frame);
       for (const l of [...this.listeners]) l();
     });
     this.closed = new Promise((resolve) => {

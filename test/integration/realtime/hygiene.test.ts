@@ -94,7 +94,7 @@ describe('realtime: connection hygiene', function () {
       createdAt: '2024-05-01T10:00:00.000Z',
       updatedAt: '2024-05-01T10:00:00.000Z',
     };
-    const batch = Array.from({ length: 100 }, () => ({ type: 'ItemUpdated', listId, item }));
+    const batch = Array.from({ length: 100 }, () => ({ type: 'ItemUpdated' as const, listId, item }));
     let published = 0;
     // Stop as soon as the server has let go of the slow socket (at most ~100 MB).
     while (app.deps.realtime!.hub.stats().sockets === 2 && published < 100_000) {

@@ -5,7 +5,7 @@ import { expect } from 'chai';
 import { Redis } from 'ioredis';
 import crypto from 'node:crypto';
 import { RedisBus } from '../../../server/events/redis-bus.js';
-import type { FamilyEvent } from '../../../server/events/bus.js';
+import type { ChangedEvent, FamilyEvent } from '../../../server/events/bus.js';
 import { createLogger } from '../../../server/log.js';
 import { sleep } from './client.js';
 
@@ -44,7 +44,7 @@ describe('realtime: Redis event bus', function () {
           [fam, [{ type: 'Changed', version: 1 }]],
           [fam, [{ type: 'Changed', version: 2 }]],
         ]);
-        expect(gotB.map(([, e]) => e[0]!.version).sort()).to.deep.equal([1, 2]);
+        expect(gotB.map(([, e]) => (e[0] as ChangedEvent).version).sort()).to.deep.equal([1, 2]);
         // A garbage message on the channel is ignored.
         const raw = new Redis(url);
         await raw.publish(channel, 'not json');
