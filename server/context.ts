@@ -1,6 +1,7 @@
 import type { KeyObject } from 'node:crypto';
 import type { Config } from './config.js';
 import type { Db } from './db/knex.js';
+import type { LivePatchReader } from './db/family-write.js';
 import type { EventBus } from './events/bus.js';
 import type { Logger } from './log.js';
 import type { Mailer } from './mail/mailer.js';
@@ -24,6 +25,8 @@ export interface Deps {
   jwtSecret: string;
   /** The same secret as a KeyObject, made once: what signs and verifies access tokens. */
   jwtKey: KeyObject;
+  /** Reads a commit's live patch for the family write (realtime/patches.ts `committedDocs`). */
+  livePatch: LivePatchReader;
   /** Optional ioredis client when REDIS_URL is set. */
   redis?: unknown;
   /** Outgoing email (SMTP or the dev outbox), see server/mail/mailer.ts. */

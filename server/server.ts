@@ -10,6 +10,7 @@ import { runStartupJobs } from './startup/jobs.js';
 import { InProcessBus, type EventBus } from './events/bus.js';
 import { RedisBus } from './events/redis-bus.js';
 import { attachRealtime, type RealtimeOptions } from './realtime/server.js';
+import { committedDocs } from './realtime/patches.js';
 import { systemClock, type Clock, type Deps } from './context.js';
 import { buildApp } from './app.js';
 import { jwtKey } from './auth/tokens.js';
@@ -68,6 +69,7 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
     clock: options.clock ?? systemClock,
     jwtSecret,
     jwtKey: jwtKey(jwtSecret),
+    livePatch: committedDocs,
   };
   // The rate-limit counters' own connection, which never makes a request wait (ratelimit.ts).
   const redis = config.REDIS_URL ? await connectRateLimitRedis(config.REDIS_URL, log) : undefined;

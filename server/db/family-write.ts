@@ -11,19 +11,27 @@
 //      without this version (see `takeFamilyVersion`);
 //   3. collect domain events with `w.emit()`;
 //   4. commit, then publish the events plus `Changed { version, previous, collections, docs? }`
-//      (docs: the live patch of a small commit, read in the transaction just before commit, see
-//      realtime/patches.ts). A rolled-back change emits nothing. A change that found nothing to do may say so (`w.unchanged()`): it is rolled
-//      back too, so it takes no version and nudges nobody, and its result is still returned.
+//      (docs: the live patch of a small commit, read in the transaction just before commit by
+//      `deps.livePatch`, which realtime/patches.ts provides). A rolled-back change emits nothing.
+//      A change that found nothing to do may say so (`w.unchanged()`): it is rolled back too, so
+//      it takes no version and nudges nobody, and its result is still returned.
 import type { Deps } from '../context.js';
-import type { FamilyEvent } from '../events/bus.js';
+import type { ChangedEvent, FamilyEvent } from '../events/bus.js';
 import type { Trx } from './knex.js';
 import { notFound } from '../errors.js';
-import type { ChangedDocs, CollectionName } from '@family-shopping/client/protocol';
+import { LIVE_PATCH_MAX_FRAME_BYTES, type ChangedDocs, type CollectionName } from '@family-shopping/client/protocol';
 import { TABLE_COLLECTION } from './replicated-tables.js';
 import { errorFields } from '../log.js';
-// The live patch is read inside the write's transaction, before commit (docs/architecture.md).
-// eslint-disable-next-line boundaries/dependencies -- realtime/patches.ts builds it; documented exception
-import { changedEvent, committedDocs } from '../realtime/patches.js';
+
+/** Reads the live patch of a commit in its transaction, just before commit: the docs it wrote
+ *  per collection, or undefined when there are too many (realtime/patches.ts `committedDocs`,
+ *  handed in as `deps.livePatch` so that db needs no feature's row mapping). */
+export type LivePatchReader = (
+  trx: Trx,
+  familyId: string,
+  version: string,
+  collections: readonly CollectionName[],
+) => Promise<ChangedDocs | undefined>;
 
 export interface FamilyWrite {
   trx: Trx;
@@ -68,8 +76,10 @@ export interface FamilyWriteOptions {
   actorUserId?: string | null;
 }
 
+/** Without `deps.livePatch` (the server's deps always carry it) `Changed` has no docs and
+ *  clients pull. */
 export async function familyWrite<T>(
-  deps: Pick<Deps, 'db' | 'bus' | 'log' | 'clock'>,
+  deps: Pick<Deps, 'db' | 'bus' | 'log' | 'clock'> & Partial<Pick<Deps, 'livePatch'>>,
   familyId: string,
   fn: (w: FamilyWrite) => Promise<T>,
   options: FamilyWriteOptions = {},
@@ -133,7 +143,7 @@ export async function familyWrite<T>(
       if (unchanged) throw new Unchanged(out);
       for (const f of before) await f(trx);
       const collections = changedCollections(tables).collections;
-      if (collections) docs = await committedDocs(trx, familyId, version, collections);
+      if (collections && deps.livePatch) docs = await deps.livePatch(trx, familyId, version, collections);
       return out;
     });
   } catch (err) {
@@ -204,4 +214,20 @@ function changedCollections(tables: Set<string> | null): { collections?: Collect
     names.add(c);
   }
   return { collections: [...names].sort() };
+}
+
+/** The `Changed` event of a commit; `docs` only while the whole frame stays within
+ *  LIVE_PATCH_MAX_FRAME_BYTES. */
+function changedEvent(
+  version: number,
+  collections: CollectionName[] | undefined,
+  docs: ChangedDocs | undefined,
+): ChangedEvent {
+  const event: ChangedEvent = { type: 'Changed', version, previous: version - 1 };
+  if (collections) event.collections = collections;
+  if (docs) {
+    event.docs = docs;
+    if (Buffer.byteLength(JSON.stringify(event)) > LIVE_PATCH_MAX_FRAME_BYTES) delete event.docs;
+  }
+  return event;
 }

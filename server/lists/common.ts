@@ -53,7 +53,7 @@ export const lower = <T extends string | null | undefined>(v: T): T =>
 
 /** The outer wrapper of every REST write: one family write (one version bump) as the actor. */
 export function writeAs<T>(
-  deps: Pick<Deps, 'db' | 'bus' | 'log' | 'clock'>,
+  deps: Pick<Deps, 'db' | 'bus' | 'log' | 'clock' | 'livePatch'>,
   actor: Actor,
   fn: (w: FamilyWrite) => Promise<T>,
 ): Promise<T> {

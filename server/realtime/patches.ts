@@ -1,5 +1,7 @@
 // Live patches (api-contract §7): the `Changed` frame of a small commit carries the docs it
-// wrote, so a client whose checkpoint stands at `previous` applies them without a pull.
+// wrote, so a client whose checkpoint stands at `previous` applies them without a pull. The
+// family write (server/db/family-write.ts) calls `committedDocs` as `deps.livePatch` and drops
+// the docs again when the whole frame would exceed LIVE_PATCH_MAX_FRAME_BYTES.
 //
 // The docs are read inside the committing transaction, after the change and its before-commit
 // hooks: every row a family write touches carries its version, so the rows of the written
@@ -10,13 +12,11 @@
 // The catalogs (`products`, `units`) are not patched: their checkpoint also carries the global
 // catalog cursor, which only the client knows and only a pull can move; clients pull them.
 import type { Trx } from '../db/knex.js';
-import type { ChangedEvent } from '../events/bus.js';
 import { FAMILY_TABLE } from '../db/replicated-tables.js';
 import { rowsAtVersion } from './queries.js';
 import { familyDoc, isFamilyCollection, type FamilyCollection } from '../sync/docs.js';
 import {
   LIVE_PATCH_MAX_DOCS,
-  LIVE_PATCH_MAX_FRAME_BYTES,
   checkpointAtVersion,
   type ChangedDocs,
   type Checkpoint,
@@ -60,20 +60,4 @@ function addPatch<C extends FamilyCollection>(
     documents: rows.map((r) => familyDoc(c, r)),
     checkpoint: checkpointAtVersion(version),
   };
-}
-
-/** The `Changed` event of a commit; `docs` only while the whole frame stays within
- *  LIVE_PATCH_MAX_FRAME_BYTES. */
-export function changedEvent(
-  version: number,
-  collections: CollectionName[] | undefined,
-  docs: ChangedDocs | undefined,
-): ChangedEvent {
-  const event: ChangedEvent = { type: 'Changed', version, previous: version - 1 };
-  if (collections) event.collections = collections;
-  if (docs) {
-    event.docs = docs;
-    if (Buffer.byteLength(JSON.stringify(event)) > LIVE_PATCH_MAX_FRAME_BYTES) delete event.docs;
-  }
-  return event;
 }
