@@ -1,4 +1,4 @@
-// A device's own write comes back with the server's stamps (updatedAt, the version) even when the
+// Pulls page by page. A device's own write comes back with the server's stamps (updatedAt, the version) even when the
 // live channel's nudge for it, and the pull it starts, arrive before the push's answer: RxDB then
 // still takes the pushed state as unacknowledged and passes the pulled doc over, while the pull's
 // checkpoint moves past it. The replication must pull those docs again once the push has been
@@ -9,7 +9,7 @@ import { makeFamily } from '../../helpers/factories.js';
 import type { FamilyClient } from '@family-shopping/client';
 import { fetchAs, localDoc, restAs, signedInClient, startSdkApp, waitFor } from './helpers.js';
 
-describe('e2e SDK: own writes pulled back', function () {
+describe('e2e SDK: paged pulls and own writes pulled back', function () {
   this.timeout(60_000);
   let app: RunningServer;
   let client: FamilyClient | undefined;
@@ -18,8 +18,49 @@ describe('e2e SDK: own writes pulled back', function () {
     app = await startSdkApp();
   });
   after(async () => {
-    await client?.destroy();
     await app.close();
+  });
+  afterEach(async () => {
+    await client?.destroy();
+    client = undefined;
+  });
+
+  it('a pull of many pages brings every doc once, with writes made between its pages', async () => {
+    const family = await makeFamily(app);
+    const rest = restAs(app, family.admin.token);
+    const list = await rest('POST', '/api/lists', { name: 'Pages' });
+    const ids: string[] = [];
+    for (let i = 0; i < 40; i++)
+      ids.push((await rest('POST', `/api/lists/${list.id}/items`, { name: `Item ${i}` })).id);
+
+    // Each items page is answered only after a write by another device (the first pages see
+    // the writes that follow them only through a later pull).
+    const base = fetchAs();
+    const pages: string[] = [];
+    let written = 0;
+    client = await signedInClient(app, family.admin, {
+      pullBatchSize: 7,
+      fetch: async (input, init) => {
+        if (/\/api\/sync\/items\/pull/.test(input)) {
+          pages.push(new URL(input).searchParams.get('checkpoint') ?? '');
+          if (written < 3) {
+            written++;
+            await rest('PATCH', `/api/lists/${list.id}/items/${ids[written]}`, { name: `Renamed ${written}` });
+          }
+        }
+        return base(input, init);
+      },
+    });
+    const c = client;
+    await c.start();
+    await c.awaitInSync();
+    const local = await Promise.all(ids.map((id) => localDoc(c, 'items', id)));
+    expect(local.map((d) => d?.name)).to.deep.equal(
+      ids.map((_, i) => (i >= 1 && i <= 3 ? `Renamed ${i}` : `Item ${i}`)),
+    );
+    // Every page was asked for once: no checkpoint repeats.
+    expect(new Set(pages).size, pages.join('\n')).to.equal(pages.length);
+    expect(pages.length).to.be.at.least(Math.ceil(40 / 7));
   });
 
   it('a merge pushed while a pull runs still brings the server stamp back', async () => {
