@@ -190,3 +190,11 @@ export async function rowExists(q: Q, table: string, id: string, familyId?: stri
   if (familyId) query.andWhere({ family_id: familyId, deleted: false });
   return !!(await query);
 }
+
+/** Which of these ids exist, as `rowExists` decides it for one id: one query for them all. */
+export async function existingIds(q: Q, table: string, ids: string[], familyId?: string): Promise<Set<string>> {
+  if (ids.length === 0) return new Set();
+  const query = q(table).whereIn('id', ids).select('id');
+  if (familyId) query.andWhere({ family_id: familyId, deleted: false });
+  return new Set(((await query) as Array<{ id: string }>).map((r) => String(r.id)));
+}

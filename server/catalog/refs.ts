@@ -4,7 +4,7 @@
 // Used inside a family write (REST and replication push alike), so it only reads through `trx`.
 import type { Trx } from '../db/knex.js';
 import { badRequest, validationFailed } from '../errors.js';
-import { effectiveProductById, rowExists } from './queries.js';
+import { effectiveProductById, existingIds, rowExists } from './queries.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -25,8 +25,30 @@ export interface RefOptions {
 
 const fieldPath = (prefix: string | undefined, field: string) => [prefix ?? 'body', field].filter(Boolean).join('.');
 
-async function exists(trx: Trx, table: string, id: string, familyId?: string): Promise<boolean> {
+/** The ids of the units and products some rows name that exist (global ones, and live ones of
+ *  the family), read in one query per table for all the rows (replication push). */
+export type KnownRefs = Record<RefTable, ReadonlySet<string>>;
+type RefTable = 'units_of_measure' | 'family_units_of_measure' | 'products' | 'family_products';
+
+const REF_COLUMNS: ReadonlyArray<readonly [RefTable, keyof UnitRef | keyof ProductRef, boolean]> = [
+  ['units_of_measure', 'unitOfMeasureId', false],
+  ['family_units_of_measure', 'familyUnitOfMeasureId', true],
+  ['products', 'productId', false],
+  ['family_products', 'familyProductId', true],
+];
+
+export async function knownRefs(trx: Trx, familyId: string, refs: Array<UnitRef & ProductRef>): Promise<KnownRefs> {
+  const known = {} as Record<RefTable, ReadonlySet<string>>;
+  for (const [table, field, ofFamily] of REF_COLUMNS) {
+    const ids = [...new Set(refs.map((r) => r[field]).filter((id): id is string => id != null && UUID.test(id)))];
+    known[table] = await existingIds(trx, table, ids, ofFamily ? familyId : undefined);
+  }
+  return known;
+}
+
+async function exists(trx: Trx, table: RefTable, id: string, familyId?: string, known?: KnownRefs): Promise<boolean> {
   if (!UUID.test(id)) return false;
+  if (known) return known[table].has(id);
   return rowExists(trx, table, id, familyId);
 }
 
@@ -34,7 +56,13 @@ async function exists(trx: Trx, table: string, id: string, familyId?: string): P
  * Throws 400 `validation_failed` when both unit ids are set, 400 `unit_not_found` when the id
  * names no global unit / no live unit of this family.
  */
-export async function assertUnitRef(trx: Trx, familyId: string, ref: UnitRef, options: RefOptions = {}): Promise<void> {
+export async function assertUnitRef(
+  trx: Trx,
+  familyId: string,
+  ref: UnitRef,
+  options: RefOptions = {},
+  known?: KnownRefs,
+): Promise<void> {
   const { unitOfMeasureId, familyUnitOfMeasureId } = ref;
   if (unitOfMeasureId != null && familyUnitOfMeasureId != null) {
     throw validationFailed([
@@ -44,14 +72,14 @@ export async function assertUnitRef(trx: Trx, familyId: string, ref: UnitRef, op
       },
     ]);
   }
-  if (unitOfMeasureId != null && !(await exists(trx, 'units_of_measure', unitOfMeasureId))) {
+  if (unitOfMeasureId != null && !(await exists(trx, 'units_of_measure', unitOfMeasureId, undefined, known))) {
     throw badRequest('unit_not_found', 'The unit does not exist', [
       { path: fieldPath(options.prefix, 'unitOfMeasureId'), message: 'unknown unit' },
     ]);
   }
   if (
     familyUnitOfMeasureId != null &&
-    !(await exists(trx, 'family_units_of_measure', familyUnitOfMeasureId, familyId))
+    !(await exists(trx, 'family_units_of_measure', familyUnitOfMeasureId, familyId, known))
   ) {
     throw badRequest('unit_not_found', 'The unit does not exist', [
       { path: fieldPath(options.prefix, 'familyUnitOfMeasureId'), message: 'unknown unit' },
@@ -68,6 +96,7 @@ export async function assertProductRef(
   familyId: string,
   ref: ProductRef,
   options: RefOptions = {},
+  known?: KnownRefs,
 ): Promise<void> {
   const { productId, familyProductId } = ref;
   if (productId != null && familyProductId != null) {
@@ -78,12 +107,12 @@ export async function assertProductRef(
       },
     ]);
   }
-  if (productId != null && !(await exists(trx, 'products', productId))) {
+  if (productId != null && !(await exists(trx, 'products', productId, undefined, known))) {
     throw badRequest('product_not_found', 'The product does not exist', [
       { path: fieldPath(options.prefix, 'productId'), message: 'unknown product' },
     ]);
   }
-  if (familyProductId != null && !(await exists(trx, 'family_products', familyProductId, familyId))) {
+  if (familyProductId != null && !(await exists(trx, 'family_products', familyProductId, familyId, known))) {
     throw badRequest('product_not_found', 'The product does not exist', [
       { path: fieldPath(options.prefix, 'familyProductId'), message: 'unknown product' },
     ]);

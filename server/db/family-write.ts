@@ -54,6 +54,15 @@ export interface FamilyWrite {
   ): Promise<Record<string, unknown>[]>;
   /** Mark rows of this family as deleted (tombstones), stamping version. */
   tombstone(table: string, where: Record<string, unknown>): Promise<Record<string, unknown>[]>;
+  /** `insert` of many rows, all naming the same columns, in one statement; the inserted rows,
+   *  in no particular order. */
+  insertMany(table: string, rows: Record<string, unknown>[]): Promise<Record<string, unknown>[]>;
+  /** `update` of many live rows of this family by id in one statement, each with its own patch
+   *  (columns a patch leaves out keep their value); the updated rows, in no particular order. */
+  updateMany(
+    table: string,
+    patches: Array<{ id: string; patch: Record<string, unknown> }>,
+  ): Promise<Record<string, unknown>[]>;
   /** State shared by helpers for the duration of this write (savepoint child writes share it). */
   scratch: Map<string, unknown>;
   /** Runs in the write's (outermost) transaction once the change is done, before commit. */
@@ -114,24 +123,7 @@ export async function familyWrite<T>(
         actorUserId: options.actorUserId ?? null,
         emit: (e) => events.push(e),
         stamp,
-        insert: async (table, row) => {
-          const [inserted] = await trx(table)
-            .insert({ created_at: now, ...row, ...stamp(table) })
-            .returning('*');
-          return inserted as Record<string, unknown>;
-        },
-        update: async (table, where, patch) => {
-          return (await trx(table)
-            .where({ ...where, family_id: familyId })
-            .update({ ...patch, ...stamp(table) })
-            .returning('*')) as Record<string, unknown>[];
-        },
-        tombstone: async (table, where) => {
-          return (await trx(table)
-            .where({ ...where, family_id: familyId, deleted: false })
-            .update({ deleted: true, ...stamp(table) })
-            .returning('*')) as Record<string, unknown>[];
-        },
+        ...stampedWriters(trx, familyId, now, stamp),
         scratch: new Map(),
         beforeCommit: (f) => before.push(f),
         afterCommit: (f) => after.push(f),
@@ -165,6 +157,66 @@ export async function familyWrite<T>(
     deps.log.error({ err: errorFields(err), familyId }, 'event publish failed');
   }
   return result;
+}
+
+type StampedWriters = Pick<FamilyWrite, 'insert' | 'update' | 'tombstone' | 'insertMany' | 'updateMany'>;
+
+/** The writers of a family write on `trx` (the write's transaction or a savepoint of it): every
+ *  row they write carries `stamp(table)` (family, version, updated_at). */
+export function stampedWriters(trx: Trx, familyId: string, now: Date, stamp: FamilyWrite['stamp']): StampedWriters {
+  return {
+    insert: async (table, row) => {
+      const [inserted] = await trx(table)
+        .insert({ created_at: now, ...row, ...stamp(table) })
+        .returning('*');
+      return inserted as Record<string, unknown>;
+    },
+    update: async (table, where, patch) =>
+      (await trx(table)
+        .where({ ...where, family_id: familyId })
+        .update({ ...patch, ...stamp(table) })
+        .returning('*')) as Record<string, unknown>[],
+    tombstone: async (table, where) =>
+      (await trx(table)
+        .where({ ...where, family_id: familyId, deleted: false })
+        .update({ deleted: true, ...stamp(table) })
+        .returning('*')) as Record<string, unknown>[],
+    insertMany: async (table, rows) => {
+      if (rows.length === 0) return [];
+      const stamped = rows.map((row) => ({ created_at: now, ...row, ...stamp(table) }));
+      // A column some row leaves out would be NULL in the others' statement, not its default.
+      const columns = Object.keys(stamped[0]!).sort().join();
+      if (stamped.some((r) => Object.keys(r).sort().join() !== columns)) {
+        throw new Error(`insertMany(${table}): every row must name the same columns`);
+      }
+      return (await trx(table).insert(stamped).returning('*')) as Record<string, unknown>[];
+    },
+    updateMany: async (table, patches) => {
+      if (patches.length === 0) return [];
+      const { version, updated_at } = stamp(table);
+      // Each row's patch is a JSON object; jsonb_populate_record(t, patch) is the row with the
+      // patch's columns replaced, so a column a patch leaves out keeps its value.
+      const columns = [...new Set(patches.flatMap((p) => Object.keys(p.patch)))].filter(
+        (c) => c !== 'id' && c !== 'family_id' && c !== 'version' && c !== 'updated_at',
+      );
+      const sets = columns.map(() => '?? = (jsonb_populate_record(t, v.patch)).??');
+      const { rows } = (await trx.raw(
+        `UPDATE ?? AS t SET ${[...sets, 'version = ?::bigint', 'updated_at = ?'].join(', ')}
+         FROM jsonb_to_recordset(?::jsonb) AS v(id uuid, patch jsonb)
+         WHERE t.id = v.id AND t.family_id = ? AND t.deleted = false
+         RETURNING t.*`,
+        [
+          table,
+          ...columns.flatMap((c) => [c, c]),
+          version,
+          updated_at,
+          JSON.stringify(patches.map((p) => ({ id: p.id, patch: p.patch }))),
+          familyId,
+        ],
+      )) as { rows: Record<string, unknown>[] };
+      return rows;
+    },
+  };
 }
 
 /** Writes to the global catalog (units, products) take the next catalog version the same way. */

@@ -92,9 +92,22 @@ async function liveItem(w: FamilyWrite, listId: string, itemId: string, allowRem
   return row;
 }
 
+/** Live sections of the family by id → their store, read in bulk for many rows (replication
+ *  push). */
+export type KnownSections = ReadonlyMap<string, string>;
+
 /** A section must be a live section of the list's store. */
-async function assertSection(w: FamilyWrite, list: Row, sectionId: string, o: RefOptions): Promise<void> {
-  const ok = list.store_id != null && (await sectionRow(w.trx, w.familyId, String(list.store_id), sectionId));
+export async function assertSection(
+  w: FamilyWrite,
+  list: Row,
+  sectionId: string,
+  o: RefOptions,
+  known?: KnownSections,
+): Promise<void> {
+  const storeId = list.store_id == null ? null : String(list.store_id);
+  const ok =
+    storeId != null &&
+    (known ? known.get(sectionId) === storeId : !!(await sectionRow(w.trx, w.familyId, storeId, sectionId)));
   if (!ok) {
     throw badRequest('section_not_found', "The section is not a section of the list's store", [
       { path: path(o, 'sectionId'), message: "not a section of the list's store" },

@@ -40,6 +40,12 @@ export async function listRow(db: Q, familyId: string, listId: string): Promise<
   return db('shopping_lists').where({ family_id: familyId, id: listId, deleted: false }).first();
 }
 
+/** The live lists of the family with these ids (one query for many). */
+export async function listRowsByIds(db: Q, familyId: string, listIds: string[]): Promise<Row[]> {
+  if (listIds.length === 0) return [];
+  return db('shopping_lists').where({ family_id: familyId, deleted: false }).whereIn('id', listIds);
+}
+
 /** Live lists of a store. */
 export async function listRowsOfStore(db: Q, familyId: string, storeId: string): Promise<Row[]> {
   return db('shopping_lists').where({ family_id: familyId, store_id: storeId, deleted: false });

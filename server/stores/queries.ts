@@ -38,6 +38,12 @@ export async function sectionRow(
   return db('store_sections').where({ family_id: familyId, store_id: storeId, id: sectionId, deleted: false }).first();
 }
 
+/** The live sections of the family with these ids, whatever their store (one query for many). */
+export async function sectionRowsByIds(db: Q, familyId: string, sectionIds: string[]): Promise<Row[]> {
+  if (sectionIds.length === 0) return [];
+  return db('store_sections').where({ family_id: familyId, deleted: false }).whereIn('id', sectionIds);
+}
+
 export async function maxSectionPosition(db: Q, familyId: string, storeId: string): Promise<number | null> {
   const r = (await db('store_sections')
     .where({ family_id: familyId, store_id: storeId, deleted: false })
@@ -100,6 +106,33 @@ export async function memoryRow(
   else if (product.familyProductId) q.andWhere({ family_product_id: product.familyProductId });
   else return undefined;
   return q.first();
+}
+
+/** The live memory rows of these stores for these products (global or family): what
+ *  `memoryRow` reads, for many (store, product) pairs in one query. */
+export async function memoryRowsFor(
+  db: Q,
+  familyId: string,
+  storeIds: string[],
+  products: ProductKey[],
+): Promise<Row[]> {
+  const productIds = [...new Set(products.map((p) => p.productId).filter((id): id is string => !!id))];
+  const familyProductIds = [
+    ...new Set(
+      products
+        .filter((p) => !p.productId)
+        .map((p) => p.familyProductId)
+        .filter((id): id is string => !!id),
+    ),
+  ];
+  if (storeIds.length === 0 || productIds.length + familyProductIds.length === 0) return [];
+  return db('product_store_sections')
+    .where({ family_id: familyId, deleted: false })
+    .whereIn('store_id', storeIds)
+    .andWhere((q) => {
+      if (productIds.length) q.orWhereIn('product_id', productIds);
+      if (familyProductIds.length) q.orWhereIn('family_product_id', familyProductIds);
+    });
 }
 
 export async function memoryRows(db: Q, familyId: string): Promise<Row[]> {

@@ -86,7 +86,7 @@ const QUANTITY_FIELDS = [
 
 /** The live list row. Item rows never change or delete a list, so within one push a list is
  *  read once. */
-async function requireList(w: FamilyWrite, listId: string): Promise<Record<string, unknown>> {
+export async function requireList(w: FamilyWrite, listId: string): Promise<Record<string, unknown>> {
   const known = (w.scratch.get('sync:liveLists') as Map<string, Record<string, unknown>> | undefined) ?? new Map();
   w.scratch.set('sync:liveLists', known);
   const cached = known.get(listId);
@@ -191,7 +191,7 @@ async function archiveWithTime(w: FamilyWrite, actor: Actor, listId: string, arc
  * alike on every backend (year 0 is 1 BC on PostgreSQL and an error on the embedded one), so
  * only the years 1 to 9999 (UTC) are taken; anything else is validation_failed.
  */
-function pushedInstant(field: string, value: string): Date {
+export function pushedInstant(field: string, value: string): Date {
   const at = new Date(value);
   const year = at.getUTCFullYear();
   if (Number.isNaN(at.getTime()) || year < 1 || year > 9999) {
@@ -250,7 +250,7 @@ async function applyItem(w: FamilyWrite, actor: Actor, s: D | null, n: D): Promi
 
 /** The creation time of a pushed insert: the device's, when it is a valid time earlier than the
  *  write's; else the write's. */
-function pushedCreatedAt(w: FamilyWrite, createdAt: unknown): Date | undefined {
+export function pushedCreatedAt(w: FamilyWrite, createdAt: unknown): Date | undefined {
   const at = typeof createdAt === 'string' ? new Date(createdAt) : null;
   if (!at || Number.isNaN(at.getTime()) || at.getUTCFullYear() < 1 || at >= w.now) return undefined;
   return at;

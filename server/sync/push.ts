@@ -17,7 +17,7 @@
 // its own savepoint, so the failing row rolls back alone. Both passes give the same result; the
 // first saves two statements per row.
 import type { Actor, Deps } from '../context.js';
-import { familyWrite, type FamilyWrite } from '../db/family-write.js';
+import { familyWrite, stampedWriters, type FamilyWrite } from '../db/family-write.js';
 import type { Trx } from '../db/knex.js';
 import { mapPgError } from '../db/errors.js';
 import type { FamilyEvent } from '../events/bus.js';
@@ -32,6 +32,7 @@ import {
   type RejectedRow,
 } from '@family-shopping/client/protocol';
 import { applyRow } from './apply.js';
+import { applyItemsInBulk, bulkPush, type Accepted } from './bulk.js';
 import { REFERENCED_TABLE } from '../db/replicated-tables.js';
 import { FAMILY_TABLE, familyDoc, isFamilyCollection, productDoc, unitDoc, type WireDoc } from './docs.js';
 import {
@@ -103,7 +104,7 @@ async function prefetchDocs(
 }
 
 /** A FamilyWrite on a savepoint whose events and after-commit hooks are kept apart, so a row
- *  that rolls back leaves nothing behind. Same stamping as familyWrite. */
+ *  that rolls back leaves nothing behind. Same stamped writers as familyWrite. */
 function childWrite(
   w: FamilyWrite,
   trx: Trx,
@@ -111,8 +112,6 @@ function childWrite(
   after: Array<() => void | Promise<void>>,
 ): FamilyWrite {
   const stamp = (table?: string) => w.stamp(table);
-  /* eslint-disable no-restricted-syntax -- a per-row savepoint view of the family write: the
-     same stamped insert/update/tombstone as server/db/family-write.ts, on the savepoint. */
   return {
     trx,
     familyId: w.familyId,
@@ -121,28 +120,12 @@ function childWrite(
     actorUserId: w.actorUserId,
     emit: (e) => events.push(e),
     stamp,
-    insert: async (table, row) => {
-      const [inserted] = await trx(table)
-        .insert({ created_at: w.now, ...row, ...stamp(table) })
-        .returning('*');
-      return inserted as Record<string, unknown>;
-    },
-    update: async (table, where, patch) =>
-      (await trx(table)
-        .where({ ...where, family_id: w.familyId })
-        .update({ ...patch, ...stamp(table) })
-        .returning('*')) as Record<string, unknown>[],
-    tombstone: async (table, where) =>
-      (await trx(table)
-        .where({ ...where, family_id: w.familyId, deleted: false })
-        .update({ deleted: true, ...stamp(table) })
-        .returning('*')) as Record<string, unknown>[],
+    ...stampedWriters(trx, w.familyId, w.now, stamp),
     scratch: w.scratch,
     beforeCommit: (f) => w.beforeCommit(f),
     afterCommit: (f) => after.push(f),
     unchanged: () => w.unchanged(),
   };
-  /* eslint-enable no-restricted-syntax */
 }
 
 /** One ListProgress per list per push, carrying the counts at commit (the last one collected). */
@@ -183,13 +166,37 @@ export async function pushDocs(
         for (const row of rows) await pushRow(write, actor, collection, row, pass, docs, rowSavepoints);
         return pass;
       };
+      /** The bulk path (bulk.ts): every row decided first, the applied ones written together;
+       *  null when this push is not one it applies alike. */
+      const bulk = async (write: FamilyWrite): Promise<Pass | null> => {
+        if (collection !== 'items' || !bulkPush.enabled) return null;
+        const ids = rows.map((r) => r.newDocumentState.id);
+        if (new Set(ids).size !== ids.length || ids.some((id) => !prefetched.has(id))) return null;
+        const pass: Pass = { result: { conflicts: [], rejected: [] }, events: [], after: [], applied: 0 };
+        const accepted: Accepted[] = [];
+        for (const row of rows) {
+          const decided = decideRow(collection, row, prefetched.get(row.newDocumentState.id)!, pass.result);
+          if (decided) accepted.push({ server: decided.serverDoc, doc: decided.doc });
+        }
+        try {
+          if (!(await applyItemsInBulk(write, actor, accepted))) return null;
+        } catch (err) {
+          const appError = err instanceof AppError ? err : mapPgError(err);
+          if (!appError || appError.status >= 500) throw err;
+          throw new RowFailed(appError.code);
+        }
+        pass.applied = accepted.length;
+        bulkPush.pushes++;
+        return pass;
+      };
       let pass: Pass;
       try {
         // Every row in one savepoint; a row failing a rule aborts this pass.
         pass = await w.trx.transaction(async (sub) => {
           const events: FamilyEvent[] = [];
           const after: Array<() => void | Promise<void>> = [];
-          const p = await run(childWrite(w, sub, events, after), false);
+          const child = childWrite(w, sub, events, after);
+          const p = (await bulk(child)) ?? (await run(child, false));
           return { ...p, events: [...events, ...p.events], after: [...after, ...p.after] };
         });
       } catch (err) {
@@ -219,24 +226,22 @@ interface Pass {
  *  one savepoint per row. */
 class RowFailed extends Error {}
 
-async function pushRow(
-  w: FamilyWrite,
-  actor: Actor,
+type RawRow = { assumedMasterState?: unknown; newDocumentState: Record<string, unknown> & { id: string } };
+
+/** Steps 1-4 of a row: a refusal or conflict goes to `result` (null: nothing to apply), else
+ *  the server doc and the validated new state to apply. */
+function decideRow(
   collection: CollectionName,
-  raw: { assumedMasterState?: unknown; newDocumentState: Record<string, unknown> & { id: string } },
-  pass: Pass,
-  docs: Map<string, Current>,
-  rowSavepoint: boolean,
-): Promise<void> {
-  const { result, events, after } = pass;
+  raw: RawRow,
+  current: Current,
+  result: PushResult,
+): { serverDoc: WireDoc | null; doc: WireDoc } | null {
   const id = raw.newDocumentState.id;
   const reject = (code: ErrorCode, message: string, revert: WireDoc) => {
     result.rejected.push({ id, code, message });
     result.conflicts.push(revert);
+    return null;
   };
-  const current = docs.has(id) ? docs.get(id)! : await currentDoc(w.trx, w.familyId, collection, id);
-  // A later row with the same id must see what this one did: read it again then.
-  docs.delete(id);
   if (current && 'foreign' in current) {
     return reject('not_found', 'No such document in your family', tombstoneOf(raw.newDocumentState));
   }
@@ -260,15 +265,39 @@ async function pushRow(
   }
   const doc = next.data as unknown as WireDoc;
 
-  if (serverDoc && docsEqual(collection, doc as never, serverDoc as never)) return; // already so
-  if (!serverDoc && doc._deleted) return; // deleting what the server never had
+  if (serverDoc && docsEqual(collection, doc as never, serverDoc as never)) return null; // already so
+  if (!serverDoc && doc._deleted) return null; // deleting what the server never had
   if (serverDoc) {
     const base = assumed?.data as unknown as WireDoc | undefined;
     if (serverDoc._deleted || !base || !docsEqual(collection, base as never, serverDoc as never)) {
       result.conflicts.push(serverDoc);
-      return;
+      return null;
     }
   }
+  return { serverDoc, doc };
+}
+
+async function pushRow(
+  w: FamilyWrite,
+  actor: Actor,
+  collection: CollectionName,
+  raw: RawRow,
+  pass: Pass,
+  docs: Map<string, Current>,
+  rowSavepoint: boolean,
+): Promise<void> {
+  const { result, events, after } = pass;
+  const id = raw.newDocumentState.id;
+  const current = docs.has(id) ? docs.get(id)! : await currentDoc(w.trx, w.familyId, collection, id);
+  // A later row with the same id must see what this one did: read it again then.
+  docs.delete(id);
+  const decided = decideRow(collection, raw, current, result);
+  if (!decided) return;
+  const { serverDoc, doc } = decided;
+  const reject = (code: ErrorCode, message: string, revert: WireDoc) => {
+    result.rejected.push({ id, code, message });
+    result.conflicts.push(revert);
+  };
 
   if (!rowSavepoint) {
     // Inside the all-rows savepoint: a failure aborts the pass (see pushDocs).
