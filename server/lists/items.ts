@@ -6,7 +6,7 @@ import type { Actor } from '../context.js';
 import type { FamilyWrite } from '../db/family-write.js';
 import { newId } from '../db/ids.js';
 import { badRequest, notFound } from '../errors.js';
-import { assertProductRef, assertUnitRef, productName } from '../catalog/refs.js';
+import { assertProductRef, assertUnitRef, productName, type KnownRefs } from '../catalog/refs.js';
 import { recallSection, rememberSection } from '../stores/memory.js';
 import { sectionRow } from '../stores/queries.js';
 import { existingForCreate, lower, type Created, type Row } from './common.js';
@@ -157,25 +157,59 @@ export async function createItem(
   const existing = o.idIsFree ? null : await existingForCreate(w, 'shopping_list_items', lower(input.id));
   if (existing) return { record: toItem(existing), created: false };
 
+  const plan = await planCreateItem(w, listId, list, input, o);
+  if (plan.remember) await rememberSection(w, ...plan.remember);
+  const row = await w.insert('shopping_list_items', plan.row);
+  const item = toItem(row);
+  await emitItemAdded(w, listId, item);
+  return { record: item, created: true };
+}
+
+/** References read in bulk for many rows of one write (replication push): the rules check
+ *  against them instead of reading each reference. */
+export interface KnownItemRefs {
+  refs: KnownRefs;
+  sections: KnownSections;
+  /** The section a store remembers for a product (what `recallSection` reads). */
+  recall(storeId: string | null, product: { productId: string | null; familyProductId: string | null }): string | null;
+}
+
+type Remember = [
+  storeId: string | null,
+  product: { productId: string | null; familyProductId: string | null },
+  sectionId: string | null,
+];
+
+/** The checks of an item insert and the row to insert; `remember`: the placement to remember
+ *  (section memory), when there is one. Writes nothing. */
+export async function planCreateItem(
+  w: FamilyWrite,
+  listId: string,
+  list: Row,
+  input: ItemInput,
+  o: RefOptions & { createdAt?: Date },
+  known?: KnownItemRefs,
+): Promise<{ row: Row; remember: Remember | null }> {
   const unit = {
     unitOfMeasureId: lower(input.unitOfMeasureId) ?? null,
     familyUnitOfMeasureId: lower(input.familyUnitOfMeasureId) ?? null,
   };
   const product = productOf({ productId: lower(input.productId), familyProductId: lower(input.familyProductId) });
-  await assertUnitRef(w.trx, w.familyId, unit, o);
-  await assertProductRef(w.trx, w.familyId, product, o);
+  await assertUnitRef(w.trx, w.familyId, unit, o, known?.refs);
+  await assertProductRef(w.trx, w.familyId, product, o, known?.refs);
   const name = input.name ?? (await productName(w.trx, w.familyId, product));
 
   const storeId = list.store_id == null ? null : String(list.store_id);
   let sectionId = lower(input.sectionId) ?? null;
+  let remember: Remember | null = null;
   if (sectionId) {
-    await assertSection(w, list, sectionId, o);
-    await rememberSection(w, storeId, product, sectionId);
+    await assertSection(w, list, sectionId, o, known?.sections);
+    if (storeId && hasProduct(product)) remember = [storeId, product, sectionId];
   } else {
-    sectionId = await recallSection(w, storeId, product);
+    sectionId = known ? known.recall(storeId, product) : await recallSection(w, storeId, product);
   }
 
-  const row = await w.insert('shopping_list_items', {
+  const row: Row = {
     id: lower(input.id) ?? newId(),
     list_id: listId,
     name,
@@ -188,12 +222,16 @@ export async function createItem(
     family_product_id: product.familyProductId,
     section_id: sectionId,
     ...(o.createdAt ? { created_at: o.createdAt } : {}),
-  });
-  const item = toItem(row);
+  };
+  return { row, remember };
+}
+
+/** The events of an added item: ItemAdded, ItemSectionChanged (when it got a section),
+ *  ListProgress. */
+export async function emitItemAdded(w: FamilyWrite, listId: string, item: ItemRecord): Promise<void> {
   w.emit({ type: 'ItemAdded', listId, item });
   if (item.sectionId) sectionChanged(w, listId, item.id, item.sectionId, null);
   await emitListProgress(w, listId);
-  return { record: item, created: true };
 }
 
 const FIELD_COLUMNS = {
@@ -233,6 +271,35 @@ export async function updateItem(
 ): Promise<ItemRecord> {
   const list = await liveList(w, listId);
   const row = await liveItem(w, listId, itemId, options.allowRemoved ?? false);
+  const plan = await planUpdateItem(w, list, row, patch, options);
+  if (plan.remember) await rememberSection(w, ...plan.remember);
+  if (Object.keys(plan.change).length === 0) return toItem(row);
+  const [updated] = await w.update('shopping_list_items', { id: itemId, deleted: false }, plan.change);
+  const item = toItem(updated!);
+  await emitItemUpdated(w, listId, plan, item);
+  return item;
+}
+
+export interface ItemUpdatePlan {
+  /** The columns to write (none: nothing changes). */
+  change: Row;
+  fieldsChanged: boolean;
+  section: string | null;
+  previousSection: string | null;
+  checkedChanged: boolean;
+  /** The placement to remember (section memory), when there is one. */
+  remember: Remember | null;
+}
+
+/** The checks of an item edit and the columns it changes (see updateItem). Writes nothing. */
+export async function planUpdateItem(
+  w: FamilyWrite,
+  list: Row,
+  row: Row,
+  patch: ItemPatch,
+  options: RefOptions,
+  known?: KnownItemRefs,
+): Promise<ItemUpdatePlan> {
   const p: ItemPatch = {
     ...patch,
     unitOfMeasureId: lower(patch.unitOfMeasureId),
@@ -256,6 +323,7 @@ export async function updateItem(
       familyUnitOfMeasureId: p.familyUnitOfMeasureId !== undefined ? p.familyUnitOfMeasureId : null,
     },
     options,
+    known?.refs,
   );
   await assertProductRef(
     w.trx,
@@ -265,6 +333,7 @@ export async function updateItem(
       familyProductId: p.familyProductId !== undefined ? p.familyProductId : null,
     },
     options,
+    known?.refs,
   );
   const product = { productId: merged('productId'), familyProductId: merged('familyProductId') };
   const storeId = list.store_id == null ? null : String(list.store_id);
@@ -281,17 +350,19 @@ export async function updateItem(
 
   const previousSection = row.section_id == null ? null : String(row.section_id);
   let section = previousSection;
+  let remember: Remember | null = null;
   if (p.sectionId !== undefined) {
     section = p.sectionId;
     if (section) {
-      await assertSection(w, list, section, options);
-      await rememberSection(w, storeId, product, section);
+      await assertSection(w, list, section, options, known?.sections);
+      if (storeId && hasProduct(product)) remember = [storeId, product, section];
     }
   } else if (hasProduct(product) && (change.product_id !== undefined || change.family_product_id !== undefined)) {
     // A product linked to an item without a section takes the remembered one; linked to an
     // item that already sits in a section, it is a placement of that product there.
-    if (previousSection == null) section = await recallSection(w, storeId, product);
-    else await rememberSection(w, storeId, product, previousSection);
+    if (previousSection == null) {
+      section = known ? known.recall(storeId, product) : await recallSection(w, storeId, product);
+    } else if (storeId) remember = [storeId, product, previousSection];
   }
   if (section !== previousSection) change.section_id = section;
 
@@ -300,17 +371,18 @@ export async function updateItem(
     change.checked = p.checked;
     change.checked_at = p.checked ? w.now : null;
   }
+  return { change, fieldsChanged, section, previousSection, checkedChanged, remember };
+}
 
-  if (Object.keys(change).length === 0) return toItem(row);
-  const [updated] = await w.update('shopping_list_items', { id: itemId, deleted: false }, change);
-  const item = toItem(updated!);
-  if (fieldsChanged) w.emit({ type: 'ItemUpdated', listId, item });
-  if (section !== previousSection) sectionChanged(w, listId, itemId, section, previousSection);
-  if (checkedChanged) {
-    w.emit({ type: 'ItemChecked', listId, itemId, checked: item.checked });
+/** The events of an edited item (`item`: as the edit left it): ItemUpdated (field edits),
+ *  ItemSectionChanged, ItemChecked, ListProgress. */
+export async function emitItemUpdated(w: FamilyWrite, listId: string, plan: ItemUpdatePlan, item: ItemRecord) {
+  if (plan.fieldsChanged) w.emit({ type: 'ItemUpdated', listId, item });
+  if (plan.section !== plan.previousSection) sectionChanged(w, listId, item.id, plan.section, plan.previousSection);
+  if (plan.checkedChanged) {
+    w.emit({ type: 'ItemChecked', listId, itemId: item.id, checked: item.checked });
     if (item.removedAt == null) await emitListProgress(w, listId);
   }
-  return item;
 }
 
 /** Flips `checked` (and sets/clears `checkedAt`) of an active item; a removed one is 404. */

@@ -7,7 +7,15 @@ import type { FamilyWrite } from '../db/family-write.js';
 import { AppError, badRequest, forbidden, validationFailed } from '../errors.js';
 import { fieldEqual, type CollectionName } from '@family-shopping/client/protocol';
 import { archiveList, createList, deleteList, unarchiveList, updateList } from '../lists/service.js';
-import { createItem, emitListProgress, removeItem, restoreItem, updateItem, type ItemPatch } from '../lists/items.js';
+import {
+  createItem,
+  emitListProgress,
+  removeItem,
+  restoreItem,
+  updateItem,
+  type ItemInput,
+  type ItemPatch,
+} from '../lists/items.js';
 import { listRow } from '../lists/queries.js';
 import {
   createSection,
@@ -47,7 +55,7 @@ const O = { prefix: 'newDocumentState' };
 
 export const readOnly = (message: string) => new AppError(400, 'read_only', message);
 
-const cannotMove = (field: string) =>
+export const cannotMove = (field: string) =>
   validationFailed([{ path: `newDocumentState.${field}`, message: `cannot change once created` }]);
 
 /** Fields (of `fields`) whose value differs between the server doc and the new state. */
@@ -209,18 +217,7 @@ async function applyItem(w: FamilyWrite, actor: Actor, s: D | null, n: D): Promi
       w,
       actor,
       n.listId,
-      {
-        id: n.id,
-        name: n.name,
-        quantity: n.quantity,
-        unitOfMeasureId: n.unitOfMeasureId,
-        familyUnitOfMeasureId: n.familyUnitOfMeasureId,
-        isApproximate: n.isApproximate,
-        quantityNote: n.quantityNote,
-        productId: n.productId,
-        familyProductId: n.familyProductId,
-        sectionId: n.sectionId,
-      },
+      itemInput(n),
       // `s` is null: no row has this id (push read it in this transaction). Items added offline
       // keep the order they were added in: the device's createdAt when it is earlier than now
       // (otherwise every item of one push would share the push's time and sort by id).
@@ -243,9 +240,30 @@ async function applyItem(w: FamilyWrite, actor: Actor, s: D | null, n: D): Promi
   await requireList(w, s.listId);
   // Restore first (an edit may come with it), remove last (the edit is kept on the removed item).
   if (s.removedAt != null && n.removedAt == null) await restoreItem(w, actor, s.listId, n.id);
-  const patch = withPairs(changes(s, n, [...QUANTITY_FIELDS, 'sectionId', 'checked']), n, PAIRS) as ItemPatch;
+  const patch = itemPatch(s, n);
   if (Object.keys(patch).length) await updateItem(w, actor, s.listId, n.id, patch, { ...O, allowRemoved: true });
   if (s.removedAt == null && n.removedAt != null) await removeWithTime(w, actor, s.listId, n.id, n.removedAt);
+}
+
+/** The insert of a pushed item doc. */
+export function itemInput(n: D): ItemInput {
+  return {
+    id: n.id,
+    name: n.name,
+    quantity: n.quantity,
+    unitOfMeasureId: n.unitOfMeasureId,
+    familyUnitOfMeasureId: n.familyUnitOfMeasureId,
+    isApproximate: n.isApproximate,
+    quantityNote: n.quantityNote,
+    productId: n.productId,
+    familyProductId: n.familyProductId,
+    sectionId: n.sectionId,
+  };
+}
+
+/** The edit a pushed item doc makes to the server's doc (removal and restore aside). */
+export function itemPatch(s: D, n: D): ItemPatch {
+  return withPairs(changes(s, n, [...QUANTITY_FIELDS, 'sectionId', 'checked']), n, PAIRS) as ItemPatch;
 }
 
 /** The creation time of a pushed insert: the device's, when it is a valid time earlier than the

@@ -1,24 +1,34 @@
-// The bulk path of a push of items: the accepted rows (those the per-row checks of push.ts let
-// through) are checked against references read in one query per referenced table, then written
-// with one multi-row statement per table, and their live events emitted in row order exactly as
-// applyRow would emit them. The rules are the features' own (`requireList`, `assertUnitRef`,
-// `assertProductRef`, `assertSection`, `pushedInstant`, …), given the references read in bulk.
+// The bulk path of a push of items. The accepted rows (those the checks of push.ts let through:
+// inserts, edits, removals, restores and deletes) are checked against the references they name,
+// read in one query per referenced table for the whole push, and written with one multi-row
+// statement per kind (one INSERT, one UPDATE … FROM). Their live events are emitted in row order,
+// exactly as applyRow emits them. The rules are the features' own: `planCreateItem` and
+// `planUpdateItem` (server/lists/items.ts) are the checks createItem and updateItem make, here
+// given the references read in bulk; `requireList`, `pushedInstant`, `cannotMove` are applyRow's.
 //
 // A row that breaks a rule throws its AppError, as applyRow does (push.ts then applies the push
-// again row by row, each in its own savepoint). A push the bulk path cannot apply alike (an
-// update of a row a later row also names, section memory to write, …) is left to the per-row
-// path: `applyItemsInBulk` returns false before writing anything.
+// again row by row, each row in its own savepoint). A push that needs what only the per-row path
+// does (section memory to write: a placement of a product in a section of a store) is left to
+// it: `applyItemsInBulk` returns false, having written nothing.
 import type { Actor } from '../context.js';
 import type { FamilyWrite } from '../db/family-write.js';
 import { fieldEqual } from '@family-shopping/client/protocol';
-import { assertProductRef, assertUnitRef, knownRefs } from '../catalog/refs.js';
-import { assertSection, emitListProgress, type KnownSections } from '../lists/items.js';
+import { knownRefs } from '../catalog/refs.js';
+import {
+  emitItemAdded,
+  emitItemUpdated,
+  emitListProgress,
+  planCreateItem,
+  planUpdateItem,
+  type ItemUpdatePlan,
+  type KnownItemRefs,
+} from '../lists/items.js';
 import { listRowsByIds } from '../lists/queries.js';
 import { toItem } from '../lists/records.js';
 import { iso } from '../lists/common.js';
 import { memoryRowsFor, sectionRowsByIds } from '../stores/queries.js';
-import { pushedCreatedAt, pushedInstant, requireList } from './apply.js';
-import type { WireDoc } from './docs.js';
+import { cannotMove, itemInput, itemPatch, pushedCreatedAt, pushedInstant, requireList } from './apply.js';
+import type { Row, WireDoc } from './docs.js';
 
 /** On in the service; a test turns it off to compare the two paths on the same push, and counts
  *  the pushes applied in bulk. */
@@ -26,149 +36,226 @@ export const bulkPush = { enabled: true, pushes: 0 };
 
 type D = Record<string, any>;
 const O = { prefix: 'newDocumentState' };
+const ITEMS = 'shopping_list_items';
 
-/** A row push.ts decided to apply: the server's doc (null: an insert) and the new state. */
+/** A row push.ts decided to apply: the server's doc and table row (null: an insert) and the new
+ *  state. */
 export interface Accepted {
   server: WireDoc | null;
+  row: Row | null;
   doc: WireDoc;
 }
 
-const memoryKey = (storeId: string, p: { productId?: string | null; familyProductId?: string | null }) =>
+type ProductKey = { productId: string | null; familyProductId: string | null };
+const memoryKey = (storeId: string, p: ProductKey) =>
   p.productId ? `${storeId}|p|${p.productId}` : `${storeId}|f|${p.familyProductId}`;
+const hasProduct = (n: D) => n.productId != null || n.familyProductId != null;
 
-interface Insert {
-  n: D;
-  listId: string;
-  row: D;
-  checked: boolean;
-  removed: boolean;
-}
+/** What one accepted row does, planned before anything is written. */
+type Step =
+  | { kind: 'insert'; listId: string; row: Row; checked: boolean; removed: boolean }
+  | {
+      kind: 'update';
+      listId: string;
+      /** The server row, and the columns the row's edit, restore and removal write. */
+      before: Row;
+      change: Row;
+      restored: boolean;
+      edit: ItemUpdatePlan | null;
+      removed: boolean;
+    }
+  | { kind: 'delete'; listId: string; before: Row };
 
-/**
- * Applies the accepted rows of a push of items in bulk. Returns false, having written nothing,
- * when some row is not an insert or needs section memory written (the caller applies the push
- * row by row); throws a rule's AppError.
- */
-export async function applyItemsInBulk(w: FamilyWrite, actor: Actor, accepted: Accepted[]): Promise<boolean> {
-  if (accepted.length === 0) return true;
-  const docs = accepted.map((a) => a.doc as D);
-  if (accepted.some((a) => a.server !== null || (a.doc as D)._deleted)) return false;
-
-  // --- the references, one query per table ---------------------------------------------------
+/** The references the accepted rows name: lists, units, products, sections and the section
+ *  memory of their stores, one query per table. */
+async function readReferences(w: FamilyWrite, docs: D[]): Promise<KnownItemRefs> {
   const lists = await listRowsByIds(w.trx, w.familyId, [...new Set(docs.map((n) => String(n.listId)))]);
   // requireList reads its cache first: seed it with the lists read here (an unknown list is read
   // again there and refused with its rule's error).
-  const cache = (w.scratch.get('sync:liveLists') as Map<string, Record<string, unknown>> | undefined) ?? new Map();
+  const cache = (w.scratch.get('sync:liveLists') as Map<string, Row> | undefined) ?? new Map<string, Row>();
   w.scratch.set('sync:liveLists', cache);
   for (const l of lists) if (!cache.has(String(l.id))) cache.set(String(l.id), l);
   const refs = await knownRefs(w.trx, w.familyId, docs);
   const sectionIds = [...new Set(docs.map((n) => n.sectionId).filter((id): id is string => id != null))];
-  const sections: KnownSections = new Map(
+  const sections = new Map(
     (await sectionRowsByIds(w.trx, w.familyId, sectionIds)).map((r) => [String(r.id), String(r.store_id)]),
   );
-  const storeOf = (listId: string) => {
-    const storeId = cache.get(listId)?.store_id;
-    return storeId == null ? null : String(storeId);
-  };
-  const hasProduct = (n: D) => n.productId != null || n.familyProductId != null;
-  // A pushed placement of a product (section and product on a list with a store) is remembered
-  // for the store: section memory is written row by row (the per-row path).
-  if (docs.some((n) => n.sectionId != null && hasProduct(n) && storeOf(String(n.listId)))) return false;
-  const recall = docs.filter((n) => n.sectionId == null && hasProduct(n) && storeOf(String(n.listId)));
+  // Section memory of every (store, product) a row names: a superset of what the rules recall.
+  const storeIds = [...new Set(lists.map((l) => l.store_id).filter((id): id is string => id != null))].map(String);
+  const products = docs.filter(hasProduct).map((n) => ({ productId: n.productId, familyProductId: n.familyProductId }));
   const memory = new Map(
-    (
-      await memoryRowsFor(
-        w.trx,
-        w.familyId,
-        [...new Set(recall.map((n) => storeOf(String(n.listId))!))],
-        recall.map((n) => ({ productId: n.productId, familyProductId: n.familyProductId })),
-      )
-    ).map((r) => [
+    (await memoryRowsFor(w.trx, w.familyId, storeIds, products)).map((r) => [
       memoryKey(String(r.store_id), {
-        productId: r.product_id as string | null,
-        familyProductId: r.family_product_id as string | null,
+        productId: (r.product_id as string | null) ?? null,
+        familyProductId: (r.family_product_id as string | null) ?? null,
       }),
       String(r.section_id),
     ]),
   );
+  return {
+    refs,
+    sections,
+    recall: (storeId, product) =>
+      storeId && (product.productId || product.familyProductId)
+        ? (memory.get(memoryKey(storeId, product)) ?? null)
+        : null,
+  };
+}
 
-  // --- the rules, row by row, in the order applyRow checks them --------------------------------
-  const inserts: Insert[] = [];
-  for (const n of docs) {
-    const listId = String(n.listId);
-    const list = await requireList(w, listId);
-    const unit = { unitOfMeasureId: n.unitOfMeasureId ?? null, familyUnitOfMeasureId: n.familyUnitOfMeasureId ?? null };
-    const product = { productId: n.productId ?? null, familyProductId: n.familyProductId ?? null };
-    await assertUnitRef(w.trx, w.familyId, unit, O, refs);
-    await assertProductRef(w.trx, w.familyId, product, O, refs);
-    const storeId = storeOf(listId);
-    let sectionId: string | null = n.sectionId ?? null;
-    if (sectionId) await assertSection(w, list, sectionId, O, sections);
-    else if (storeId && hasProduct(n)) sectionId = memory.get(memoryKey(storeId, product)) ?? null;
-    const createdAt = pushedCreatedAt(w, n.createdAt);
-    const row: D = {
-      id: n.id,
-      list_id: listId,
-      name: n.name,
-      quantity: n.quantity ?? null,
-      unit_of_measure_id: unit.unitOfMeasureId,
-      family_unit_of_measure_id: unit.familyUnitOfMeasureId,
-      is_approximate: n.isApproximate ?? false,
-      quantity_note: n.quantityNote ?? null,
-      product_id: product.productId,
-      family_product_id: product.familyProductId,
-      section_id: sectionId,
-      created_at: createdAt ?? w.now,
-    };
-    // Checked and removed at once: what createItem, then updateItem and removeWithTime, leave.
-    // (Every row names the same columns: one multi-row statement.)
-    const checked = !!n.checked;
-    Object.assign(row, { checked, checked_at: checked ? w.now : null });
-    const removed = n.removedAt != null;
-    row.removed_at = null;
-    row.removed_by_user_id = null;
-    if (removed) {
-      const at = pushedInstant('removedAt', n.removedAt);
-      row.removed_at = fieldEqual('removedAt', iso(w.now), n.removedAt) ? w.now : at;
-      row.removed_by_user_id = actor.userId;
-    }
-    inserts.push({ n, listId, row, checked, removed });
-  }
-
-  // --- one statement -----------------------------------------------------------------------------
-  const written = new Map(
-    (
-      await w.insertMany(
-        'shopping_list_items',
-        inserts.map((i) => i.row),
-      )
-    ).map((r) => [String(r.id), r]),
+/**
+ * Applies the accepted rows of a push of items in bulk. Returns false, having written nothing,
+ * when some row needs section memory written (the caller applies the push row by row); throws
+ * the AppError of a rule a row breaks.
+ */
+export async function applyItemsInBulk(w: FamilyWrite, actor: Actor, accepted: Accepted[]): Promise<boolean> {
+  if (accepted.length === 0) return true;
+  if (accepted.some((a) => a.server !== null && a.row === null)) return false;
+  const known = await readReferences(
+    w,
+    accepted.filter((a) => !(a.doc as D)._deleted).map((a) => a.doc as D),
   );
 
-  // --- the events, in row order, as createItem / updateItem / removeItem emit them -----------------
-  for (const { n, listId, checked, removed } of inserts) {
-    const row = written.get(String(n.id))!;
-    // The item as createItem inserted it, before the check and the removal.
-    const item = toItem({ ...row, checked: false, checked_at: null, removed_at: null, removed_by_user_id: null });
-    w.emit({ type: 'ItemAdded', listId, item });
-    if (item.sectionId) {
-      w.emit({
-        type: 'ItemSectionChanged',
+  // --- the rules, row by row, in the order applyRow checks them ---------------------------------
+  const steps: Step[] = [];
+  for (const a of accepted) {
+    const n = a.doc as D;
+    const s = a.server as D | null;
+    if (!s) {
+      // createItem, then updateItem (checked) and removeWithTime: the row they leave.
+      const listId = String(n.listId);
+      const list = await requireList(w, listId);
+      const plan = await planCreateItem(
+        w,
         listId,
-        itemId: item.id,
-        sectionId: item.sectionId,
-        previousSectionId: null,
-      });
+        list,
+        itemInput(n),
+        { ...O, createdAt: pushedCreatedAt(w, n.createdAt) },
+        known,
+      );
+      if (plan.remember) return false;
+      const checked = !!n.checked;
+      const removed = n.removedAt != null;
+      // Every row names the same columns: one multi-row statement.
+      const row: Row = {
+        created_at: w.now,
+        ...plan.row,
+        checked,
+        checked_at: checked ? w.now : null,
+        removed_at: null,
+        removed_by_user_id: null,
+      };
+      if (removed) {
+        const at = pushedInstant('removedAt', n.removedAt);
+        row.removed_at = fieldEqual('removedAt', iso(w.now), n.removedAt) ? w.now : at;
+        row.removed_by_user_id = actor.userId;
+      }
+      steps.push({ kind: 'insert', listId, row, checked, removed });
+      continue;
     }
-    await emitListProgress(w, listId);
-    if (checked) {
-      w.emit({ type: 'ItemChecked', listId, itemId: item.id, checked: true });
-      await emitListProgress(w, listId);
+    const before = a.row!;
+    const listId = String(s.listId);
+    if (n._deleted) {
+      // Items have no hard delete in REST: the push tombstones the row directly.
+      steps.push({ kind: 'delete', listId, before });
+      continue;
     }
-    if (removed) {
-      w.emit({ type: 'ItemRemoved', listId, itemId: item.id, removedByUserId: actor.userId });
-      await emitListProgress(w, listId);
+    if (!fieldEqual('listId', s.listId, n.listId)) throw cannotMove('listId');
+    const list = await requireList(w, listId);
+    // Restore first (an edit may come with it), remove last (the edit is kept on the removed item).
+    let current: Row = before;
+    const change: Row = {};
+    const restored = s.removedAt != null && n.removedAt == null && before.removed_at != null;
+    if (restored) Object.assign(change, { removed_at: null, removed_by_user_id: null });
+    current = { ...current, ...change };
+    const patch = itemPatch(s, n);
+    let edit: ItemUpdatePlan | null = null;
+    if (Object.keys(patch).length) {
+      edit = await planUpdateItem(w, list, current, patch, O, known);
+      if (edit.remember) return false;
+      Object.assign(change, edit.change);
+      current = { ...current, ...edit.change };
+    }
+    let removed = false;
+    if (s.removedAt == null && n.removedAt != null) {
+      const at = pushedInstant('removedAt', n.removedAt);
+      if (current.removed_at == null) {
+        removed = true;
+        change.removed_at = fieldEqual('removedAt', iso(w.now), n.removedAt) ? w.now : at;
+        change.removed_by_user_id = actor.userId;
+      } else if (!fieldEqual('removedAt', iso(current.removed_at), n.removedAt)) {
+        change.removed_at = at;
+      }
+    }
+    steps.push({ kind: 'update', listId, before, change, restored, edit, removed });
+  }
+
+  // --- one statement per kind ---------------------------------------------------------------------
+  const inserted = await w.insertMany(
+    ITEMS,
+    steps.flatMap((st) => (st.kind === 'insert' ? [st.row] : [])),
+  );
+  const updated = await w.updateMany(
+    ITEMS,
+    steps.flatMap((st) =>
+      st.kind === 'delete'
+        ? [{ id: String(st.before.id), patch: { deleted: true } }]
+        : st.kind === 'update' && Object.keys(st.change).length
+          ? [{ id: String(st.before.id), patch: st.change }]
+          : [],
+    ),
+  );
+  const written = new Map([...inserted, ...updated].map((r) => [String(r.id), r]));
+
+  // --- the events, in row order, as the feature functions emit them -------------------------------
+  for (const st of steps) {
+    const id = String(st.kind === 'insert' ? st.row.id : st.before.id);
+    const final = written.get(id);
+    if (st.kind === 'insert') {
+      // The item as createItem inserted it, before the check and the removal.
+      const row = final!;
+      await emitItemAdded(
+        w,
+        st.listId,
+        toItem({ ...row, checked: false, checked_at: null, removed_at: null, removed_by_user_id: null }),
+      );
+      if (st.checked) {
+        w.emit({ type: 'ItemChecked', listId: st.listId, itemId: id, checked: true });
+        await emitListProgress(w, st.listId);
+      }
+      if (st.removed) {
+        w.emit({ type: 'ItemRemoved', listId: st.listId, itemId: id, removedByUserId: actor.userId });
+        await emitListProgress(w, st.listId);
+      }
+      continue;
+    }
+    if (st.kind === 'delete') {
+      if (final && final.removed_at == null) {
+        w.emit({ type: 'ItemRemoved', listId: st.listId, itemId: id, removedByUserId: actor.userId });
+        await emitListProgress(w, st.listId);
+      }
+      continue;
+    }
+    if (!final) continue; // nothing to write (e.g. an edit that changes no column)
+    const editCols = Object.keys(st.edit?.change ?? {});
+    if (st.restored) {
+      // restoreItem's row: the server row with the removal cleared, before the edit.
+      const restoredRow = { ...final, ...pick(st.before, editCols), removed_at: null, removed_by_user_id: null };
+      w.emit({ type: 'ItemRestored', listId: st.listId, item: toItem(restoredRow) });
+      await emitListProgress(w, st.listId);
+    }
+    if (st.edit && editCols.length) {
+      // updateItem's row: the edit done, the removal (last) not yet.
+      const editedRow = st.removed ? { ...final, ...pick(st.before, ['removed_at', 'removed_by_user_id']) } : final;
+      await emitItemUpdated(w, st.listId, st.edit, toItem(editedRow));
+    }
+    if (st.removed) {
+      w.emit({ type: 'ItemRemoved', listId: st.listId, itemId: id, removedByUserId: actor.userId });
+      await emitListProgress(w, st.listId);
     }
   }
   return true;
+}
+
+function pick(row: Row, columns: string[]): Row {
+  return Object.fromEntries(columns.map((c) => [c, row[c]]));
 }

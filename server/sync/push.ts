@@ -34,7 +34,7 @@ import {
 import { applyRow } from './apply.js';
 import { applyItemsInBulk, bulkPush, type Accepted } from './bulk.js';
 import { REFERENCED_TABLE } from '../db/replicated-tables.js';
-import { FAMILY_TABLE, familyDoc, isFamilyCollection, productDoc, unitDoc, type WireDoc } from './docs.js';
+import { FAMILY_TABLE, familyDoc, isFamilyCollection, productDoc, unitDoc, type Row, type WireDoc } from './docs.js';
 import {
   familyProductById,
   familyUnitById,
@@ -52,7 +52,8 @@ export interface PushResult {
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
-type Current = { doc: WireDoc } | { foreign: true } | null;
+/** The server's doc of an id; `row` is its table row where it was read from one. */
+type Current = { doc: WireDoc; row?: Row } | { foreign: true } | null;
 
 /** The server's current doc for an id within the family (tombstones included). */
 export async function currentDoc(trx: Trx, familyId: string, collection: CollectionName, id: string): Promise<Current> {
@@ -97,7 +98,10 @@ async function prefetchDocs(
     const byId = new Map(rows.map((r) => [String(r.id), r]));
     for (const id of chunk) {
       const row = byId.get(id);
-      out.set(id, !row ? null : row.family_id !== familyId ? { foreign: true } : { doc: familyDoc(collection, row) });
+      out.set(
+        id,
+        !row ? null : row.family_id !== familyId ? { foreign: true } : { doc: familyDoc(collection, row), row },
+      );
     }
   }
   return out;
@@ -175,8 +179,10 @@ export async function pushDocs(
         const pass: Pass = { result: { conflicts: [], rejected: [] }, events: [], after: [], applied: 0 };
         const accepted: Accepted[] = [];
         for (const row of rows) {
-          const decided = decideRow(collection, row, prefetched.get(row.newDocumentState.id)!, pass.result);
-          if (decided) accepted.push({ server: decided.serverDoc, doc: decided.doc });
+          const current = prefetched.get(row.newDocumentState.id)!;
+          const decided = decideRow(collection, row, current, pass.result);
+          const serverRow = current && 'row' in current ? (current.row ?? null) : null;
+          if (decided) accepted.push({ server: decided.serverDoc, row: serverRow, doc: decided.doc });
         }
         try {
           if (!(await applyItemsInBulk(write, actor, accepted))) return null;

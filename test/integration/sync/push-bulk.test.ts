@@ -145,44 +145,56 @@ describe('sync push: the bulk path', () => {
     bulkPush.enabled = true;
   });
 
-  async function pushBothWays(rows: (s: Setup, ids: string[]) => AnyDoc[]) {
+  type Rows = Array<{ assumedMasterState?: AnyDoc; newDocumentState: AnyDoc }>;
+
+  /** In two families set up alike: `first` pushed (when given), then `rows`; the per-row path in
+   *  the first family, the bulk path in the second. */
+  async function pushBothWays(
+    rows: (s: Setup, ids: string[], server: Map<string, AnyDoc>) => Rows,
+    first?: (s: Setup, ids: string[]) => AnyDoc[],
+  ) {
     const runs: Array<{ s: Setup; ids: string[]; events: FamilyEvent[]; body: unknown; docs: AnyDoc[] }> = [];
     for (const enabled of [false, true]) {
       bulkPush.enabled = enabled;
       const before = bulkPush.pushes;
       const s = await setUp(app);
+      const token = s.family.admin.token;
       // Sorted, so the (version, id) order of the docs in `Changed` is the same in both families.
       const ids: string[] = Array.from({ length: 8 }, () => uuid()).sort();
-      let body: unknown;
-      const events = await eventsDuring(app, s.family.familyId, async () => {
+      if (first) {
         const res = await push(
           app,
-          s.family.admin.token,
+          token,
           'items',
-          rows(s, ids).map((d) => ({ newDocumentState: d })),
+          first(s, ids).map((d) => ({ newDocumentState: d })),
         );
+        expect(res.body).to.deep.equal({ conflicts: [], rejected: [] });
+      }
+      const server = (await pullAll(app, token, 'items')).docs;
+      let body: unknown;
+      const events = await eventsDuring(app, s.family.familyId, async () => {
+        const res = await push(app, token, 'items', rows(s, ids, server));
         expect(res.status).to.equal(200);
         body = res.body;
       });
-      const docs = [...(await pullAll(app, s.family.admin.token, 'items')).docs.values()].filter((d) =>
-        ids.includes(d.id),
-      );
+      const docs = [...(await pullAll(app, token, 'items')).docs.values()].filter((d) => ids.includes(d.id));
       // The bulk run took the bulk path (not its fallback), the other did not.
-      expect(bulkPush.pushes - before).to.equal(enabled ? 1 : 0);
+      expect(bulkPush.pushes - before).to.equal(enabled ? (first ? 2 : 1) : 0);
       runs.push({ s, ids, events, body, docs });
     }
     bulkPush.enabled = true;
     const [perRow, bulk] = runs as [(typeof runs)[0], (typeof runs)[0]];
     const norm = normalizer(bulk.s, perRow.s, bulk.ids, perRow.ids);
-    return { perRow, bulk, norm };
+    const byId = (docs: AnyDoc[], ids: string[]) => ids.map((id) => docs.find((d) => d.id === id));
+    expect(bulk.body).to.deep.equal({ conflicts: [], rejected: [] });
+    expect(norm(bulk.body)).to.deep.equal(perRow.body);
+    expect(norm(byId(bulk.docs, bulk.ids))).to.deep.equal(norm(byId(perRow.docs, perRow.ids)));
+    expect(norm(bulk.events)).to.deep.equal(norm(perRow.events));
+    return { bulk, docs: byId(bulk.docs, bulk.ids) };
   }
 
   it('inserts: the same docs, the same answer and the same live events, in the same order', async () => {
-    const { perRow, bulk, norm } = await pushBothWays(insertRows);
-    expect(bulk.body).to.deep.equal({ conflicts: [], rejected: [] });
-    expect(norm(bulk.body)).to.deep.equal(perRow.body);
-    const byId = (docs: AnyDoc[], ids: string[]) => ids.map((id) => docs.find((d) => d.id === id));
-    expect(norm(byId(bulk.docs, bulk.ids))).to.deep.equal(norm(byId(perRow.docs, perRow.ids)));
+    const { bulk, docs } = await pushBothWays((s, ids) => insertRows(s, ids).map((d) => ({ newDocumentState: d })));
     expect(bulk.events.map((e) => e.type)).to.include.members([
       'ItemAdded',
       'ItemSectionChanged',
@@ -191,11 +203,44 @@ describe('sync push: the bulk path', () => {
       'ListProgress',
       'Changed',
     ]);
-    expect(norm(bulk.events)).to.deep.equal(norm(perRow.events));
     // Section memory recalled for the remembered product, the pushed section kept.
-    const docs = byId(bulk.docs, bulk.ids);
     expect(docs[2]!.sectionId).to.equal(bulk.s.sections[1]);
     expect(docs[3]!.sectionId).to.equal(bulk.s.sections[0]);
     expect(docs[6]).to.include({ checked: true, removedByUserId: bulk.s.family.admin.userId });
+  });
+
+  it('edits, checks, moves, removals, restores and deletes: the same docs, answer and live events', async () => {
+    const edit = (s: Setup, ids: string[], server: Map<string, AnyDoc>): Rows => {
+      const base = (i: number) => server.get(ids[i]!)!;
+      const row = (i: number, change: Partial<AnyDoc>) => ({
+        assumedMasterState: base(i),
+        newDocumentState: { ...base(i), ...change },
+      });
+      const at = new Date(Date.UTC(2026, 1, 1)).toISOString();
+      return [
+        row(0, { name: 'Rye bread', quantity: 1, unitOfMeasureId: s.globalUnit }),
+        row(1, { unitOfMeasureId: null, familyUnitOfMeasureId: s.familyUnit, checked: true }),
+        row(2, { name: 'Thai basil', removedAt: at }),
+        row(3, { sectionId: s.sections[2] }),
+        row(4, { checked: false, familyProductId: s.remembered }),
+        row(5, { removedAt: null, name: 'Back again' }),
+        row(6, { _deleted: true }),
+        row(7, { _deleted: true }),
+      ];
+    };
+    const { bulk, docs } = await pushBothWays(edit, insertRows);
+    expect(bulk.events.map((e) => e.type)).to.include.members([
+      'ItemUpdated',
+      'ItemSectionChanged',
+      'ItemChecked',
+      'ItemRemoved',
+      'ItemRestored',
+      'ListProgress',
+      'Changed',
+    ]);
+    expect(docs[3]!.sectionId).to.equal(bulk.s.sections[2]);
+    expect(docs[4]).to.include({ checked: false, sectionId: bulk.s.sections[1] });
+    expect(docs[5]).to.include({ removedAt: null, name: 'Back again' });
+    expect(docs[6]!._deleted).to.equal(true);
   });
 });
