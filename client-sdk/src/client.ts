@@ -224,10 +224,16 @@ class Client implements FamilyClient {
       onReachable: (ok) => this.setReachable(ok),
     });
     this.auth = new Auth(transport, options.session, options.onSession, tabs);
-    const domain = createDomain(db, () => {
-      const session = this.auth.session;
-      return session ? { userId: session.user.id, role: session.role } : null;
-    });
+    const rest = new Rest(transport, this.auth);
+    const domain = createDomain(
+      db,
+      () => {
+        const session = this.auth.session;
+        return session ? { userId: session.user.id, role: session.role } : null;
+      },
+      undefined,
+      (method, path) => rest.request(method, path),
+    );
     ({
       lists: this.lists,
       items: this.items,
@@ -238,7 +244,7 @@ class Client implements FamilyClient {
       products: this.products,
       units: this.units,
     } = domain);
-    this.rest_ = new Rest(transport, this.auth);
+    this.rest_ = rest;
     this.realtime = options.realtime ?? true;
     this.auth.subscribe((session, why) => {
       if (why === 'refreshed' && session) {

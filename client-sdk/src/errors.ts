@@ -76,6 +76,8 @@ export async function problemFrom(res: Response): Promise<FamilyApiError> {
  * - `not_found`: a domain call named a record the local database does not hold (or, for an
  *   item, one that is removed where the call needs an active one);
  * - `forbidden`: a domain call needs the admin role (section changes).
+ * - `unit_in_use`: `client.units.delete` of a unit a local list item (removed ones too) or
+ *   recipe ingredient uses (REST: `409 unit_in_use`, same message); nothing was written.
  */
 export type FamilyClientErrorCode =
   | 'database_of_another_family'
@@ -88,7 +90,8 @@ export type FamilyClientErrorCode =
   | 'too_many_clients'
   | 'validation_failed'
   | 'not_found'
-  | 'forbidden';
+  | 'forbidden'
+  | 'unit_in_use';
 
 /** A misuse of the client the app must fix, or a runtime it cannot work in (not an answer of
  * the server). */

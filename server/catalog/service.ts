@@ -10,7 +10,7 @@ import { flagsToBits, type UnitCategoryName } from './flags.js';
 import * as q from './queries.js';
 import { toProduct, toUnit, type ProductRecord, type UnitRecord } from './records.js';
 import { toItem } from '../lists/records.js';
-import { searchProducts as searchEffective, sortUnits } from '@family-shopping/client/protocol';
+import { CATALOG_REFUSALS, searchProducts as searchEffective, sortUnits } from '@family-shopping/client/protocol';
 
 export interface FamilyProductInput {
   id?: string;
@@ -50,9 +50,10 @@ export interface Created<T> {
 
 const productNotFound = () => notFound('Product not found');
 const unitNotFound = () => notFound('Unit not found');
-const idConflict = () => conflict('id_conflict', 'That id is already taken');
-const duplicateName = () => conflict('duplicate_name', 'A product with that name already exists');
-const abbreviationTaken = () => conflict('abbreviation_taken', 'That abbreviation is already used');
+const { idTaken, duplicateProductName, abbreviationTaken: taken, unitInUse } = CATALOG_REFUSALS;
+const idConflict = () => conflict(idTaken.code, idTaken.message);
+const duplicateName = () => conflict(duplicateProductName.code, duplicateProductName.message);
+const abbreviationTaken = () => conflict(taken.code, taken.message);
 
 function sameFamily(w: FamilyWrite, actor: Actor | null): void {
   if (actor && actor.familyId !== w.familyId) throw new Error('actor and family write disagree');
@@ -229,7 +230,7 @@ export async function deleteFamilyUnit(w: FamilyWrite, actor: Actor | null, id: 
   const row = await q.liveFamilyUnit(w.trx, w.familyId, id);
   if (!row) throw unitNotFound();
   if (await q.familyUnitInUse(w.trx, w.familyId, row.id)) {
-    throw conflict('unit_in_use', 'The unit is used by a recipe ingredient or a list item');
+    throw conflict(unitInUse.code, unitInUse.message);
   }
   await w.tombstone('family_units_of_measure', { id: row.id });
 }

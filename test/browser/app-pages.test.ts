@@ -1,11 +1,13 @@
 // The web app's other pages in real Chromium at phone size: recipes with structured ingredients
 // copied (chosen ones) to a list, sections reordered by keyboard and by dragging, a unit in use
 // refused with its reason, the account page (user name, password, email confirmation through
-// the emailed link). Every page passes axe-core with no serious or critical violation.
+// the emailed link), catalog edits made offline that reach the server once back online. Every
+// page passes axe-core with no serious or critical violation.
 import { expect } from 'chai';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { launchBrowser, phoneContext } from '../helpers/browser.js';
-import { startTestApp } from '../helpers/app.js';
+import { request, startTestApp } from '../helpers/app.js';
+import { insertGlobalProductRow } from '../helpers/versioned.js';
 import { startSmtpSink, type SmtpSink } from '../helpers/smtp.js';
 import type { RunningServer } from '../../server/server.js';
 import {
@@ -29,11 +31,15 @@ describe('web app: recipes, stores, catalog, account', function () {
   let ctx: BrowserContext;
   let page: Page;
   let email: string;
+  /** A product of the shared (global) catalog. */
+  let shared: string;
 
   before(async () => {
     requireBuiltApp();
     smtp = await startSmtpSink();
     app = await startTestApp({ envOverrides: { SMTP_URL: smtp.url } });
+    shared = unique('Shared fruit ');
+    await insertGlobalProductRow(app, { name: shared, unit_category_flags: 1 });
     browser = await launchBrowser();
     ctx = await phoneContext(browser);
     page = await ctx.newPage();
@@ -191,6 +197,71 @@ describe('web app: recipes, stores, catalog, account', function () {
     await page.getByRole('button', { name: 'Add', exact: true }).click();
     await page.getByRole('checkbox', { name: 'Basmati rice', exact: true }).waitFor(WAIT);
     await page.getByText('≈1.5 kg · the big bag').waitFor(WAIT);
+  });
+
+  it('edits the catalog offline; the edits reach the server once back online', async () => {
+    const login = await request(app, 'POST', '/api/auth/login', { body: { email, password: PASSWORD } });
+    const serverCatalog = async () => {
+      const opts = { token: login.body.accessToken as string };
+      const products = (await request(app, 'GET', '/api/products?limit=200', opts)).body as any[];
+      const units = (await request(app, 'GET', '/api/units', opts)).body as any[];
+      return { products, units };
+    };
+    await page.getByRole('link', { name: 'Catalog' }).click();
+    await page.getByRole('button', { name: `Edit ${shared}` }).waitFor(WAIT);
+    const status = page.getByRole('status');
+    await ctx.setOffline(true);
+    await waitUntil(async () => /Offline/.test((await status.textContent()) ?? ''));
+
+    // A family product, a change to a shared product, a new unit, and a unit in use kept.
+    await page.getByRole('textbox', { name: 'New product' }).fill('Oat drink');
+    await page.getByRole('checkbox', { name: 'Volume' }).check();
+    await page.getByRole('button', { name: 'Add product' }).click();
+    await page.getByRole('button', { name: 'Edit Oat drink' }).waitFor(WAIT);
+    await page.getByRole('button', { name: `Edit ${shared}` }).click();
+    await page.getByRole('textbox', { name: 'Product name' }).fill('Our fruit');
+    await page.getByRole('button', { name: 'Save product' }).click();
+    await page.getByRole('button', { name: 'Edit Our fruit' }).waitFor(WAIT);
+    await page.getByRole('textbox', { name: 'Unit name' }).fill('Sprig');
+    await page.getByRole('textbox', { name: 'Abbreviation' }).fill(unique('sp').slice(0, 12));
+    await page.getByRole('button', { name: 'Add unit' }).click();
+    await page.getByRole('button', { name: 'Delete Sprig' }).waitFor(WAIT);
+    await page.getByRole('button', { name: 'Delete Handful' }).click();
+    await page.getByRole('alert').waitFor(WAIT);
+    expect(await page.getByRole('alert').textContent()).to.contain('Handful cannot be deleted');
+    await waitUntil(async () => /\d+ changes? waiting/.test((await status.textContent()) ?? ''));
+    const before = await serverCatalog();
+    expect(before.products.map((p) => p.name)).to.not.include.members(['Oat drink', 'Our fruit']);
+    expect(before.units.map((u) => u.name)).to.not.include('Sprig');
+
+    // Back online: the server has them, and nothing waits any more.
+    await ctx.setOffline(false);
+    await waitUntil(async () => {
+      const { products, units } = await serverCatalog();
+      const ours = products.find((p) => p.name === 'Our fruit');
+      return (
+        products.some(
+          (p) => p.name === 'Oat drink' && p.kind === 'family' && p.unitCategoryFlags.join() === 'Volume',
+        ) &&
+        ours?.kind === 'global' &&
+        ours.overridden === true &&
+        units.some((u) => u.name === 'Sprig') &&
+        units.some((u) => u.name === 'Handful')
+      );
+    });
+    await waitUntil(async () => ((await status.textContent()) ?? '').trim() === '');
+    await expectAccessible(page, 'catalog after offline edits');
+
+    // Undoing the change to the shared product works offline too (the device saw it unchanged).
+    await ctx.setOffline(true);
+    await waitUntil(async () => /Offline/.test((await status.textContent()) ?? ''));
+    await page.getByRole('button', { name: 'Edit Our fruit' }).click();
+    await page.getByRole('button', { name: 'Undo our changes' }).click();
+    await page.getByRole('button', { name: `Edit ${shared}` }).waitFor(WAIT);
+    await ctx.setOffline(false);
+    await waitUntil(async () =>
+      (await serverCatalog()).products.some((p) => p.name === shared && p.overridden === false),
+    );
   });
 
   it('renames a list, archives it and brings it back', async () => {

@@ -1,14 +1,69 @@
 /**
  * `client.products` and `client.units`: the family's effective catalogs as the local database
  * holds them, in the order of `GET /api/products` and `GET /api/units` (the protocol's
- * `searchProducts` and `sortUnits`, which the server uses too).
+ * `searchProducts` and `sortUnits`, which the server uses too), and their offline writes with
+ * the rules of `/api/products…` and `/api/units…`.
+ *
+ * The writes go to the `products` and `units` docs, which replication pushes as the server
+ * expects them (docs/sync.md "Push"): a family product or unit is a doc of `kind: 'family'`; the
+ * family's override of a global product is the global product's doc with the family's `name`
+ * and `unitCategoryFlags` (the server compares them with the global product's own values: the
+ * fields that differ are overridden, a doc equal to the global product drops the override).
  */
+import type { RxDocument } from 'rxdb';
 import { map, type Observable } from 'rxjs';
-import { SEARCH_LIMIT_DEFAULT, SEARCH_LIMIT_MAX, searchProducts, sortUnits, type DocData } from '../protocol/index.js';
-import { collection, invalidField, plain, type DomainContext } from './context.js';
+import {
+  CATALOG_REFUSALS,
+  SEARCH_LIMIT_DEFAULT,
+  SEARCH_LIMIT_MAX,
+  UNIT_CATEGORIES,
+  fieldEqual,
+  productCreateInput,
+  productUpdateInput,
+  searchProducts,
+  sortUnits,
+  unitCreateInput,
+  unitUpdateInput,
+  type DocData,
+  type ProductCreateInput,
+  type ProductUpdateInput,
+  type UnitCategory,
+  type UnitCreateInput,
+  type UnitUpdateInput,
+} from '../protocol/index.js';
+import { FamilyClientError } from '../errors.js';
+import {
+  collection,
+  findDoc,
+  findDocs,
+  invalidField,
+  newId,
+  notFound,
+  parseInput,
+  patchDoc,
+  plain,
+  type DomainContext,
+} from './context.js';
 
 export type ProductDoc = DocData<'products'>;
 export type UnitDoc = DocData<'units'>;
+
+/** The global product's own doc, as this device last saw it without an override. */
+interface ProductBase {
+  name: string;
+  unitCategoryFlags: UnitCategory[];
+  updatedAt: string;
+}
+
+/** RxDB local document (never replicated) holding a global product's own values. */
+const baseKey = (productId: string) => `catalog-base:${productId}`;
+
+/** Flags in the canonical order (Count, Weight, Volume), as the server answers them. */
+const canonicalFlags = (flags: readonly UnitCategory[]): UnitCategory[] =>
+  UNIT_CATEGORIES.filter((c) => flags.includes(c));
+
+const sameAsBase = (values: Pick<ProductBase, 'name' | 'unitCategoryFlags'>, base: ProductBase) =>
+  values.name === base.name && fieldEqual('unitCategoryFlags', values.unitCategoryFlags, base.unitCategoryFlags);
 
 export class Products {
   constructor(private readonly ctx: DomainContext) {}
@@ -33,6 +88,125 @@ export class Products {
         ),
       );
   }
+
+  /** `POST /api/products`: a family product (names unique in the family's products, any letter
+   *  case). A known `id` of a family product returns it unchanged. */
+  async create(input: ProductCreateInput): Promise<ProductDoc> {
+    const v = parseInput(productCreateInput, input);
+    if (v.id) {
+      const existing = await findDoc(this.ctx, 'products', v.id);
+      if (existing?.kind === 'family') return plain(existing);
+      if (existing || (await findDoc(this.ctx, 'units', v.id)))
+        throw invalidField('id', CATALOG_REFUSALS.idTaken.message);
+    }
+    await this.assertNameFree(v.name);
+    const now = this.ctx.now();
+    const doc: ProductDoc = {
+      id: v.id ?? newId(),
+      kind: 'family',
+      name: v.name,
+      unitCategoryFlags: canonicalFlags(v.unitCategoryFlags ?? []),
+      overridden: false,
+      createdAt: now,
+      updatedAt: now,
+    };
+    return plain(await collection(this.ctx, 'products').insert(doc));
+  }
+
+  /**
+   * A family product: `PATCH /api/products/{id}`. A global product: the family's override
+   * (`PUT /api/products/{id}/override`), with patch semantics: a field left out keeps its
+   * current (effective) value. Setting both back to the global product's own values drops the
+   * override, as the server does.
+   */
+  async update(productId: string, patch: ProductUpdateInput): Promise<ProductDoc> {
+    const v = parseInput(productUpdateInput, patch);
+    const doc = await this.live(productId);
+    const flags = v.unitCategoryFlags === undefined ? undefined : canonicalFlags(v.unitCategoryFlags);
+    if (doc.kind === 'family') {
+      if (v.name !== undefined) await this.assertNameFree(v.name, doc.id);
+      return patchDoc(this.ctx, doc, { name: v.name, unitCategoryFlags: flags });
+    }
+    const base = await this.base(doc);
+    const next = { name: v.name ?? doc.name, unitCategoryFlags: flags ?? doc.unitCategoryFlags };
+    if (base && sameAsBase(next, base)) return this.restore(doc, base);
+    // Without the global values (an override made elsewhere) the override stays until the server says.
+    return patchDoc(this.ctx, doc, { name: v.name, unitCategoryFlags: flags, overridden: true });
+  }
+
+  /**
+   * `DELETE /api/products/{id}/override`: the global product's own name and unit categories
+   * again. Offline when this device knows them (it saw the product without an override, e.g.
+   * before changing it here); otherwise this call is online-only: it asks the server (throws
+   * `FamilyApiError` `network_error` offline) and the local doc follows with the next pull.
+   * Resolves to the local doc (when it asked the server: as it stood before that pull).
+   */
+  async clearOverride(productId: string): Promise<ProductDoc> {
+    const doc = await this.live(productId);
+    if (doc.kind !== 'global') throw notFound('Product');
+    if (!doc.overridden) return plain(doc);
+    const base = await this.base(doc);
+    if (base) return this.restore(doc, base);
+    if (!this.ctx.rest) throw new FamilyClientError('not_found', 'the global product’s own values are unknown here');
+    await this.ctx.rest('DELETE', `/api/products/${doc.id}/override`);
+    return plain(doc);
+  }
+
+  /** `DELETE /api/products/{id}` (family products only): items and ingredients that link it
+   *  keep their name and lose the link; the stores forget its remembered sections. Resolves to
+   *  the product as it was. */
+  async delete(productId: string): Promise<ProductDoc> {
+    const doc = await this.live(productId);
+    if (doc.kind !== 'family') throw notFound('Product');
+    const before = plain(doc);
+    for (const name of ['items', 'ingredients'] as const) {
+      for (const linked of await findDocs(this.ctx, name, { familyProductId: doc.id })) {
+        await patchDoc(this.ctx, linked, { familyProductId: null });
+      }
+    }
+    for (const m of await findDocs(this.ctx, 'sectionMemory', { familyProductId: doc.id })) await m.remove();
+    await doc.remove();
+    return before;
+  }
+
+  /** Back to the global product's own doc as this device saw it (its `updatedAt` too: when the
+   *  server never saw the override, nothing comes back from it to correct a new stamp). */
+  private async restore(doc: RxDocument<ProductDoc>, base: ProductBase): Promise<ProductDoc> {
+    const current = plain(doc);
+    if (!current.overridden && sameAsBase(current, base)) return current;
+    const { name, unitCategoryFlags, updatedAt } = base;
+    return plain(await doc.incrementalPatch({ name, unitCategoryFlags, updatedAt, overridden: false }));
+  }
+
+  private async live(productId: string) {
+    const doc = await findDoc(this.ctx, 'products', String(productId).toLowerCase());
+    if (!doc) throw notFound('Product');
+    return doc;
+  }
+
+  /** The global product's own values: the doc's while it has no override (remembered then, as
+   *  the override about to be written hides them), else the ones remembered here, or null. */
+  private async base(doc: ProductDoc): Promise<ProductBase | null> {
+    if (!doc.overridden) {
+      const base: ProductBase = {
+        name: doc.name,
+        unitCategoryFlags: [...doc.unitCategoryFlags],
+        updatedAt: doc.updatedAt,
+      };
+      await this.ctx.db.upsertLocal<ProductBase>(baseKey(doc.id), base);
+      return base;
+    }
+    const local = await this.ctx.db.getLocal<ProductBase>(baseKey(doc.id));
+    return local ? (local.toJSON().data as ProductBase) : null;
+  }
+
+  private async assertNameFree(name: string, exceptId?: string): Promise<void> {
+    const lower = name.toLowerCase();
+    const family = await findDocs(this.ctx, 'products', { kind: 'family' });
+    if (family.some((p) => p.id !== exceptId && p.name.toLowerCase() === lower)) {
+      throw invalidField('name', CATALOG_REFUSALS.duplicateProductName.message);
+    }
+  }
 }
 
 export class Units {
@@ -43,5 +217,67 @@ export class Units {
     return collection(this.ctx, 'units')
       .find()
       .$.pipe(map((docs) => sortUnits(docs.map((d) => plain(d)))));
+  }
+
+  /** `POST /api/units`: a family unit; the abbreviation must not be used by any unit, global or
+   *  the family's (any letter case). A known `id` of a family unit returns it unchanged. */
+  async create(input: UnitCreateInput): Promise<UnitDoc> {
+    const v = parseInput(unitCreateInput, input);
+    if (v.id) {
+      const existing = await findDoc(this.ctx, 'units', v.id);
+      if (existing?.kind === 'family') return plain(existing);
+      if (existing || (await findDoc(this.ctx, 'products', v.id)))
+        throw invalidField('id', CATALOG_REFUSALS.idTaken.message);
+    }
+    await this.assertAbbreviationFree(v.abbreviation);
+    const now = this.ctx.now();
+    const doc: UnitDoc = {
+      id: v.id ?? newId(),
+      kind: 'family',
+      code: null,
+      name: v.name,
+      abbreviation: v.abbreviation,
+      category: v.category,
+      createdAt: now,
+      updatedAt: now,
+    };
+    return plain(await collection(this.ctx, 'units').insert(doc));
+  }
+
+  /** `PATCH /api/units/{id}` (family units only; a global unit is `not_found`, as in REST). */
+  async update(unitId: string, patch: UnitUpdateInput): Promise<UnitDoc> {
+    const v = parseInput(unitUpdateInput, patch);
+    const doc = await this.family(unitId);
+    if (v.abbreviation !== undefined) await this.assertAbbreviationFree(v.abbreviation, doc.id);
+    return patchDoc(this.ctx, doc, { name: v.name, abbreviation: v.abbreviation, category: v.category });
+  }
+
+  /** `DELETE /api/units/{id}` (family units only). Refused with `FamilyClientError`
+   *  `unit_in_use` (REST's code and message) while a local list item, removed ones too, or a
+   *  recipe ingredient uses the unit; nothing is written then. Resolves to the unit as it was. */
+  async delete(unitId: string): Promise<UnitDoc> {
+    const doc = await this.family(unitId);
+    for (const name of ['items', 'ingredients'] as const) {
+      if ((await findDocs(this.ctx, name, { familyUnitOfMeasureId: doc.id })).length > 0) {
+        throw new FamilyClientError(CATALOG_REFUSALS.unitInUse.code, CATALOG_REFUSALS.unitInUse.message);
+      }
+    }
+    const before = plain(doc);
+    await doc.remove();
+    return before;
+  }
+
+  private async family(unitId: string) {
+    const doc = await findDoc(this.ctx, 'units', String(unitId).toLowerCase());
+    if (!doc || doc.kind !== 'family') throw notFound('Unit');
+    return doc;
+  }
+
+  private async assertAbbreviationFree(abbreviation: string, exceptId?: string): Promise<void> {
+    const lower = abbreviation.toLowerCase();
+    const all = await collection(this.ctx, 'units').find().exec();
+    if (all.some((u) => u.id !== exceptId && u.abbreviation.toLowerCase() === lower)) {
+      throw invalidField('abbreviation', CATALOG_REFUSALS.abbreviationTaken.message);
+    }
   }
 }

@@ -19,6 +19,8 @@ export interface DomainContext {
   session(): DomainSession | null;
   /** Now, as the ISO string local writes are stamped with (the server stamps its own). */
   now(): string;
+  /** An authenticated REST call, for the few domain calls that need the server (they say so). */
+  rest?<T = unknown>(method: 'DELETE' | 'GET', path: string): Promise<T>;
 }
 
 /** A new record id (a lowercase UUID). */

@@ -44,8 +44,9 @@ export function createDomain(
   db: FamilyDatabase,
   session: () => DomainSession | null,
   now: () => string = monotonicNow(),
+  rest?: DomainContext['rest'],
 ): Domain {
-  const ctx: DomainContext = { db, session, now };
+  const ctx: DomainContext = { db, session, now, rest };
   const items = new Items(ctx);
   const ingredients = new Ingredients(ctx);
   return {

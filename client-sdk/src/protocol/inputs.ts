@@ -164,6 +164,15 @@ export const unitUpdateInput = z.object({
   category: z.optional(RULES.category()),
 });
 
+/** The catalog's refusals, worded once for REST, push and the SDK's domain layer (which refuses
+ *  the same writes locally, before anything is written). */
+export const CATALOG_REFUSALS = {
+  idTaken: { code: 'id_conflict', message: 'That id is already taken' },
+  duplicateProductName: { code: 'duplicate_name', message: 'A product with that name already exists' },
+  abbreviationTaken: { code: 'abbreviation_taken', message: 'That abbreviation is already used' },
+  unitInUse: { code: 'unit_in_use', message: 'The unit is used by a recipe ingredient or a list item' },
+} as const;
+
 /** Every input schema by name (the field-rule property test walks them). */
 export const inputSchemas = {
   listCreate: listCreateInput,

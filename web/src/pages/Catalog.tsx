@@ -1,14 +1,14 @@
 /**
  * The family's catalog: its own products, its overrides of the shared (global) products, its
- * own units. The SDK's domain API has no catalog writes, so these edits are online-only REST
- * calls (`client.rest`); the changes then reach every device by replication. A unit in use is
- * refused by the server (409 unit_in_use) and its reason shown.
+ * own units. Every edit is the SDK's offline domain call (`client.products.*`, `client.units.*`):
+ * it works without signal and replication carries it to the server. Deleting a unit in use is
+ * refused at once (`unit_in_use`, checked on the device as the server does) and its reason shown.
  */
 import { UNIT_CATEGORIES, type UnitCategory } from '@family-shopping/client';
 import { useState } from 'preact/hooks';
 import type { PageProps } from '../App.tsx';
 import { domain, type Product, type Unit } from '../lib/domain.ts';
-import { useAction, useObservable } from '../lib/hooks.ts';
+import { errorMessage, useAction, useObservable } from '../lib/hooks.ts';
 import { ErrorText, Field } from '../components/Form.tsx';
 
 function Categories({
@@ -62,7 +62,7 @@ export function CatalogPage({ client }: PageProps) {
             const n = name.trim();
             if (n)
               void run(async () => {
-                await client.rest('POST', '/api/products', { name: n, unitCategoryFlags: flags });
+                await d.products.create({ name: n, unitCategoryFlags: flags });
                 setName('');
                 setFlags([]);
               });
@@ -123,9 +123,7 @@ function ProductEditor({
         onSubmit={(e) => {
           e.preventDefault();
           void run(async () => {
-            const body = { name: name.trim(), unitCategoryFlags: flags };
-            if (family) await client.rest('PATCH', `/api/products/${product.id}`, body);
-            else await client.rest('PUT', `/api/products/${product.id}/override`, body);
+            await domain(client).products.update(product.id, { name: name.trim(), unitCategoryFlags: flags });
             onDone();
           });
         }}
@@ -148,9 +146,7 @@ function ProductEditor({
             <button
               type="button"
               class="danger"
-              onClick={() =>
-                void run(async () => (await client.rest('DELETE', `/api/products/${product.id}`), onDone()))
-              }
+              onClick={() => void run(async () => (await domain(client).products.delete(product.id), onDone()))}
             >
               Delete product
             </button>
@@ -158,9 +154,7 @@ function ProductEditor({
           {!family && product.overridden && (
             <button
               type="button"
-              onClick={() =>
-                void run(async () => (await client.rest('DELETE', `/api/products/${product.id}/override`), onDone()))
-              }
+              onClick={() => void run(async () => (await domain(client).products.clearOverride(product.id), onDone()))}
             >
               Undo our changes
             </button>
@@ -187,7 +181,7 @@ function UnitsCard({ client, units }: { client: PageProps['client']; units: Unit
         onSubmit={(e) => {
           e.preventDefault();
           void run(async () => {
-            await client.rest('POST', '/api/units', {
+            await domain(client).units.create({
               name: form.name.trim(),
               abbreviation: form.abbreviation.trim(),
               category: form.category,
@@ -246,17 +240,19 @@ function UnitsCard({ client, units }: { client: PageProps['client']; units: Unit
               type="button"
               aria-label={`Delete ${u.name}`}
               onClick={() =>
-                void client.rest('DELETE', `/api/units/${u.id}`).then(
-                  () => setProblem(null),
-                  (err) =>
-                    setProblem({
-                      id: u.id,
-                      message:
-                        err?.code === 'unit_in_use'
-                          ? `${u.name} cannot be deleted: it is used by a list item or a recipe ingredient.`
-                          : (err?.detail ?? 'The unit could not be deleted.'),
-                    }),
-                )
+                void domain(client)
+                  .units.delete(u.id)
+                  .then(
+                    () => setProblem(null),
+                    (err) =>
+                      setProblem({
+                        id: u.id,
+                        message:
+                          err?.code === 'unit_in_use'
+                            ? `${u.name} cannot be deleted: it is used by a list item or a recipe ingredient.`
+                            : errorMessage(err),
+                      }),
+                  )
               }
             >
               Delete
