@@ -252,16 +252,30 @@ describe('web app: recipes, stores, catalog, account', function () {
     await waitUntil(async () => ((await status.textContent()) ?? '').trim() === '');
     await expectAccessible(page, 'catalog after offline edits');
 
-    // Undoing the change to the shared product works offline too (the device saw it unchanged).
+    // Offline again: undo the change to the shared product (the device saw it unchanged) and
+    // delete Sprig, which another member puts on a list meanwhile.
     await ctx.setOffline(true);
     await waitUntil(async () => /Offline/.test((await status.textContent()) ?? ''));
     await page.getByRole('button', { name: 'Edit Our fruit' }).click();
     await page.getByRole('button', { name: 'Undo our changes' }).click();
     await page.getByRole('button', { name: `Edit ${shared}` }).waitFor(WAIT);
+    await page.getByRole('button', { name: 'Delete Sprig' }).click();
+    await page.getByRole('button', { name: 'Delete Sprig' }).waitFor({ state: 'detached', ...WAIT });
+    const token = { token: login.body.accessToken as string };
+    const sprig = (await serverCatalog()).units.find((u) => u.name === 'Sprig');
+    const herbs = (await request(app, 'POST', '/api/lists', { ...token, body: { name: 'Herbs' } })).body;
+    const mint = { name: 'Mint', quantity: 1, familyUnitOfMeasureId: sprig.id };
+    expect((await request(app, 'POST', `/api/lists/${herbs.id}/items`, { ...token, body: mint })).status).to.equal(201);
+
+    // Back online: the override is gone on the server; the deletion is refused there, so Sprig
+    // comes back and the page says why.
     await ctx.setOffline(false);
     await waitUntil(async () =>
       (await serverCatalog()).products.some((p) => p.name === shared && p.overridden === false),
     );
+    await page.getByRole('button', { name: 'Delete Sprig' }).waitFor(WAIT);
+    await page.getByText('Sprig cannot be deleted: it is used by a list item').waitFor(WAIT);
+    expect((await serverCatalog()).units.map((u) => u.name)).to.include('Sprig');
   });
 
   it('renames a list, archives it and brings it back', async () => {

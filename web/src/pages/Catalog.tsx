@@ -5,7 +5,7 @@
  * refused at once (`unit_in_use`, checked on the device as the server does) and its reason shown.
  */
 import { UNIT_CATEGORIES, type UnitCategory } from '@family-shopping/client';
-import { useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import type { PageProps } from '../App.tsx';
 import { domain, type Product, type Unit } from '../lib/domain.ts';
 import { errorMessage, useAction, useObservable } from '../lib/hooks.ts';
@@ -50,10 +50,16 @@ export function CatalogPage({ client }: PageProps) {
   const [flags, setFlags] = useState<UnitCategory[]>([]);
   const [editing, setEditing] = useState<string | null>(null);
   const { error, run } = useAction();
+  const refusals = useRefusals(client, [...products, ...units]);
 
   return (
     <>
       <h1>Catalog</h1>
+      {refusals.map((text) => (
+        <p class="error" role="alert">
+          {text}
+        </p>
+      ))}
       <section class="card">
         <h2>Products</h2>
         <form
@@ -101,6 +107,32 @@ export function CatalogPage({ client }: PageProps) {
       <UnitsCard client={client} units={units} />
     </>
   );
+}
+
+const inUseText = (name: string) => `${name} cannot be deleted: it is used by a list item or a recipe ingredient.`;
+
+/**
+ * What the server refused of this device's catalog edits when they arrived (e.g. a unit
+ * deleted offline that another member used meanwhile: it comes back). The SDK reverts the local
+ * copies; this says why.
+ */
+function useRefusals(client: PageProps['client'], shown: { id: string; name: string }[]): string[] {
+  const names = useRef(new Map<string, string>());
+  for (const r of shown) names.current.set(r.id, r.name);
+  const [texts, setTexts] = useState<string[]>([]);
+  useEffect(
+    () =>
+      client.on('rejected', (e) => {
+        if (e.collection !== 'products' && e.collection !== 'units') return;
+        const next = e.rows.map((row) => {
+          const name = names.current.get(row.id) ?? (e.collection === 'units' ? 'A unit' : 'A product');
+          return row.code === 'unit_in_use' ? inUseText(name) : `${name} was not saved: ${row.message}`;
+        });
+        setTexts((t) => [...t, ...next]);
+      }),
+    [client],
+  );
+  return texts;
 }
 
 function ProductEditor({
@@ -247,10 +279,7 @@ function UnitsCard({ client, units }: { client: PageProps['client']; units: Unit
                     (err) =>
                       setProblem({
                         id: u.id,
-                        message:
-                          err?.code === 'unit_in_use'
-                            ? `${u.name} cannot be deleted: it is used by a list item or a recipe ingredient.`
-                            : errorMessage(err),
+                        message: err?.code === 'unit_in_use' ? inUseText(u.name) : errorMessage(err),
                       }),
                   )
               }
