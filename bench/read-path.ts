@@ -3,7 +3,10 @@
 // against a bare Koa app in a process of its own serving a same-shape JSON body (the service's
 // own answer, encoded by Koa on every request) measured in the same run. The service runs in
 // its own process too; autocannon runs in this one. Rounds alternate service and baseline.
-// Reports req/s, p99 latency and errors (connection errors + timeouts + non-2xx).
+// Reports req/s, p99 latency and errors (connection errors + timeouts + non-2xx). The list detail
+// is measured twice: as served (an unchanged list is answered from its copy, after the
+// membership check: server/lists/detail-cache.ts), and by a second service started with
+// LIST_DETAIL_CACHE_MB=0, which builds the JSON on every request, as after any write.
 //
 //   npx tsx bench/read-path.ts            (BENCH_DETAIL_SIZES=200 picks sizes, BENCH_SECONDS)
 //   DATABASE_URL=postgres://… npx tsx bench/read-path.ts
@@ -44,24 +47,45 @@ interface Row {
 async function main() {
   ensurePeers();
   const service = await Service.start();
+  const plain = await Service.start({ LIST_DETAIL_CACHE_MB: '0' });
   const bare = await forkRemote('bare-koa', path.join(BENCH_DIR, 'lib', 'bare-child.ts'), process.env);
   const rows: Row[] = [];
   try {
     const { url: bareUrl } = await bare.call<{ url: string }>('start');
     const family = await service.family();
-    const auth = { authorization: `Bearer ${family.token}` };
-    const targets: Array<{ what: string; n: number | null; path: string; barePath: string }> = [];
+    const plainFamily = await plain.family();
+    const targets: Array<{
+      what: string;
+      n: number | null;
+      svc: Service;
+      token: string;
+      path: string;
+      barePath: string;
+    }> = [];
     for (const n of SIZES)
       targets.push({
         what: 'GET /api/lists/{id}',
         n,
+        svc: service,
+        token: family.token,
         path: `/api/lists/${(await seedList(service, family, n)).listId}`,
         barePath: `/detail/${n}`,
       });
-    targets.push({ what: 'GET /api/me', n: null, path: '/api/me', barePath: '/me' });
+    for (const n of SIZES)
+      targets.push({
+        what: 'GET /api/lists/{id}, without copies',
+        n,
+        svc: plain,
+        token: plainFamily.token,
+        path: `/api/lists/${(await seedList(plain, plainFamily, n)).listId}`,
+        barePath: `/detail-plain/${n}`,
+      });
+    targets.push({ what: 'GET /api/me', n: null, svc: service, token: family.token, path: '/api/me', barePath: '/me' });
 
     for (const t of targets) {
-      const r = await fetch(service.url + t.path, { headers: auth });
+      const auth = { authorization: `Bearer ${t.token}` };
+      const url = t.svc.url + t.path;
+      const r = await fetch(url, { headers: auth });
       const text = await r.text();
       if (r.status !== 200) throw new Error(`${t.path}: ${r.status} ${text.slice(0, 200)}`);
       const body = JSON.parse(text);
@@ -71,13 +95,13 @@ async function main() {
       }
       await bare.call('body', { path: t.barePath, body });
       const row: Row = { what: t.what, n: t.n, bytes: Buffer.byteLength(text), service: [], bare: [] };
-      await cannon(service.url + t.path, auth, 1); // warm-up
+      await cannon(url, auth, 1); // warm-up
       await cannon(bareUrl + t.barePath, {}, 1);
       for (let round = 0; round < ROUNDS; round++) {
         const first = round % 2 === 0;
-        if (first) row.service.push(await cannon(service.url + t.path, auth, SECONDS));
+        if (first) row.service.push(await cannon(url, auth, SECONDS));
         row.bare.push(await cannon(bareUrl + t.barePath, {}, SECONDS));
-        if (!first) row.service.push(await cannon(service.url + t.path, auth, SECONDS));
+        if (!first) row.service.push(await cannon(url, auth, SECONDS));
       }
       rows.push(row);
       console.error(
@@ -89,6 +113,7 @@ async function main() {
     await bare.call('close').catch(() => undefined);
     await bare.close();
     await service.close();
+    await plain.close();
   }
   const kb = (b: number) => `${(b / 1024).toFixed(b < 10_240 ? 1 : 0)} KB`;
   const md = [

@@ -53,6 +53,12 @@ const schema = z.object({
     .regex(/^[A-Za-z0-9_-]{6,64}$/, 'must be 6 to 64 letters, digits, _ or -')
     .optional(),
   ALLOW_NEW_FAMILIES: bool.default(true),
+  /** Memory for copies of list details (server/lists/detail-cache.ts), in MiB; 0 keeps none. */
+  LIST_DETAIL_CACHE_MB: z
+    .string()
+    .regex(/^\d{1,5}$/, 'must be a whole number of MiB (0 turns it off)')
+    .transform(Number)
+    .default(32),
   TRUST_PROXY: bool.default(false),
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),

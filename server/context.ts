@@ -7,6 +7,7 @@ import type { Logger } from './log.js';
 import type { Mailer } from './mail/mailer.js';
 import type { RateLimiters } from './http/ratelimit.js';
 import type { RealtimeServer } from './realtime/server.js';
+import type { DetailCache } from './lists/detail-cache.js';
 
 export interface Clock {
   now(): Date;
@@ -35,6 +36,8 @@ export interface Deps {
   rateLimiters?: RateLimiters;
   /** The live channel (WebSocket hub), attached to the HTTP server at start. */
   realtime?: RealtimeServer;
+  /** List details last built, by family version (server/lists/detail-cache.ts); none: no copies. */
+  listDetailCache?: DetailCache;
   /** Extension slots filled by features (mailer, realtime hub, ...). */
   [key: string]: unknown;
 }

@@ -101,6 +101,8 @@ export const validationFailed = (errors: FieldError[], message = 'The request is
   new AppError(400, 'validation_failed', message, errors);
 export const unauthenticated = (message = 'Authentication is required') =>
   new AppError(401, 'unauthenticated', message);
+/** A token that is malformed, tampered, expired, or names a membership that no longer holds. */
+export const invalidToken = () => unauthenticated('The access token is invalid or expired');
 export const forbidden = (message = 'You are not allowed to do this') => new AppError(403, 'forbidden', message);
 export const notFound = (message = 'Not found') => new AppError(404, 'not_found', message);
 export const conflict = (code: CodeWithStatus<409>, message: string) => new AppError(409, code, message);

@@ -14,6 +14,7 @@ import { committedDocs } from './realtime/patches.js';
 import { systemClock, type Clock, type Deps } from './context.js';
 import { buildApp } from './app.js';
 import { jwtKey } from './auth/tokens.js';
+import { DetailCache } from './lists/detail-cache.js';
 import { clientErrorHandler } from './http/middleware.js';
 import type { ApiRouter } from './http/route.js';
 import { createMailer } from './mail/mailer.js';
@@ -71,6 +72,8 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
     jwtKey: jwtKey(jwtSecret),
     livePatch: committedDocs,
   };
+  if (config.LIST_DETAIL_CACHE_MB > 0)
+    deps.listDetailCache = new DetailCache(config.LIST_DETAIL_CACHE_MB * 1024 * 1024);
   // The rate-limit counters' own connection, which never makes a request wait (ratelimit.ts).
   const redis = config.REDIS_URL ? await connectRateLimitRedis(config.REDIS_URL, log) : undefined;
   if (redis) deps.redis = redis;

@@ -4,7 +4,7 @@
 import crypto, { KeyObject } from 'node:crypto';
 import jwt from 'jsonwebtoken';
 import { newId } from '../db/ids.js';
-import type { Role } from '../context.js';
+import type { Actor, Role } from '../context.js';
 
 export interface AccessClaims {
   sub: string;
@@ -64,4 +64,21 @@ export function verifyAccessToken(secret: KeyObject | string, token: string, now
   } catch {
     return null;
   }
+}
+
+/**
+ * The actor of a verified token given the membership it names (spec 5.2), or null: no
+ * membership (never a member, or removed), or a token issued before this membership began (it
+ * belongs to an earlier one that was removed: a person removed and invited back does not revive
+ * the tokens of before the removal). The role is the membership's, so a demotion holds at once.
+ */
+export function tokenActor(
+  claims: AccessClaims,
+  membership: { role: Role; created_at: Date } | undefined,
+): Actor | null {
+  if (!membership) return null;
+  if (claims.iat < Math.floor(new Date(membership.created_at).getTime() / 1000)) return null;
+  const actor: Actor = { userId: claims.sub, familyId: claims.family_id, role: membership.role };
+  if (claims.sid) actor.sessionId = claims.sid;
+  return actor;
 }

@@ -4,21 +4,14 @@
 // (issued to an earlier membership that was removed) are refused.
 import type { Context } from 'koa';
 import type { Actor, Deps } from '../context.js';
-import { verifyAccessToken } from '../auth/tokens.js';
+import { tokenActor, verifyAccessToken, type AccessClaims } from '../auth/tokens.js';
 import { membershipForToken } from '../auth/queries.js';
-import { forbidden, unauthenticated } from '../errors.js';
+import { forbidden, invalidToken, unauthenticated } from '../errors.js';
 
 export async function resolveActor(deps: Pick<Deps, 'db' | 'jwtKey' | 'clock'>, token: string): Promise<Actor | null> {
   const claims = verifyAccessToken(deps.jwtKey, token, deps.clock.now().getTime());
   if (!claims) return null;
-  const membership = await membershipForToken(deps.db, claims.sub, claims.family_id);
-  if (!membership) return null;
-  // A token issued before this membership began belongs to an earlier one that was removed: a
-  // person removed and invited back does not revive the tokens of before the removal.
-  if (claims.iat < Math.floor(new Date(membership.created_at).getTime() / 1000)) return null;
-  const actor: Actor = { userId: claims.sub, familyId: claims.family_id, role: membership.role };
-  if (claims.sid) actor.sessionId = claims.sid;
-  return actor;
+  return tokenActor(claims, await membershipForToken(deps.db, claims.sub, claims.family_id));
 }
 
 export function bearerToken(ctx: Context): string | null {
@@ -31,7 +24,20 @@ export async function authenticate(deps: Deps, ctx: Context, level: 'member' | '
   const token = bearerToken(ctx);
   if (!token) throw unauthenticated();
   const actor = await resolveActor(deps, token);
-  if (!actor) throw unauthenticated('The access token is invalid or expired');
+  if (!actor) throw invalidToken();
   if (level === 'admin' && actor.role !== 'admin') throw forbidden('Only a family admin can do this');
   return actor;
+}
+
+/**
+ * The first half of `authenticate` for a route whose handler checks the membership itself, in
+ * the statement of its read (`RouteSpec.membershipInRead`): the token's signature and expiry.
+ * The handler then judges the membership with `tokenActor` and refuses as `authenticate` does.
+ */
+export function verifiedClaims(deps: Pick<Deps, 'jwtKey' | 'clock'>, ctx: Context): AccessClaims {
+  const token = bearerToken(ctx);
+  if (!token) throw unauthenticated();
+  const claims = verifyAccessToken(deps.jwtKey, token, deps.clock.now().getTime());
+  if (!claims) throw invalidToken();
+  return claims;
 }

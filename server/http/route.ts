@@ -4,7 +4,8 @@ import Router, { type RouterMiddleware } from '@koa/router';
 import type { Context } from 'koa';
 import { z } from 'zod';
 import type { Actor, Deps } from '../context.js';
-import { authenticate } from './auth.js';
+import { authenticate, verifiedClaims } from './auth.js';
+import type { AccessClaims } from '../auth/tokens.js';
 import { notFound, nulErrors, validationFailed, zodErrors, type AppError } from '../errors.js';
 
 export type Access = 'public' | 'member' | 'admin';
@@ -47,13 +48,24 @@ export interface RouteSpec<
   notFound?: () => AppError;
   /** False for routes that never touch the database (the API reference): no 503 documented. */
   usesDatabase?: boolean;
+  /**
+   * A `member` read that checks the membership (spec 5.2) in its own statement, saving the
+   * request a round trip: the route verifies the token only and hands its claims to the handler
+   * (`Input.claims`, no `actor`), which must refuse with `tokenActor` (server/auth/tokens.ts)
+   * as `authenticate` does, before it answers anything. A request whose path, query or body is
+   * invalid gets the full check first, so it is refused exactly as on any other route.
+   */
+  membershipInRead?: true;
 }
 
 export interface Input<P, Q, B> {
   params: P;
   query: Q;
   body: B;
+  /** The caller (none on public and `membershipInRead` routes). */
   actor: Actor;
+  /** The verified token of a `membershipInRead` route, whose membership is not checked yet. */
+  claims?: AccessClaims;
 }
 
 export type Handler<P, Q, B> = (ctx: Context, input: Input<P, Q, B>) => Promise<void>;
@@ -95,16 +107,28 @@ export class ApiRouter {
       ? (deps.rateLimiters as Record<string, RouterMiddleware> | undefined)?.[spec.rateLimit]
       : undefined;
     if (limiter) middlewares.push(limiter);
+    if (spec.membershipInRead && spec.access !== 'member')
+      throw new Error(`${spec.path}: membershipInRead is for members`);
     middlewares.push(async (ctx) => {
-      const actor = spec.access === 'public' ? (null as unknown as Actor) : await authenticate(deps, ctx, spec.access);
-      // Path values are ids (validated as UUIDs) or link tokens that are only ever hashed; one
-      // that is malformed names no record: 404, like an unknown id.
-      const params = spec.params ? parseParams(spec, ctx.params) : ctx.params;
-      const query = spec.query ? parseOrThrow(spec.query, ctx.query, 'query') : ctx.query;
-      const body = spec.body
-        ? parseOrThrow(spec.body, (ctx.request as unknown as { body?: unknown }).body ?? {}, 'body')
-        : undefined;
-      await handler(ctx, { params, query, body, actor } as Input<z.output<P>, z.output<Q>, z.output<B>>);
+      let actor = null as unknown as Actor;
+      let claims: AccessClaims | undefined;
+      if (spec.membershipInRead) claims = verifiedClaims(deps, ctx);
+      else if (spec.access !== 'public') actor = await authenticate(deps, ctx, spec.access);
+      let params: unknown, query: unknown, body: unknown;
+      try {
+        // Path values are ids (validated as UUIDs) or link tokens that are only ever hashed; one
+        // that is malformed names no record: 404, like an unknown id.
+        params = spec.params ? parseParams(spec, ctx.params) : ctx.params;
+        query = spec.query ? parseOrThrow(spec.query, ctx.query, 'query') : ctx.query;
+        body = spec.body
+          ? parseOrThrow(spec.body, (ctx.request as unknown as { body?: unknown }).body ?? {}, 'body')
+          : undefined;
+      } catch (err) {
+        // A removed member is refused (401) before being told anything about the request.
+        if (claims) await authenticate(deps, ctx, 'member');
+        throw err;
+      }
+      await handler(ctx, { params, query, body, actor, claims } as Input<z.output<P>, z.output<Q>, z.output<B>>);
     });
     this.router[spec.method](spec.path, ...middlewares);
   }

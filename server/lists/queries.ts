@@ -4,6 +4,7 @@ import type { Db, Trx } from '../db/knex.js';
 import type { FamilyWrite } from '../db/family-write.js';
 import type { Row } from './common.js';
 import type { ListCounts } from './records.js';
+import type { Role } from '../context.js';
 import { UNCATEGORIZED } from '@family-shopping/client/protocol';
 
 type Q = Db | Trx;
@@ -82,20 +83,79 @@ export async function tombstoneItemsOfList(w: FamilyWrite, listId: string): Prom
 const isoSql = (col: string) =>
   `to_char(date_trunc('milliseconds', ${col}) AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
 
-/** `row_to_json` of a row of these columns: compact JSON with the keys in this order. */
-const objectSql = (columns: string) => `row_to_json((SELECT o FROM (SELECT ${columns}) o))`;
+/** A JSON object written as text, key for key in this order: each value through `to_json`
+ *  (its escapes are `JSON.stringify`'s), SQL NULL as `null`; `time` values are already JSON
+ *  strings or NULL. Without the closing brace when `open`, so more keys can follow. */
+function objectSql(fields: Array<[key: string, sql: string, kind?: 'time']>, open = false): string {
+  const parts = fields.map(([key, sql, kind], k) => {
+    const value =
+      kind === 'time' ? `coalesce('"' || ${sql} || '"', 'null')` : `coalesce(to_json(${sql})::text, 'null')`;
+    return `'${k === 0 ? '{' : ','}"${key}":' || ${value}`;
+  });
+  return `(${parts.join(' || ')}${open ? '' : ` || '}'`})`;
+}
 
 /** The item record (records.ts `toItem`), key for key in the same order. */
-const ITEM_JSON = objectSql(`i.id, i.list_id AS "listId", i.name, trim_scale(i.quantity) AS quantity,
-  i.unit_of_measure_id AS "unitOfMeasureId", i.family_unit_of_measure_id AS "familyUnitOfMeasureId",
-  i.is_approximate AS "isApproximate", i.quantity_note AS "quantityNote",
-  i.product_id AS "productId", i.family_product_id AS "familyProductId", i.section_id AS "sectionId",
-  i.checked, ${isoSql('i.checked_at')} AS "checkedAt", ${isoSql('i.removed_at')} AS "removedAt",
-  i.removed_by_user_id AS "removedByUserId", ${isoSql('i.created_at')} AS "createdAt", ${isoSql('i.updated_at')} AS "updatedAt"`);
+const ITEM_JSON = objectSql([
+  ['id', 'i.id'],
+  ['listId', 'i.list_id'],
+  ['name', 'i.name'],
+  ['quantity', 'trim_scale(i.quantity)'],
+  ['unitOfMeasureId', 'i.unit_of_measure_id'],
+  ['familyUnitOfMeasureId', 'i.family_unit_of_measure_id'],
+  ['isApproximate', 'i.is_approximate'],
+  ['quantityNote', 'i.quantity_note'],
+  ['productId', 'i.product_id'],
+  ['familyProductId', 'i.family_product_id'],
+  ['sectionId', 'i.section_id'],
+  ['checked', 'i.checked'],
+  ['checkedAt', isoSql('i.checked_at'), 'time'],
+  ['removedAt', isoSql('i.removed_at'), 'time'],
+  ['removedByUserId', 'i.removed_by_user_id'],
+  ['createdAt', isoSql('i.created_at'), 'time'],
+  ['updatedAt', isoSql('i.updated_at'), 'time'],
+]);
 
-/** The list record (records.ts `toList`); its groups are appended to it as text. */
-const LIST_JSON = objectSql(`l.id, l.name, l.store_id AS "storeId", ${isoSql('l.archived_at')} AS "archivedAt",
-  ${isoSql('l.created_at')} AS "createdAt", ${isoSql('l.updated_at')} AS "updatedAt"`);
+/** The list record (records.ts `toList`), left open: its groups are appended to it. */
+const LIST_JSON_OPEN = objectSql(
+  [
+    ['id', 'l.id'],
+    ['name', 'l.name'],
+    ['storeId', 'l.store_id'],
+    ['archivedAt', isoSql('l.archived_at'), 'time'],
+    ['createdAt', isoSql('l.created_at'), 'time'],
+    ['updatedAt', isoSql('l.updated_at'), 'time'],
+  ],
+  true,
+);
+
+/** The detail's statement; bindings: family, list, the name of the last group. */
+const DETAIL_SQL = `WITH l AS (
+     SELECT id, name, store_id, archived_at, created_at, updated_at FROM shopping_lists
+     WHERE family_id = :familyId AND id = :listId AND NOT deleted
+   ), s AS (
+     SELECT s.id, s.name, s.position, s.created_at FROM store_sections s JOIN l ON s.store_id = l.store_id
+     WHERE s.family_id = :familyId AND NOT s.deleted
+   ), g AS (
+     SELECT s.id AS section_id,
+            '[' || string_agg(${ITEM_JSON}, ',' ORDER BY i.checked, date_trunc('milliseconds', i.created_at), i.id) || ']' AS items
+     FROM shopping_list_items i LEFT JOIN s ON s.id = i.section_id
+     WHERE i.family_id = :familyId AND i.list_id = :listId AND NOT i.deleted AND i.removed_at IS NULL
+     GROUP BY s.id
+   ), groups AS (
+     SELECT '{"sectionId":' || to_json(s.id) || ',"name":' || to_json(s.name) || ',"position":' || s.position
+              || ',"items":' || g.items || '}' AS grp,
+            false AS last, s.position, date_trunc('milliseconds', s.created_at) AS created, s.id
+     FROM g JOIN s ON s.id = g.section_id
+     UNION ALL
+     SELECT '{"sectionId":null,"name":' || to_json(:uncategorized::text) || ',"position":null,"items":' || g.items || '}',
+            true, NULL::int, NULL::timestamptz, NULL::uuid
+     FROM g WHERE g.section_id IS NULL
+   )
+   SELECT ${LIST_JSON_OPEN} || ',"groups":'
+            || coalesce((SELECT '[' || string_agg(grp, ',' ORDER BY last, position, created, id) || ']' FROM groups), '[]')
+            || '}' AS body
+   FROM l`;
 
 /**
  * `GET /api/lists/{id}` as JSON text, built in one statement by the database, so the service
@@ -105,41 +165,49 @@ const LIST_JSON = objectSql(`l.id, l.name, l.store_id AS "storeId", ${isoSql('l.
  * store holding an active item, in walking order (position, createdAt, id), then
  * "Uncategorized" (no section, or one that is not the store's); within a group unchecked before
  * checked, then createdAt, then id. Times compare at the millisecond, as the ISO strings do.
- * Items are `row_to_json`; groups and the outer object are joined as text (values through
- * `to_json`), so no JSON is parsed again on the way. test/integration/lists/detail-sql.test.ts
+ * Records, groups and the outer object are joined as text (values through `to_json`), so no
+ * JSON is built as a value and parsed again on the way. test/integration/lists/detail-sql.test.ts
  * holds the two to the same bytes. Undefined when the family has no such live list.
  */
 export async function listDetailJson(db: Q, familyId: string, listId: string): Promise<string | undefined> {
-  const { rows } = (await db.raw(
-    `WITH l AS (
-       SELECT id, name, store_id, archived_at, created_at, updated_at FROM shopping_lists
-       WHERE family_id = ? AND id = ? AND NOT deleted
-     ), s AS (
-       SELECT s.id, s.name, s.position, s.created_at FROM store_sections s JOIN l ON s.store_id = l.store_id
-       WHERE s.family_id = ? AND NOT s.deleted
-     ), g AS (
-       SELECT s.id AS section_id,
-              '[' || string_agg(${ITEM_JSON}::text, ',' ORDER BY i.checked, date_trunc('milliseconds', i.created_at), i.id) || ']' AS items
-       FROM shopping_list_items i LEFT JOIN s ON s.id = i.section_id
-       WHERE i.family_id = ? AND i.list_id = ? AND NOT i.deleted AND i.removed_at IS NULL
-       GROUP BY s.id
-     ), groups AS (
-       SELECT '{"sectionId":' || to_json(s.id) || ',"name":' || to_json(s.name) || ',"position":' || s.position
-                || ',"items":' || g.items || '}' AS grp,
-              false AS last, s.position, date_trunc('milliseconds', s.created_at) AS created, s.id
-       FROM g JOIN s ON s.id = g.section_id
-       UNION ALL
-       SELECT '{"sectionId":null,"name":' || to_json(?::text) || ',"position":null,"items":' || g.items || '}',
-              true, NULL::int, NULL::timestamptz, NULL::uuid
-       FROM g WHERE g.section_id IS NULL
-     )
-     SELECT left(${LIST_JSON}::text, -1) || ',"groups":'
-              || coalesce((SELECT '[' || string_agg(grp, ',' ORDER BY last, position, created, id) || ']' FROM groups), '[]')
-              || '}' AS body
-     FROM l`,
-    [familyId, listId, familyId, familyId, listId, UNCATEGORIZED],
-  )) as { rows: Array<{ body: string }> };
+  const { rows } = (await db.raw(DETAIL_SQL, { familyId, listId, uncategorized: UNCATEGORIZED })) as {
+    rows: Array<{ body: string }>;
+  };
   return rows[0]?.body;
+}
+
+export interface DetailForToken {
+  /** The membership the token names (server/auth/tokens.ts `tokenActor` judges it). */
+  role: Role;
+  created_at: Date;
+  /** The family's version (its counter) in the statement's snapshot; null without a counter. */
+  version: string | null;
+  /** The detail, built only when `version` differs from `knownVersion`; null when the family has
+   *  no such live list, or when it was not built. */
+  body: string | null;
+}
+
+/**
+ * The membership check of an authenticated request (spec 5.2) and the list detail in one
+ * statement, one round trip: the membership row of (user, family), the family's version, and
+ * the detail built only when that version is not `knownVersion` (the version of a copy the
+ * caller already holds; every write of the family moves it). Undefined without a membership.
+ */
+export async function listDetailForToken(
+  db: Q,
+  input: { userId: string; familyId: string; listId: string; knownVersion: string | null },
+): Promise<DetailForToken | undefined> {
+  const { rows } = (await db.raw(
+    `SELECT m.role, m.created_at, c.version,
+            CASE WHEN coalesce(c.version <> :knownVersion::bigint, true) THEN (${DETAIL_SQL}) END AS body
+     FROM family_memberships m LEFT JOIN family_counters c ON c.family_id = m.family_id
+     WHERE m.user_id = :userId AND m.family_id = :familyId
+     LIMIT 1`,
+    { ...input, uncategorized: UNCATEGORIZED },
+  )) as { rows: Array<DetailForToken & { version: string | number | null }> };
+  const row = rows[0];
+  if (!row) return undefined;
+  return { ...row, version: row.version === null ? null : String(row.version) };
 }
 
 /** The row with this id in any family, tombstones included (a create's id check). */

@@ -78,11 +78,12 @@ export function registerListRoutes(api: ApiRouter, deps: Deps): void {
       access: 'member',
       params: ListParams,
       responses: { 200: { description: 'List detail', schema: ListDetailSchema }, 404: notFound },
+      membershipInRead: true,
     },
-    async (ctx, { actor, params }) => {
+    async (ctx, { claims, params }) => {
       // JSON text built by the database (the ListDetail shape), passed through as is.
       ctx.type = 'application/json';
-      ctx.body = await getListDetailJson(deps, actor, params.listId);
+      ctx.body = await getListDetailJson(deps, claims!, params.listId);
     },
   );
 

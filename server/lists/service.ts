@@ -4,11 +4,19 @@
 import type { Actor, Deps } from '../context.js';
 import type { FamilyWrite } from '../db/family-write.js';
 import { newId } from '../db/ids.js';
-import { badRequest, notFound } from '../errors.js';
+import { badRequest, invalidToken, notFound } from '../errors.js';
+import { tokenActor, type AccessClaims } from '../auth/tokens.js';
 import { recallSection } from '../stores/memory.js';
 import { storeRow } from '../stores/queries.js';
 import { existingForCreate, lower, type Created, type Row } from './common.js';
-import { itemRows, listDetailJson, listRow, listSummaryRow, listSummaryRows, tombstoneItemsOfList } from './queries.js';
+import {
+  itemRows,
+  listDetailForToken,
+  listRow,
+  listSummaryRow,
+  listSummaryRows,
+  tombstoneItemsOfList,
+} from './queries.js';
 import { toListSummary, type ListSummary } from './records.js';
 import { compareLists } from '@family-shopping/client/protocol';
 
@@ -59,12 +67,34 @@ export async function listLists(deps: ReadDeps, actor: Actor, archived: boolean)
  *  section (every item of a list without a store) in a last "Uncategorized" group. Within a
  *  group: unchecked before checked, then by createdAt. The grouping is the protocol's
  *  `listDetail` (which the SDK's lists.detail$ uses too), here as JSON text built by the
- *  database in one statement (`listDetailJson`, its SQL twin, held to the same bytes by
- *  test/integration/lists/detail-sql.test.ts), which the REST handler passes through. */
-export async function getListDetailJson(deps: ReadDeps, actor: Actor, listId: string): Promise<string> {
-  const json = await listDetailJson(deps.db, actor.familyId, listId);
-  if (json === undefined) throw notFound('List not found');
-  return json;
+ *  database (`listDetailJson`, its SQL twin, held to the same bytes by
+ *  test/integration/lists/detail-sql.test.ts), which the REST handler passes through.
+ *
+ *  One statement, one round trip: the token's membership (spec 5.2, judged by `tokenActor`
+ *  exactly as every other route's) and the detail; the detail is built only when the family
+ *  has been written since the copy in `deps.listDetailCache` (detail-cache.ts). */
+export async function getListDetailJson(
+  deps: ReadDeps & Pick<Deps, 'listDetailCache'>,
+  claims: AccessClaims,
+  listId: string,
+): Promise<string> {
+  const cache = deps.listDetailCache;
+  const key = `${claims.family_id}/${listId}`;
+  const cached = cache?.get(key);
+  const r = await listDetailForToken(deps.db, {
+    userId: claims.sub,
+    familyId: claims.family_id,
+    listId,
+    knownVersion: cached?.version ?? null,
+  });
+  if (!tokenActor(claims, r)) throw invalidToken();
+  if (r!.body !== null) {
+    if (r!.version !== null) cache?.set(key, r!.version, r!.body);
+    return r!.body;
+  }
+  if (cached && r!.version === cached.version) return cached.body;
+  cache?.delete(key);
+  throw notFound('List not found');
 }
 
 // --- inner operations -------------------------------------------------------------------------

@@ -1,0 +1,46 @@
+// The list details last built, each with the family version it was built at. A read passes that
+// version to its statement, which checks the caller's membership and builds the detail again
+// only when the family has moved on since (any write of the family moves its version, and the
+// version triggers refuse a write that does not): an unchanged list costs the membership check
+// and no JSON. Nothing here decides who may read: the membership is checked on every request,
+// in the same statement, so a removed member is refused at once.
+export interface CachedDetail {
+  version: string;
+  body: string;
+}
+
+/** Least recently used first out, bounded by the total length of the bodies. */
+export class DetailCache {
+  private readonly entries = new Map<string, CachedDetail>();
+  private size = 0;
+
+  constructor(readonly maxChars: number) {}
+
+  get(key: string): CachedDetail | undefined {
+    const entry = this.entries.get(key);
+    if (entry) {
+      this.entries.delete(key);
+      this.entries.set(key, entry);
+    }
+    return entry;
+  }
+
+  set(key: string, version: string, body: string): void {
+    this.delete(key);
+    if (body.length > this.maxChars) return;
+    this.entries.set(key, { version, body });
+    this.size += body.length;
+    for (const [oldest, entry] of this.entries) {
+      if (this.size <= this.maxChars) break;
+      this.entries.delete(oldest);
+      this.size -= entry.body.length;
+    }
+  }
+
+  delete(key: string): void {
+    const entry = this.entries.get(key);
+    if (!entry) return;
+    this.entries.delete(key);
+    this.size -= entry.body.length;
+  }
+}

@@ -1,0 +1,119 @@
+// GET /api/lists/{id} checks the membership (spec 5.2) in the statement of its read, and builds
+// the detail again only when the family was written since the copy it holds
+// (server/lists/detail-cache.ts). What a user sees must not change: a removed member is refused
+// at once whatever was read before, and every write shows in the next read.
+import { expect } from 'chai';
+import { testApp, request, startTestApp } from '../../helpers/app.js';
+import { makeFamily, makeMember } from '../../helpers/factories.js';
+import { newId } from '../../../server/db/ids.js';
+import { signAccessToken } from '../../../server/auth/tokens.js';
+import { listDetailJson } from '../../../server/lists/queries.js';
+
+type App = Awaited<ReturnType<typeof testApp>>;
+
+async function setup(app: App) {
+  const family = await makeFamily(app);
+  const token = family.admin.token;
+  const api = async (method: string, path: string, body?: unknown) => {
+    const res = await request(app, method, `/api${path}`, { token, body });
+    expect(res.status, `${method} ${path}: ${res.text}`).to.be.below(300);
+    return res.body;
+  };
+  const store = await api('POST', '/stores', { name: 'Main' });
+  const section = await api('POST', `/stores/${store.id}/sections`, { name: 'Fruit' });
+  const list = await api('POST', '/lists', { name: 'Weekly', storeId: store.id });
+  const item = await api('POST', `/lists/${list.id}/items`, { name: 'Apples', sectionId: section.id });
+  return { family, token, api, store, section, list, item };
+}
+
+describe('list detail: the membership check in the read, and copies of details', () => {
+  let app: App;
+  before(async () => {
+    app = await testApp();
+  });
+
+  it('refuses a removed member at once (401), after reads of the same detail, whatever the path', async () => {
+    const { family, list } = await setup(app);
+    const member = await makeMember(app, family);
+    const path = `/api/lists/${list.id}`;
+    for (let k = 0; k < 2; k++) expect((await request(app, 'GET', path, { token: member.token })).status).to.equal(200);
+
+    const removed = await request(app, 'DELETE', `/api/family/members/${member.userId}`, { token: family.admin.token });
+    expect(removed.status).to.equal(204);
+    for (const p of [path, `/api/lists/${newId()}`, '/api/lists/not-a-uuid']) {
+      const res = await request(app, 'GET', p, { token: member.token });
+      expect(res.status, p).to.equal(401);
+      expect(res.body.code).to.equal('unauthenticated');
+      expect(res.text).to.not.contain('Weekly');
+    }
+    expect((await request(app, 'GET', path, { token: family.admin.token })).status).to.equal(200);
+  });
+
+  it('refuses a token issued before the membership began, a tampered one, and none', async () => {
+    const { family, list } = await setup(app);
+    const path = `/api/lists/${list.id}`;
+    expect((await request(app, 'GET', path, { token: family.admin.token })).status).to.equal(200);
+    const early = signAccessToken(
+      app.deps.jwtSecret,
+      { userId: family.admin.userId, familyId: family.familyId, role: 'admin' },
+      3600 * 24,
+      Date.now() - 3600_000,
+    );
+    const tampered = family.admin.token.slice(0, -2) + (family.admin.token.endsWith('A') ? 'BB' : 'AA');
+    for (const token of [early, tampered, undefined]) {
+      const res = await request(app, 'GET', path, { token });
+      expect(res.status).to.equal(401);
+      expect(res.body.code).to.equal('unauthenticated');
+    }
+  });
+
+  it('shows every write of the family in the next read, byte for byte as built afresh', async () => {
+    const { family, api, store, section, list, item } = await setup(app);
+    const other = await api('POST', '/lists', { name: 'Other', storeId: store.id });
+    const read = async (listId = list.id) => {
+      const res = await request(app, 'GET', `/api/lists/${listId}`, { token: family.admin.token });
+      if (res.status === 200) expect(res.text).to.equal(await listDetailJson(app.deps.db, family.familyId, listId));
+      return res;
+    };
+    const names = async () =>
+      (await read()).body.groups.flatMap((g: { name: string; items: Array<{ name: string; checked: boolean }> }) =>
+        g.items.map((i) => `${g.name}/${i.name}${i.checked ? '✓' : ''}`),
+      );
+    expect(await names()).to.deep.equal(['Fruit/Apples']);
+    expect(await names()).to.deep.equal(['Fruit/Apples']);
+
+    await api('POST', `/lists/${list.id}/items`, { name: 'Bread' });
+    expect(await names()).to.deep.equal(['Fruit/Apples', 'Uncategorized/Bread']);
+    await api('POST', `/lists/${list.id}/items/${item.id}/toggle`);
+    expect(await names()).to.deep.equal(['Fruit/Apples✓', 'Uncategorized/Bread']);
+    await api('PATCH', `/stores/${store.id}/sections/${section.id}`, { name: 'Fruit & veg' });
+    expect(await names()).to.deep.equal(['Fruit & veg/Apples✓', 'Uncategorized/Bread']);
+    await api('PATCH', `/lists/${list.id}`, { name: 'Saturday' });
+    expect((await read()).body.name).to.equal('Saturday');
+    // A write to another list of the family, then this one unchanged.
+    await api('POST', `/lists/${other.id}/items`, { name: 'Milk' });
+    expect((await read(other.id)).body.groups[0].items[0].name).to.equal('Milk');
+    expect(await names()).to.deep.equal(['Fruit & veg/Apples✓', 'Uncategorized/Bread']);
+
+    await api('DELETE', `/lists/${list.id}`);
+    const gone = await read();
+    expect(gone.status).to.equal(404);
+    expect(gone.body.code).to.equal('not_found');
+  });
+
+  it('answers the same without copies (LIST_DETAIL_CACHE_MB=0)', async () => {
+    const bare = await startTestApp({ envOverrides: { LIST_DETAIL_CACHE_MB: '0' } });
+    try {
+      expect(bare.deps.listDetailCache).to.equal(undefined);
+      const { family, api, list } = await setup(bare);
+      const get = () => request(bare, 'GET', `/api/lists/${list.id}`, { token: family.admin.token });
+      expect((await get()).body.groups[0].items.map((i: { name: string }) => i.name)).to.deep.equal(['Apples']);
+      await api('POST', `/lists/${list.id}/items`, { name: 'Bread' });
+      const res = await get();
+      expect(res.text).to.equal(await listDetailJson(bare.deps.db, family.familyId, list.id));
+      expect(res.body.groups.length).to.equal(2);
+    } finally {
+      await bare.close();
+    }
+  });
+});
