@@ -6,15 +6,16 @@
 // in the same statement, so a removed member is refused at once.
 export interface CachedDetail {
   version: string;
-  body: string;
+  /** The JSON text, encoded once (UTF-8) rather than on every answer. */
+  body: Buffer;
 }
 
-/** Least recently used first out, bounded by the total length of the bodies. */
+/** Least recently used first out, bounded by the total size of the bodies. */
 export class DetailCache {
   private readonly entries = new Map<string, CachedDetail>();
   private size = 0;
 
-  constructor(readonly maxChars: number) {}
+  constructor(readonly maxBytes: number) {}
 
   get(key: string): CachedDetail | undefined {
     const entry = this.entries.get(key);
@@ -25,13 +26,13 @@ export class DetailCache {
     return entry;
   }
 
-  set(key: string, version: string, body: string): void {
+  set(key: string, version: string, body: Buffer): void {
     this.delete(key);
-    if (body.length > this.maxChars) return;
+    if (body.length > this.maxBytes) return;
     this.entries.set(key, { version, body });
     this.size += body.length;
     for (const [oldest, entry] of this.entries) {
-      if (this.size <= this.maxChars) break;
+      if (this.size <= this.maxBytes) break;
       this.entries.delete(oldest);
       this.size -= entry.body.length;
     }

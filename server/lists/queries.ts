@@ -176,38 +176,46 @@ export async function listDetailJson(db: Q, familyId: string, listId: string): P
   return rows[0]?.body;
 }
 
-export interface DetailForToken {
+export interface MembershipVersion {
   /** The membership the token names (server/auth/tokens.ts `tokenActor` judges it). */
   role: Role;
   created_at: Date;
   /** The family's version (its counter) in the statement's snapshot; null without a counter. */
   version: string | null;
-  /** The detail, built only when `version` differs from `knownVersion`; null when the family has
-   *  no such live list, or when it was not built. */
-  body: string | null;
+}
+
+const MEMBERSHIP_VERSION_SQL = `SELECT m.role, m.created_at, c.version
+   FROM family_memberships m LEFT JOIN family_counters c ON c.family_id = m.family_id
+   WHERE m.user_id = :userId AND m.family_id = :familyId
+   LIMIT 1`;
+
+const withVersionText = <T extends { version: string | number | null }>(row: T | undefined) =>
+  row && { ...row, version: row.version === null ? null : String(row.version) };
+
+/** The membership check of an authenticated request (spec 5.2) with the family's version: is a
+ *  copy of a detail built at some version still the family's data? Undefined without a
+ *  membership. */
+export async function membershipVersion(
+  db: Q,
+  input: { userId: string; familyId: string },
+): Promise<MembershipVersion | undefined> {
+  const { rows } = (await db.raw(MEMBERSHIP_VERSION_SQL, input)) as { rows: MembershipVersion[] };
+  return withVersionText(rows[0]);
 }
 
 /**
- * The membership check of an authenticated request (spec 5.2) and the list detail in one
- * statement, one round trip: the membership row of (user, family), the family's version, and
- * the detail built only when that version is not `knownVersion` (the version of a copy the
- * caller already holds; every write of the family moves it). Undefined without a membership.
+ * The membership check (as `membershipVersion`) and the list detail in one statement, one round
+ * trip; `body` null when the family has no such live list. Undefined without a membership.
  */
 export async function listDetailForToken(
   db: Q,
-  input: { userId: string; familyId: string; listId: string; knownVersion: string | null },
-): Promise<DetailForToken | undefined> {
+  input: { userId: string; familyId: string; listId: string },
+): Promise<(MembershipVersion & { body: string | null }) | undefined> {
   const { rows } = (await db.raw(
-    `SELECT m.role, m.created_at, c.version,
-            CASE WHEN coalesce(c.version <> :knownVersion::bigint, true) THEN (${DETAIL_SQL}) END AS body
-     FROM family_memberships m LEFT JOIN family_counters c ON c.family_id = m.family_id
-     WHERE m.user_id = :userId AND m.family_id = :familyId
-     LIMIT 1`,
+    `SELECT mv.role, mv.created_at, mv.version, (${DETAIL_SQL}) AS body FROM (${MEMBERSHIP_VERSION_SQL}) mv`,
     { ...input, uncategorized: UNCATEGORIZED },
-  )) as { rows: Array<DetailForToken & { version: string | number | null }> };
-  const row = rows[0];
-  if (!row) return undefined;
-  return { ...row, version: row.version === null ? null : String(row.version) };
+  )) as { rows: Array<MembershipVersion & { body: string | null }> };
+  return withVersionText(rows[0]);
 }
 
 /** The row with this id in any family, tombstones included (a create's id check). */

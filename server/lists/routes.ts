@@ -81,7 +81,7 @@ export function registerListRoutes(api: ApiRouter, deps: Deps): void {
       membershipInRead: true,
     },
     async (ctx, { claims, params }) => {
-      // JSON text built by the database (the ListDetail shape), passed through as is.
+      // JSON built by the database (the ListDetail shape), passed through as is (UTF-8 bytes).
       ctx.type = 'application/json';
       ctx.body = await getListDetailJson(deps, claims!, params.listId);
     },

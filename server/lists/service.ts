@@ -12,6 +12,7 @@ import { existingForCreate, lower, type Created, type Row } from './common.js';
 import {
   itemRows,
   listDetailForToken,
+  membershipVersion,
   listRow,
   listSummaryRow,
   listSummaryRows,
@@ -70,31 +71,34 @@ export async function listLists(deps: ReadDeps, actor: Actor, archived: boolean)
  *  database (`listDetailJson`, its SQL twin, held to the same bytes by
  *  test/integration/lists/detail-sql.test.ts), which the REST handler passes through.
  *
- *  One statement, one round trip: the token's membership (spec 5.2, judged by `tokenActor`
- *  exactly as every other route's) and the detail; the detail is built only when the family
- *  has been written since the copy in `deps.listDetailCache` (detail-cache.ts). */
+ *  The token's membership (spec 5.2) is checked in the statement of the read, judged by
+ *  `tokenActor` exactly as on every other route: one round trip. A detail is kept in
+ *  `deps.listDetailCache` (detail-cache.ts) with the family version it was built at; while the
+ *  family is at that version, the read is the membership check alone (with the version), and
+ *  the copy is the answer. */
 export async function getListDetailJson(
   deps: ReadDeps & Pick<Deps, 'listDetailCache'>,
   claims: AccessClaims,
   listId: string,
-): Promise<string> {
+): Promise<Buffer> {
   const cache = deps.listDetailCache;
   const key = `${claims.family_id}/${listId}`;
+  const who = { userId: claims.sub, familyId: claims.family_id };
   const cached = cache?.get(key);
-  const r = await listDetailForToken(deps.db, {
-    userId: claims.sub,
-    familyId: claims.family_id,
-    listId,
-    knownVersion: cached?.version ?? null,
-  });
-  if (!tokenActor(claims, r)) throw invalidToken();
-  if (r!.body !== null) {
-    if (r!.version !== null) cache?.set(key, r!.version, r!.body);
-    return r!.body;
+  if (cached) {
+    const m = await membershipVersion(deps.db, who);
+    if (!tokenActor(claims, m)) throw invalidToken();
+    if (m!.version === cached.version) return cached.body;
   }
-  if (cached && r!.version === cached.version) return cached.body;
-  cache?.delete(key);
-  throw notFound('List not found');
+  const r = await listDetailForToken(deps.db, { ...who, listId });
+  if (!tokenActor(claims, r)) throw invalidToken();
+  if (r!.body === null) {
+    cache?.delete(key);
+    throw notFound('List not found');
+  }
+  const body = Buffer.from(r!.body);
+  if (cache && r!.version !== null) cache.set(key, r!.version, body);
+  return body;
 }
 
 // --- inner operations -------------------------------------------------------------------------
