@@ -2,38 +2,24 @@
 // re-syncs from scratch. What it had of records deleted meanwhile is dropped; its unpushed
 // local changes stay and are pushed.
 import { expect } from 'chai';
-import type { RunningServer } from '../../../server/server.js';
 import { makeFamily, makeMember } from '../../helpers/factories.js';
 import { purgeTombstones } from '../../../server/sync/purge.js';
-import { newDoc, type FamilyClient } from '@family-shopping/client';
-import { fetchAs, localDoc, recordEvents, restAs, signedInClient, startSdkApp, waitFor } from './helpers.js';
+import { newDoc } from '@family-shopping/client';
+import { fetchAs, localDoc, recordEvents, restAs, sdkSuite, signedInClient, waitFor } from './helpers.js';
 
 describe('e2e SDK: expired checkpoint (410)', function () {
   this.timeout(60_000);
-  let app: RunningServer;
-  let client: FamilyClient | undefined;
-
-  before(async () => {
-    app = await startSdkApp();
-  });
-  after(async () => {
-    await app.close();
-  });
-  afterEach(async () => {
-    await client?.destroy();
-    client = undefined;
-  });
+  const sdk = sdkSuite();
 
   it('re-syncs from scratch: deleted records vanish locally, unpushed local edits and inserts reach the server', async () => {
-    const family = await makeFamily(app);
-    const member = await makeMember(app, family);
-    const rest = restAs(app, member.token);
+    const family = await makeFamily(sdk.app);
+    const member = await makeMember(sdk.app, family);
+    const rest = restAs(sdk.app, member.token);
     const old = await rest('POST', '/api/lists', { name: 'Old list' });
     const oldItem = await rest('POST', `/api/lists/${old.id}/items`, { name: 'Old item' });
     const kept = await rest('POST', '/api/lists', { name: 'Kept list' });
 
-    client = await signedInClient(app, family.admin);
-    const c = client;
+    const c = sdk.track(await signedInClient(sdk.app, family.admin));
     const events = recordEvents(c);
     await c.start();
     await waitFor(() => localDoc(c, 'items', oldItem.id), 'the first sync');
@@ -43,7 +29,7 @@ describe('e2e SDK: expired checkpoint (410)', function () {
     await (await c.db.lists.findOne(kept.id).exec())!.incrementalPatch({ name: 'Kept list (edited offline)' });
     const fresh = await c.db.lists.insert(newDoc('lists', { name: 'New offline list' }));
     await rest('DELETE', `/api/lists/${old.id}`);
-    const purged = await purgeTombstones(app.deps, { retentionMs: 0, familyIds: [family.familyId] });
+    const purged = await purgeTombstones(sdk.app.deps, { retentionMs: 0, familyIds: [family.familyId] });
     expect(purged.rows).to.be.greaterThan(0);
 
     await c.start();
@@ -62,22 +48,23 @@ describe('e2e SDK: expired checkpoint (410)', function () {
   });
 
   it('a collection empty on both sides answers 410 once, not on every pull after it', async () => {
-    const family = await makeFamily(app);
-    const member = await makeMember(app, family);
-    const rest = restAs(app, member.token);
+    const family = await makeFamily(sdk.app);
+    const member = await makeMember(sdk.app, family);
+    const rest = restAs(sdk.app, member.token);
     const list = await rest('POST', '/api/lists', { name: 'Groceries' });
     const soup = await rest('POST', '/api/recipes', { name: 'Soup' });
     const gone: string[] = [];
     const base = fetchAs();
-    client = await signedInClient(app, family.admin, {
-      fetch: async (input, init) => {
-        const res = await base(input, init);
-        const m = /\/api\/sync\/(\w+)\/pull/.exec(input);
-        if (m && res.status === 410) gone.push(m[1]!);
-        return res;
-      },
-    });
-    const c = client;
+    const c = sdk.track(
+      await signedInClient(sdk.app, family.admin, {
+        fetch: async (input, init) => {
+          const res = await base(input, init);
+          const m = /\/api\/sync\/(\w+)\/pull/.exec(input);
+          if (m && res.status === 410) gone.push(m[1]!);
+          return res;
+        },
+      }),
+    );
     await c.start();
     await waitFor(() => localDoc(c, 'recipes', soup.id), 'the recipe');
     await rest('DELETE', `/api/recipes/${soup.id}`);
@@ -89,7 +76,7 @@ describe('e2e SDK: expired checkpoint (410)', function () {
     await rest('DELETE', `/api/lists/${temp.id}`);
     await c.sync();
     await c.stop();
-    await purgeTombstones(app.deps, { retentionMs: 0, familyIds: [family.familyId] });
+    await purgeTombstones(sdk.app.deps, { retentionMs: 0, familyIds: [family.familyId] });
 
     await c.start();
     await waitFor(() => gone.includes('recipes'), 'the 410 for recipes');

@@ -3,10 +3,9 @@
 // bookkeeping), the local views have the REST shapes, and after sync they equal the REST answers.
 import { expect } from 'chai';
 import { firstValueFrom, filter } from 'rxjs';
-import type { RunningServer } from '../../../server/server.js';
 import { makeFamily, makeMember } from '../../helpers/factories.js';
-import { FamilyClientError, DEFAULT_SECTIONS, type FamilyClient } from '@family-shopping/client';
-import { restAs, signedInClient, startSdkApp } from './helpers.js';
+import { FamilyClientError, DEFAULT_SECTIONS } from '@family-shopping/client';
+import { restAs, sdkSuite, signedInClient } from './helpers.js';
 
 async function rejection(p: Promise<unknown>): Promise<FamilyClientError> {
   try {
@@ -20,24 +19,12 @@ async function rejection(p: Promise<unknown>): Promise<FamilyClientError> {
 
 describe('e2e SDK: domain API', function () {
   this.timeout(90_000);
-  let app: RunningServer;
-  let client: FamilyClient | undefined;
-
-  before(async () => {
-    app = await startSdkApp();
-  });
-  after(async () => {
-    await app.close();
-  });
-  afterEach(async () => {
-    await client?.destroy();
-    client = undefined;
-  });
+  const sdk = sdkSuite();
 
   it('lists and items offline: validation, remembered sections, item by product; equal to REST after sync', async () => {
-    const family = await makeFamily(app);
-    const member = await makeMember(app, family);
-    const rest = restAs(app, member.token);
+    const family = await makeFamily(sdk.app);
+    const member = await makeMember(sdk.app, family);
+    const rest = restAs(sdk.app, member.token);
     // Catalog data the device pulls first.
     const apples =
       (await rest('GET', '/api/products?q=apple&limit=1'))[0] ??
@@ -45,8 +32,7 @@ describe('e2e SDK: domain API', function () {
     const store = await rest('POST', '/api/stores', { name: 'Corner shop' });
     const produce = store.sections.find((s: any) => s.name === 'Produce');
 
-    client = await signedInClient(app, member);
-    const c = client;
+    const c = sdk.track(await signedInClient(sdk.app, member));
     await c.start();
     await c.awaitInSync();
     await c.stop(); // offline from here on
@@ -87,11 +73,10 @@ describe('e2e SDK: domain API', function () {
   });
 
   it('stores: default sections appear at once and equal the server’s after sync; sections are admin-only', async () => {
-    const family = await makeFamily(app);
-    const member = await makeMember(app, family);
-    const rest = restAs(app, member.token);
-    client = await signedInClient(app, member);
-    const c = client;
+    const family = await makeFamily(sdk.app);
+    const member = await makeMember(sdk.app, family);
+    const rest = restAs(sdk.app, member.token);
+    const c = sdk.track(await signedInClient(sdk.app, member));
     const store = await c.stores.create({ name: 'Market' });
     const local = await c.db.sections.find({ selector: { storeId: store.id } }).exec();
     expect(local.map((s) => s.name).sort()).to.deep.equal([...DEFAULT_SECTIONS].sort());
@@ -108,14 +93,13 @@ describe('e2e SDK: domain API', function () {
   });
 
   it('items added offline, one by one or copied from a recipe, keep their order after sync', async () => {
-    const family = await makeFamily(app);
-    const rest = restAs(app, family.admin.token);
+    const family = await makeFamily(sdk.app);
+    const rest = restAs(sdk.app, family.admin.token);
     const recipe = await rest('POST', '/api/recipes', {
       name: 'Cake',
       ingredients: ['Flour', 'Sugar', 'Eggs', 'Butter'].map((name) => ({ name })),
     });
-    client = await signedInClient(app, family.admin);
-    const c = client;
+    const c = sdk.track(await signedInClient(sdk.app, family.admin));
     await c.start();
     await c.awaitInSync();
     await c.stop();

@@ -129,3 +129,41 @@ export function restAs(app: { url: string }, token: string) {
     return r.body;
   };
 }
+
+/** What a test opens and the suite fixture ends after it: a client (destroyed), a proxy or a
+ *  device (closed). */
+export type Closable = { destroy(): Promise<unknown> } | { close(): Promise<unknown> };
+
+export interface SdkSuite {
+  /** The file's app (startSdkApp): started before its first test, closed after its last. */
+  readonly app: RunningServer;
+  /** Ends `resource` after the current test (the last one opened first) and returns it. */
+  track<T extends Closable>(resource: T): T;
+}
+
+/** The fixture most SDK test files share; call it once at the top of the file's describe. */
+export function sdkSuite(envOverrides: Record<string, string> = {}): SdkSuite {
+  let app: RunningServer | undefined;
+  const opened: Closable[] = [];
+  const endOpened = async () => {
+    for (const r of opened.splice(0).reverse()) await ('destroy' in r ? r.destroy() : r.close());
+  };
+  before(async () => {
+    app = await startSdkApp(envOverrides);
+  });
+  afterEach(endOpened);
+  after(async () => {
+    await endOpened();
+    await app?.close();
+  });
+  return {
+    get app(): RunningServer {
+      if (!app) throw new Error('sdkSuite: the app starts in the before hook; use it inside hooks and tests');
+      return app;
+    },
+    track(resource) {
+      opened.push(resource);
+      return resource;
+    },
+  };
+}

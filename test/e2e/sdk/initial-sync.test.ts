@@ -1,34 +1,20 @@
 // A member signs in through the SDK and starts it: the local database fills with the family's
 // data (lists, items, stores with their default sections, the units and products catalogs).
 import { expect } from 'chai';
-import type { RunningServer } from '../../../server/server.js';
 import { makeFamily } from '../../helpers/factories.js';
 import { FamilyApiError } from '@family-shopping/client';
 import { request } from '../../helpers/app.js';
-import type { FamilyClient } from '@family-shopping/client';
-import { has, recordEvents, signedInClient, startSdkApp, waitFor } from './helpers.js';
+import { has, recordEvents, sdkSuite, signedInClient, waitFor } from './helpers.js';
 
 describe('e2e SDK: sign in and initial sync', function () {
   this.timeout(60_000);
-  let app: RunningServer;
-  let client: FamilyClient | undefined;
-
-  before(async () => {
-    app = await startSdkApp();
-  });
-  after(async () => {
-    await app.close();
-  });
-  afterEach(async () => {
-    await client?.destroy();
-    client = undefined;
-  });
+  const sdk = sdkSuite();
 
   it('logs in, starts, and the local database holds the family data', async () => {
-    const family = await makeFamily(app);
+    const family = await makeFamily(sdk.app);
     const token = family.admin.token;
     const rest = async (method: string, path: string, body?: unknown) => {
-      const r = await request(app, method, path, { token, body });
+      const r = await request(sdk.app, method, path, { token, body });
       expect(r.status, r.text).to.be.below(300);
       return r.body;
     };
@@ -39,7 +25,7 @@ describe('e2e SDK: sign in and initial sync', function () {
     const units = await rest('GET', '/api/units');
 
     const sessions: unknown[] = [];
-    client = await signedInClient(app, family.admin, { onSession: (s) => sessions.push(s) });
+    const client = sdk.track(await signedInClient(sdk.app, family.admin, { onSession: (s) => sessions.push(s) }));
     expect(client.auth.session).to.include.keys('accessToken', 'refreshToken');
     expect(client.auth.session!.family.id).to.equal(family.familyId);
     expect(sessions).to.have.length(1);
@@ -80,10 +66,9 @@ describe('e2e SDK: sign in and initial sync', function () {
   });
 
   it('REST errors are FamilyApiErrors from problem+json; a database holding one family refuses to replicate another', async () => {
-    const first = await makeFamily(app);
-    const second = await makeFamily(app);
-    client = await signedInClient(app, first.admin);
-    const c = client;
+    const first = await makeFamily(sdk.app);
+    const second = await makeFamily(sdk.app);
+    const c = sdk.track(await signedInClient(sdk.app, first.admin));
     const err = await c.rest('POST', '/api/lists', { name: '' }).catch((e) => e);
     expect(err).to.be.instanceOf(FamilyApiError);
     expect(err).to.include({ status: 400, code: 'validation_failed' });

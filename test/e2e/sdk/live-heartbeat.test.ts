@@ -3,44 +3,29 @@
 // noticed within the heartbeat timeout, given up and reopened, and once the network heals the
 // device catches up on what was written meanwhile, without a manual sync().
 import { expect } from 'chai';
-import type { RunningServer } from '../../../server/server.js';
 import { makeFamily, makeMember } from '../../helpers/factories.js';
-import type { ClientState, FamilyClient } from '@family-shopping/client';
-import { localDoc, restAs, signedInClient, startSdkApp, waitFor } from './helpers.js';
-import { startDeadZoneProxy, type DeadZoneProxy } from './dead-zone-proxy.js';
+import type { ClientState } from '@family-shopping/client';
+import { localDoc, restAs, sdkSuite, signedInClient, waitFor } from './helpers.js';
+import { startDeadZoneProxy } from './dead-zone-proxy.js';
 
 const HEARTBEAT_MS = 2_000;
 
 describe('e2e SDK: live heartbeat', function () {
   this.timeout(90_000);
-  let app: RunningServer;
-  let client: FamilyClient | undefined;
-  let proxy: DeadZoneProxy | undefined;
-
-  before(async () => {
-    app = await startSdkApp();
-  });
-  after(async () => {
-    await app.close();
-  });
-  afterEach(async () => {
-    await client?.destroy();
-    await proxy?.close();
-    client = undefined;
-    proxy = undefined;
-  });
+  const sdk = sdkSuite();
 
   it('a dead zone is noticed within the heartbeat timeout; once healed the device catches up by itself', async () => {
-    const family = await makeFamily(app);
-    const member = await makeMember(app, family);
-    const api = restAs(app, member.token);
+    const family = await makeFamily(sdk.app);
+    const member = await makeMember(sdk.app, family);
+    const api = restAs(sdk.app, member.token);
     const list = await api('POST', '/api/lists', { name: 'Groceries' });
-    proxy = await startDeadZoneProxy(app);
-    client = await signedInClient({ url: proxy.url }, family.admin, {
-      heartbeatTimeoutMs: HEARTBEAT_MS,
-      backoff: { baseMs: 50, maxMs: 500 },
-    });
-    const c = client;
+    const proxy = sdk.track(await startDeadZoneProxy(sdk.app));
+    const c = sdk.track(
+      await signedInClient({ url: proxy.url }, family.admin, {
+        heartbeatTimeoutMs: HEARTBEAT_MS,
+        backoff: { baseMs: 50, maxMs: 500 },
+      }),
+    );
     const states: ClientState[] = [];
     c.state$.subscribe((s) => states.push(s));
     await c.start();

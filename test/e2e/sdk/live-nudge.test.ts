@@ -2,36 +2,20 @@
 // channel's `Changed` nudge makes the replication pull: RxDB has no polling interval, so without
 // the nudge nothing is pulled until the app asks.
 import { expect } from 'chai';
-import type { RunningServer } from '../../../server/server.js';
 import { makeFamily, makeMember } from '../../helpers/factories.js';
 import { request } from '../../helpers/app.js';
-import type { FamilyClient } from '@family-shopping/client';
-import { fetchAs, localDoc, recordEvents, signedInClient, startSdkApp, waitFor } from './helpers.js';
-import { startProxy, type CuttableProxy } from './proxy.js';
+import { fetchAs, localDoc, recordEvents, sdkSuite, signedInClient, waitFor } from './helpers.js';
+import { startProxy } from './proxy.js';
 
 describe('e2e SDK: live nudge', function () {
   this.timeout(60_000);
-  let app: RunningServer;
-  let client: FamilyClient | undefined;
-  let proxy: CuttableProxy | undefined;
-
-  before(async () => {
-    app = await startSdkApp();
-  });
-  after(async () => {
-    await app.close();
-  });
-  afterEach(async () => {
-    await client?.destroy();
-    await proxy?.close();
-    client = undefined;
-    proxy = undefined;
-  });
+  const sdk = sdkSuite();
 
   async function familyWithList() {
-    const family = await makeFamily(app);
-    const member = await makeMember(app, family);
-    const list = (await request(app, 'POST', '/api/lists', { token: member.token, body: { name: 'Groceries' } })).body;
+    const family = await makeFamily(sdk.app);
+    const member = await makeMember(sdk.app, family);
+    const list = (await request(sdk.app, 'POST', '/api/lists', { token: member.token, body: { name: 'Groceries' } }))
+      .body;
     return { family, member, list };
   }
 
@@ -40,14 +24,15 @@ describe('e2e SDK: live nudge', function () {
     // Every pull request and every nudge, in the order they happen.
     const timeline: string[] = [];
     const base = fetchAs();
-    client = await signedInClient(app, family.admin, {
-      fetch: (input, init) => {
-        const m = /\/api\/sync\/(\w+)\/pull/.exec(input);
-        if (m) timeline.push(`pull ${m[1]}`);
-        return base(input, init);
-      },
-    });
-    const c = client;
+    const c = sdk.track(
+      await signedInClient(sdk.app, family.admin, {
+        fetch: (input, init) => {
+          const m = /\/api\/sync\/(\w+)\/pull/.exec(input);
+          if (m) timeline.push(`pull ${m[1]}`);
+          return base(input, init);
+        },
+      }),
+    );
     c.on('changed', (e) => timeline.push(`changed ${e.version}`));
     await c.start();
     await waitFor(
@@ -57,7 +42,7 @@ describe('e2e SDK: live nudge', function () {
     await c.sync(); // the catch-up pull of the socket's connect is done too
     timeline.length = 0;
 
-    const r = await request(app, 'POST', `/api/lists/${list.id}/items`, {
+    const r = await request(sdk.app, 'POST', `/api/lists/${list.id}/items`, {
       token: member.token,
       body: { name: 'Apples', quantity: 6 },
     });
@@ -74,10 +59,11 @@ describe('e2e SDK: live nudge', function () {
     const ids: string[] = [];
     for (const name of ['Pears', 'Plums', 'Figs']) {
       ids.push(
-        (await request(app, 'POST', `/api/lists/${list.id}/items`, { token: member.token, body: { name } })).body.id,
+        (await request(sdk.app, 'POST', `/api/lists/${list.id}/items`, { token: member.token, body: { name } })).body
+          .id,
       );
     }
-    await request(app, 'PATCH', `/api/lists/${list.id}`, { token: member.token, body: { name: 'Fruit' } });
+    await request(sdk.app, 'PATCH', `/api/lists/${list.id}`, { token: member.token, body: { name: 'Fruit' } });
     await waitFor(
       async () => (await Promise.all(ids.map((id) => localDoc(c, 'items', id)))).every(Boolean),
       'the burst',
@@ -87,9 +73,10 @@ describe('e2e SDK: live nudge', function () {
 
   it('joinList brings the list events as frame events, again after a reconnect; leaveList stops them', async () => {
     const { family, member, list } = await familyWithList();
-    proxy = await startProxy(app);
-    client = await signedInClient({ url: proxy.url }, family.admin, { backoff: { baseMs: 20, maxMs: 200 } });
-    const c = client;
+    const proxy = sdk.track(await startProxy(sdk.app));
+    const c = sdk.track(
+      await signedInClient({ url: proxy.url }, family.admin, { backoff: { baseMs: 20, maxMs: 200 } }),
+    );
     const events = recordEvents(c);
     await c.start();
     await waitFor(() => c.online, 'online');
@@ -100,7 +87,7 @@ describe('e2e SDK: live nudge', function () {
       ).length;
     await waitFor(() => joins() === 1, 'JoinedList');
     const add = async (name: string) =>
-      (await request(app, 'POST', `/api/lists/${list.id}/items`, { token: member.token, body: { name } })).body
+      (await request(sdk.app, 'POST', `/api/lists/${list.id}/items`, { token: member.token, body: { name } })).body
         .id as string;
     const added = (id: string) =>
       events.some((e) => e.type === 'frame' && e.frame.type === 'ItemAdded' && (e.frame as any).item.id === id);
@@ -120,9 +107,10 @@ describe('e2e SDK: live nudge', function () {
     c.leaveList(list.id);
     // A list that is not the family's is refused (and forgotten). Frames are handled in order,
     // so once its answer is here the LeaveList before it is done too.
-    const stranger = await makeFamily(app);
-    const theirs = (await request(app, 'POST', '/api/lists', { token: stranger.admin.token, body: { name: 'Theirs' } }))
-      .body;
+    const stranger = await makeFamily(sdk.app);
+    const theirs = (
+      await request(sdk.app, 'POST', '/api/lists', { token: stranger.admin.token, body: { name: 'Theirs' } })
+    ).body;
     c.joinList(theirs.id);
     await waitFor(
       () =>
@@ -138,20 +126,21 @@ describe('e2e SDK: live nudge', function () {
     const { family, member, list } = await familyWithList();
     const pulls: string[] = [];
     const base = fetchAs();
-    client = await signedInClient(app, family.admin, {
-      fetch: (input, init) => {
-        const m = /\/api\/sync\/(\w+)\/pull/.exec(input);
-        if (m) pulls.push(m[1]!);
-        return base(input, init);
-      },
-    });
-    const c = client;
+    const c = sdk.track(
+      await signedInClient(sdk.app, family.admin, {
+        fetch: (input, init) => {
+          const m = /\/api\/sync\/(\w+)\/pull/.exec(input);
+          if (m) pulls.push(m[1]!);
+          return base(input, init);
+        },
+      }),
+    );
     await c.start();
     await waitFor(async () => (await localDoc(c, 'lists', list.id)) && c.state === 'idle', 'initial sync');
     await c.sync();
     await waitFor(() => c.state === 'idle', 'idle');
     pulls.length = 0;
-    const r = await request(app, 'POST', `/api/lists/${list.id}/items`, {
+    const r = await request(sdk.app, 'POST', `/api/lists/${list.id}/items`, {
       token: member.token,
       body: { name: 'Cocoa' },
     });
@@ -160,7 +149,7 @@ describe('e2e SDK: live nudge', function () {
     expect([...new Set(pulls)]).to.deep.equal(['items']);
 
     pulls.length = 0;
-    await request(app, 'PATCH', `/api/lists/${list.id}`, { token: member.token, body: { name: 'Pantry' } });
+    await request(sdk.app, 'PATCH', `/api/lists/${list.id}`, { token: member.token, body: { name: 'Pantry' } });
     await waitFor(async () => (await localDoc(c, 'lists', list.id))?.name === 'Pantry', 'the renamed list');
     await waitFor(() => c.state === 'idle', 'idle once more');
     // Now the lists checkpoint stands at the frame's `previous`: the live patch applies it, and
@@ -170,14 +159,13 @@ describe('e2e SDK: live nudge', function () {
 
   it('without the live channel a REST write is not pulled until the app asks (sync())', async () => {
     const { family, member, list } = await familyWithList();
-    client = await signedInClient(app, family.admin, { realtime: false });
-    const c = client;
+    const c = sdk.track(await signedInClient(sdk.app, family.admin, { realtime: false }));
     const events = recordEvents(c);
     await c.start();
     await c.awaitInSync();
     expect(await localDoc(c, 'lists', list.id)).to.include({ name: 'Groceries' });
 
-    const r = await request(app, 'POST', `/api/lists/${list.id}/items`, {
+    const r = await request(sdk.app, 'POST', `/api/lists/${list.id}/items`, {
       token: member.token,
       body: { name: 'Bread' },
     });

@@ -5,12 +5,11 @@
 // the frame and pulls.
 import { expect } from 'chai';
 import WebSocket from 'ws';
-import type { RunningServer } from '../../../server/server.js';
 import { makeFamily, makeMember, type TestFamily, type TestUser } from '../../helpers/factories.js';
-import type { FamilyClient, FetchLike, WebSocketConstructor, WebSocketLike } from '@family-shopping/client';
+import type { FetchLike, WebSocketConstructor, WebSocketLike } from '@family-shopping/client';
 import { LIVE_PATCH_MAX_DOCS } from '@family-shopping/client/protocol';
 import { itemDoc, push } from '../../integration/sync/helpers.js';
-import { fetchAs, localDoc, recordEvents, restAs, signedInClient, startSdkApp, waitFor } from './helpers.js';
+import { fetchAs, localDoc, recordEvents, restAs, sdkSuite, signedInClient, waitFor } from './helpers.js';
 
 /** The `ws` WebSocket with a filter on incoming frames (a frame the filter refuses never
  *  reaches the SDK, as if the server had not sent it). */
@@ -44,39 +43,28 @@ function filteredWebSocket(keep: (data: string) => boolean): WebSocketConstructo
 
 describe('e2e SDK: live patches', function () {
   this.timeout(90_000);
-  let app: RunningServer;
-  let client: FamilyClient | undefined;
-
-  before(async () => {
-    app = await startSdkApp();
-  });
-  after(async () => {
-    await app.close();
-  });
-  afterEach(async () => {
-    await client?.destroy();
-    client = undefined;
-  });
+  const sdk = sdkSuite();
 
   /** A family with a list holding one item, a member who writes, and the admin's device in
    *  sync with it: every pull request the device makes is recorded. */
   async function deviceInSync(options: { WebSocket?: WebSocketConstructor; fetch?: FetchLike } = {}) {
-    const family: TestFamily = await makeFamily(app);
-    const member: TestUser = await makeMember(app, family);
-    const api = restAs(app, member.token);
+    const family: TestFamily = await makeFamily(sdk.app);
+    const member: TestUser = await makeMember(sdk.app, family);
+    const api = restAs(sdk.app, member.token);
     const list = await api('POST', '/api/lists', { name: 'Groceries' });
     const first = await api('POST', `/api/lists/${list.id}/items`, { name: 'Bread' });
     const pulls: string[] = [];
     const base = options.fetch ?? fetchAs();
-    client = await signedInClient(app, family.admin, {
-      ...(options.WebSocket ? { WebSocket: options.WebSocket } : {}),
-      fetch: (input, init) => {
-        const m = /\/api\/sync\/(\w+)\/pull/.exec(input);
-        if (m) pulls.push(m[1]!);
-        return base(input, init);
-      },
-    });
-    const c = client;
+    const c = sdk.track(
+      await signedInClient(sdk.app, family.admin, {
+        ...(options.WebSocket ? { WebSocket: options.WebSocket } : {}),
+        fetch: (input, init) => {
+          const m = /\/api\/sync\/(\w+)\/pull/.exec(input);
+          if (m) pulls.push(m[1]!);
+          return base(input, init);
+        },
+      }),
+    );
     const events = recordEvents(c);
     await c.start();
     await waitFor(async () => (await localDoc(c, 'items', first.id)) && c.state === 'idle', 'initial sync');
@@ -119,13 +107,13 @@ describe('e2e SDK: live patches', function () {
       Array.from({ length: LIVE_PATCH_MAX_DOCS + 1 }, () => ({ newDocumentState: itemDoc(list.id, { name: 'Jam' }) }));
 
     const firstBatch = many();
-    expect((await push(app, member.token, 'items', firstBatch)).body.rejected).to.deep.equal([]);
+    expect((await push(sdk.app, member.token, 'items', firstBatch)).body.rejected).to.deep.equal([]);
     await waitFor(async () => (await c.db.items.count().exec()) === 1 + firstBatch.length, 'the first 101 items');
     expect(changedFrames().at(-1)).to.not.have.property('docs');
     expect(pulls).to.include('items');
 
     const secondBatch = many();
-    expect((await push(app, member.token, 'items', secondBatch)).body.rejected).to.deep.equal([]);
+    expect((await push(sdk.app, member.token, 'items', secondBatch)).body.rejected).to.deep.equal([]);
     await waitFor(async () => (await c.db.items.count().exec()) === 1 + 2 * firstBatch.length, 'the next 101 items');
     for (const row of [...firstBatch, ...secondBatch].filter((_, i) => i % 25 === 0)) {
       expect(await localDoc(c, 'items', row.newDocumentState.id)).to.include({ name: 'Jam', listId: list.id });

@@ -2,38 +2,20 @@
 // `online` follows whether requests reach the server (not whether a socket looks open), and
 // sync() starts a retry that is waiting out its backoff at once.
 import { expect } from 'chai';
-import type { RunningServer } from '../../../server/server.js';
 import { makeFamily } from '../../helpers/factories.js';
-import { newDoc, type FamilyClient, FamilyApiError } from '@family-shopping/client';
-import { restAs, signedInClient, startSdkApp, waitFor } from './helpers.js';
-import { startProxy, type CuttableProxy } from './proxy.js';
-import { startSilentProxy, type SilentProxy } from './silent-proxy.js';
+import { newDoc, FamilyApiError } from '@family-shopping/client';
+import { restAs, sdkSuite, signedInClient, waitFor } from './helpers.js';
+import { startProxy } from './proxy.js';
+import { startSilentProxy } from './silent-proxy.js';
 
 describe('e2e SDK: network truth', function () {
   this.timeout(120_000);
-  let app: RunningServer;
-  let client: FamilyClient | undefined;
-  let proxy: CuttableProxy | undefined;
-  let silent: SilentProxy | undefined;
-
-  before(async () => {
-    app = await startSdkApp();
-  });
-  after(async () => {
-    await app.close();
-  });
-  afterEach(async () => {
-    await client?.destroy();
-    await proxy?.close();
-    await silent?.close();
-    client = proxy = silent = undefined;
-  });
+  const sdk = sdkSuite();
 
   it('a request that gets no answer fails as network_error after requestTimeoutMs, and online turns false while the socket still looks open', async () => {
-    const family = await makeFamily(app);
-    silent = await startSilentProxy(app);
-    client = await signedInClient({ url: silent.url }, family.admin, { requestTimeoutMs: 1500 });
-    const c = client;
+    const family = await makeFamily(sdk.app);
+    const silent = sdk.track(await startSilentProxy(sdk.app));
+    const c = sdk.track(await signedInClient({ url: silent.url }, family.admin, { requestTimeoutMs: 1500 }));
     await c.start();
     await waitFor(() => c.state === 'idle' && c.online, 'online and idle');
 
@@ -57,16 +39,17 @@ describe('e2e SDK: network truth', function () {
   });
 
   it('sync() starts a push that waits out a long backoff at once when the network is back', async () => {
-    const family = await makeFamily(app);
-    const rest = restAs(app, family.admin.token);
+    const family = await makeFamily(sdk.app);
+    const rest = restAs(sdk.app, family.admin.token);
     const list = await rest('POST', '/api/lists', { name: 'Backoff' });
-    proxy = await startProxy(app);
+    const proxy = sdk.track(await startProxy(sdk.app));
     // No live channel (nothing else wakes the retry) and backoff waits of up to a minute.
-    client = await signedInClient({ url: proxy.url }, family.admin, {
-      realtime: false,
-      backoff: { baseMs: 60_000, maxMs: 60_000 },
-    });
-    const c = client;
+    const c = sdk.track(
+      await signedInClient({ url: proxy.url }, family.admin, {
+        realtime: false,
+        backoff: { baseMs: 60_000, maxMs: 60_000 },
+      }),
+    );
     await c.start();
     await c.awaitInSync();
 
@@ -87,12 +70,11 @@ describe('e2e SDK: network truth', function () {
   });
 
   it('pending$ counts local changes until the server acknowledged them; awaitInSync() pulls back what the server stamped', async () => {
-    const family = await makeFamily(app);
-    const rest = restAs(app, family.admin.token);
+    const family = await makeFamily(sdk.app);
+    const rest = restAs(sdk.app, family.admin.token);
     const list = await rest('POST', '/api/lists', { name: 'Pending' });
-    proxy = await startProxy(app);
-    client = await signedInClient({ url: proxy.url }, family.admin);
-    const c = client;
+    const proxy = sdk.track(await startProxy(sdk.app));
+    const c = sdk.track(await signedInClient({ url: proxy.url }, family.admin));
     const pending: number[] = [];
     c.pending$.subscribe((n) => pending.push(n));
     const progress: { collection: string; pulled: number; done: boolean }[] = [];

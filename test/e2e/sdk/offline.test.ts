@@ -3,39 +3,22 @@
 // client in a child process). Both devices edit the same item meanwhile: the merge rules decide
 // (a removal wins against an edit, the edit is kept on the removed item).
 import { expect } from 'chai';
-import type { RunningServer } from '../../../server/server.js';
 import { makeFamily, makeMember } from '../../helpers/factories.js';
 import { request } from '../../helpers/app.js';
-import { newDoc, type FamilyClient } from '@family-shopping/client';
-import { localDoc, recordEvents, signedInClient, startSdkApp, waitFor } from './helpers.js';
-import { openDevice, type Device } from './device-handle.js';
-import { startProxy, type CuttableProxy } from './proxy.js';
+import { newDoc } from '@family-shopping/client';
+import { localDoc, recordEvents, sdkSuite, signedInClient, waitFor } from './helpers.js';
+import { openDevice } from './device-handle.js';
+import { startProxy } from './proxy.js';
 
 describe('e2e SDK: offline edits and two devices', function () {
   this.timeout(90_000);
-  let app: RunningServer;
-  let client: FamilyClient | undefined;
-  let device: Device | undefined;
-  let proxy: CuttableProxy | undefined;
-
-  before(async () => {
-    app = await startSdkApp();
-  });
-  after(async () => {
-    await app.close();
-  });
-  afterEach(async () => {
-    await client?.destroy();
-    await device?.close();
-    await proxy?.close();
-    client = device = proxy = undefined;
-  });
+  const sdk = sdkSuite();
 
   it('edits made while the network is cut reach the server and the other device; removal wins against a concurrent edit', async () => {
-    const family = await makeFamily(app);
-    const member = await makeMember(app, family);
+    const family = await makeFamily(sdk.app);
+    const member = await makeMember(sdk.app, family);
     const rest = async (method: string, path: string, body?: unknown) => {
-      const r = await request(app, method, path, { token: member.token, body });
+      const r = await request(sdk.app, method, path, { token: member.token, body });
       expect(r.status, r.text).to.be.below(300);
       return r.body;
     };
@@ -44,12 +27,11 @@ describe('e2e SDK: offline edits and two devices', function () {
     const bread = await rest('POST', `/api/lists/${list.id}/items`, { name: 'Bread' });
 
     // Device A (this process) talks to the app through a proxy; device B (child process) directly.
-    proxy = await startProxy(app);
-    client = await signedInClient({ url: proxy.url }, family.admin);
-    const a = client;
+    const proxy = sdk.track(await startProxy(sdk.app));
+    const a = sdk.track(await signedInClient({ url: proxy.url }, family.admin));
     const eventsA = recordEvents(a);
     await a.start();
-    device = await openDevice(app, member);
+    const device = sdk.track(await openDevice(sdk.app, member));
     const b = device;
     await b.call('start');
     await waitFor(async () => (await localDoc(a, 'items', chips.id)) && a.state === 'idle', 'A in sync');
@@ -135,11 +117,11 @@ describe('e2e SDK: offline edits and two devices', function () {
   });
 
   it('stop() keeps local edits queued; start() pushes them and pulls what changed meanwhile', async () => {
-    const family = await makeFamily(app);
-    const member = await makeMember(app, family);
-    const list = (await request(app, 'POST', '/api/lists', { token: member.token, body: { name: 'Hardware' } })).body;
-    client = await signedInClient(app, family.admin);
-    const a = client;
+    const family = await makeFamily(sdk.app);
+    const member = await makeMember(sdk.app, family);
+    const list = (await request(sdk.app, 'POST', '/api/lists', { token: member.token, body: { name: 'Hardware' } }))
+      .body;
+    const a = sdk.track(await signedInClient(sdk.app, family.admin));
     await a.start();
     await waitFor(() => localDoc(a, 'lists', list.id), 'the list');
     await a.stop();
@@ -147,12 +129,12 @@ describe('e2e SDK: offline edits and two devices', function () {
 
     const nails = await a.db.items.insert(newDoc('items', { listId: list.id, name: 'Nails', quantity: 100 }));
     const glue = (
-      await request(app, 'POST', `/api/lists/${list.id}/items`, { token: member.token, body: { name: 'Glue' } })
+      await request(sdk.app, 'POST', `/api/lists/${list.id}/items`, { token: member.token, body: { name: 'Glue' } })
     ).body;
     await a.start();
     await waitFor(() => localDoc(a, 'items', glue.id), 'the item written while stopped');
     await waitFor(async () => {
-      const detail = (await request(app, 'GET', `/api/lists/${list.id}`, { token: member.token })).body;
+      const detail = (await request(sdk.app, 'GET', `/api/lists/${list.id}`, { token: member.token })).body;
       return detail.groups.some((g: any) => g.items.some((i: any) => i.id === nails.id && i.quantity === 100));
     }, 'the queued item on the server');
   });

@@ -7,10 +7,9 @@
 import { expect } from 'chai';
 import fc from 'fast-check';
 import { firstValueFrom } from 'rxjs';
-import type { RunningServer } from '../../../server/server.js';
 import { makeFamily } from '../../helpers/factories.js';
 import { FamilyClientError, type FamilyClient } from '@family-shopping/client';
-import { recordEvents, restAs, signedInClient, startSdkApp } from './helpers.js';
+import { recordEvents, restAs, sdkSuite, signedInClient } from './helpers.js';
 
 /** One domain call, its targets chosen by index among what exists when it runs. */
 type Op =
@@ -176,20 +175,13 @@ async function run(c: FamilyClient, world: World, op: Op): Promise<void> {
 
 describe('e2e SDK: parity of the domain layer with REST (property)', function () {
   this.timeout(600_000);
-  let app: RunningServer;
-
-  before(async () => {
-    app = await startSdkApp();
-  });
-  after(async () => {
-    await app.close();
-  });
+  const sdk = sdkSuite();
 
   it('random offline domain calls equal the REST views after sync, server-stamped fields included', async () => {
     await fc.assert(
       fc.asyncProperty(fc.array(opArb, { minLength: 1, maxLength: 25 }), async (ops) => {
-        const family = await makeFamily(app);
-        const rest = restAs(app, family.admin.token);
+        const family = await makeFamily(sdk.app);
+        const rest = restAs(sdk.app, family.admin.token);
         const stores = [];
         for (const name of ['Corner shop', 'Market']) {
           const s = await rest('POST', '/api/stores', { name });
@@ -210,7 +202,7 @@ describe('e2e SDK: parity of the domain layer with REST (property)', function ()
         });
         const world: World = { stores, products, recipeId: recipe.id };
 
-        const client = await signedInClient(app, family.admin);
+        const client = await signedInClient(sdk.app, family.admin);
         try {
           await client.start();
           await client.awaitInSync();

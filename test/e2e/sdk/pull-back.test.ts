@@ -4,30 +4,16 @@
 // checkpoint moves past it. The replication must pull those docs again once the push has been
 // acknowledged, and `awaitInSync()` must not resolve before.
 import { expect } from 'chai';
-import type { RunningServer } from '../../../server/server.js';
 import { makeFamily } from '../../helpers/factories.js';
-import type { FamilyClient } from '@family-shopping/client';
-import { fetchAs, localDoc, restAs, signedInClient, startSdkApp, waitFor } from './helpers.js';
+import { fetchAs, localDoc, restAs, sdkSuite, signedInClient, waitFor } from './helpers.js';
 
 describe('e2e SDK: paged pulls and own writes pulled back', function () {
   this.timeout(60_000);
-  let app: RunningServer;
-  let client: FamilyClient | undefined;
-
-  before(async () => {
-    app = await startSdkApp();
-  });
-  after(async () => {
-    await app.close();
-  });
-  afterEach(async () => {
-    await client?.destroy();
-    client = undefined;
-  });
+  const sdk = sdkSuite();
 
   it('a pull of many pages brings every doc once, with writes made between its pages', async () => {
-    const family = await makeFamily(app);
-    const rest = restAs(app, family.admin.token);
+    const family = await makeFamily(sdk.app);
+    const rest = restAs(sdk.app, family.admin.token);
     const list = await rest('POST', '/api/lists', { name: 'Pages' });
     const ids: string[] = [];
     for (let i = 0; i < 40; i++)
@@ -38,20 +24,21 @@ describe('e2e SDK: paged pulls and own writes pulled back', function () {
     const base = fetchAs();
     const pages: string[] = [];
     let written = 0;
-    client = await signedInClient(app, family.admin, {
-      pullBatchSize: 7,
-      fetch: async (input, init) => {
-        if (/\/api\/sync\/items\/pull/.test(input)) {
-          pages.push(new URL(input).searchParams.get('checkpoint') ?? '');
-          if (written < 3) {
-            written++;
-            await rest('PATCH', `/api/lists/${list.id}/items/${ids[written]}`, { name: `Renamed ${written}` });
+    const c = sdk.track(
+      await signedInClient(sdk.app, family.admin, {
+        pullBatchSize: 7,
+        fetch: async (input, init) => {
+          if (/\/api\/sync\/items\/pull/.test(input)) {
+            pages.push(new URL(input).searchParams.get('checkpoint') ?? '');
+            if (written < 3) {
+              written++;
+              await rest('PATCH', `/api/lists/${list.id}/items/${ids[written]}`, { name: `Renamed ${written}` });
+            }
           }
-        }
-        return base(input, init);
-      },
-    });
-    const c = client;
+          return base(input, init);
+        },
+      }),
+    );
     await c.start();
     await c.awaitInSync();
     const local = await Promise.all(ids.map((id) => localDoc(c, 'items', id)));
@@ -64,8 +51,8 @@ describe('e2e SDK: paged pulls and own writes pulled back', function () {
   });
 
   it('a merge pushed while a pull runs still brings the server stamp back', async () => {
-    const family = await makeFamily(app);
-    const rest = restAs(app, family.admin.token);
+    const family = await makeFamily(sdk.app);
+    const rest = restAs(sdk.app, family.admin.token);
     const list = await rest('POST', '/api/lists', { name: 'Stamps' });
     const milk = await rest('POST', `/api/lists/${list.id}/items`, { name: 'Milk', quantity: 1 });
 
@@ -80,29 +67,30 @@ describe('e2e SDK: paged pulls and own writes pulled back', function () {
       const deadline = Date.now() + 3000;
       while (!condition() && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
     };
-    client = await signedInClient(app, family.admin, {
-      realtime: false,
-      fetch: async (input, init) => {
-        if (armed && /\/api\/sync\/items\/pull/.test(input)) {
-          armed = false;
-          await until(() => pushApplied);
-          const res = await base(input, init);
-          pullAnswered = true;
-          return res;
-        }
-        const res = await base(input, init);
-        if (/\/api\/sync\/items\/push/.test(input) && !pushApplied && !armed) {
-          const body = await res.clone().json();
-          if (body.conflicts.length === 0 && body.rejected.length === 0) {
-            pushApplied = true;
-            await until(() => pullAnswered);
-            await new Promise((r) => setTimeout(r, 100));
+    const c = sdk.track(
+      await signedInClient(sdk.app, family.admin, {
+        realtime: false,
+        fetch: async (input, init) => {
+          if (armed && /\/api\/sync\/items\/pull/.test(input)) {
+            armed = false;
+            await until(() => pushApplied);
+            const res = await base(input, init);
+            pullAnswered = true;
+            return res;
           }
-        }
-        return res;
-      },
-    });
-    const c = client;
+          const res = await base(input, init);
+          if (/\/api\/sync\/items\/push/.test(input) && !pushApplied && !armed) {
+            const body = await res.clone().json();
+            if (body.conflicts.length === 0 && body.rejected.length === 0) {
+              pushApplied = true;
+              await until(() => pullAnswered);
+              await new Promise((r) => setTimeout(r, 100));
+            }
+          }
+          return res;
+        },
+      }),
+    );
     await c.start();
     await waitFor(() => localDoc(c, 'items', milk.id), 'the item locally');
     await c.awaitInSync();

@@ -1,39 +1,26 @@
 // A change the server refuses (a rule or a role): the SDK reports it once and the local copy goes
 // back to the server's state, instead of keeping the refused change and pushing it again.
 import { expect } from 'chai';
-import type { RunningServer } from '../../../server/server.js';
 import { makeFamily, makeMember } from '../../helpers/factories.js';
 import { request } from '../../helpers/app.js';
-import { newDoc, type FamilyClient } from '@family-shopping/client';
-import { localDoc, recordEvents, restAs, signedInClient, startSdkApp, waitFor } from './helpers.js';
+import { newDoc } from '@family-shopping/client';
+import { localDoc, recordEvents, restAs, sdkSuite, signedInClient, waitFor } from './helpers.js';
 
 describe('e2e SDK: refused changes', function () {
   this.timeout(60_000);
-  let app: RunningServer;
-  let client: FamilyClient | undefined;
-
-  before(async () => {
-    app = await startSdkApp();
-  });
-  after(async () => {
-    await app.close();
-  });
-  afterEach(async () => {
-    await client?.destroy();
-    client = undefined;
-  });
+  const sdk = sdkSuite();
 
   const familyVersion = async (familyId: string) =>
-    Number((await app.deps.db('family_counters').where({ family_id: familyId }).first('version')).version);
+    Number((await sdk.app.deps.db('family_counters').where({ family_id: familyId }).first('version')).version);
 
   it('a member renaming a section (admin only) gets one `rejected` event, the section reverts, and nothing is pushed again', async () => {
-    const family = await makeFamily(app);
-    const member = await makeMember(app, family);
-    const store = (await request(app, 'POST', '/api/stores', { token: member.token, body: { name: 'Bakery lane' } }))
-      .body;
+    const family = await makeFamily(sdk.app);
+    const member = await makeMember(sdk.app, family);
+    const store = (
+      await request(sdk.app, 'POST', '/api/stores', { token: member.token, body: { name: 'Bakery lane' } })
+    ).body;
     const section = store.sections[1];
-    client = await signedInClient(app, member, { retryTime: 50 });
-    const c = client;
+    const c = sdk.track(await signedInClient(sdk.app, member, { retryTime: 50 }));
     const events = recordEvents(c);
     await c.start();
     await waitFor(
@@ -60,20 +47,19 @@ describe('e2e SDK: refused changes', function () {
     await c.sync();
     expect(await familyVersion(family.familyId)).to.equal(settled);
     expect(events.filter((e) => e.type === 'rejected')).to.have.length(1);
-    const server = (await request(app, 'GET', `/api/stores/${store.id}/sections`, { token: member.token })).body;
+    const server = (await request(sdk.app, 'GET', `/api/stores/${store.id}/sections`, { token: member.token })).body;
     expect(server.find((s: any) => s.id === section.id).name).to.equal(section.name);
   });
 
   it('an item on a list whose insert was refused is reverted too, and the items keep syncing', async () => {
-    const family = await makeFamily(app);
-    const member = await makeMember(app, family);
+    const family = await makeFamily(sdk.app);
+    const member = await makeMember(sdk.app, family);
     const rest = (token: string, method: string, path: string, body?: unknown) =>
-      restAs(app, token)(method, path, body);
+      restAs(sdk.app, token)(method, path, body);
     const groceries = await rest(member.token, 'POST', '/api/lists', { name: 'Groceries' });
     const milk = await rest(member.token, 'POST', `/api/lists/${groceries.id}/items`, { name: 'Milk' });
     const store = await rest(family.admin.token, 'POST', '/api/stores', { name: 'Corner shop' });
-    client = await signedInClient(app, member, { retryTime: 50, backoff: { baseMs: 20, maxMs: 200 } });
-    const c = client;
+    const c = sdk.track(await signedInClient(sdk.app, member, { retryTime: 50, backoff: { baseMs: 20, maxMs: 200 } }));
     const events = recordEvents(c);
     await c.start();
     await waitFor(() => localDoc(c, 'stores', store.id), 'the store locally');

@@ -2,39 +2,25 @@
 // 4403) and the client stops; a client speaking an outdated schema gets `schema_outdated` (426)
 // and stops, its local data kept.
 import { expect } from 'chai';
-import type { RunningServer } from '../../../server/server.js';
 import { makeFamily, makeMember } from '../../helpers/factories.js';
 import { request } from '../../helpers/app.js';
-import { FamilyClientError, newDoc, SCHEMA_VERSION, type FamilyClient } from '@family-shopping/client';
-import { fetchAs, localDoc, recordEvents, signedInClient, startSdkApp, waitFor } from './helpers.js';
+import { FamilyClientError, newDoc, SCHEMA_VERSION } from '@family-shopping/client';
+import { fetchAs, localDoc, recordEvents, sdkSuite, signedInClient, waitFor } from './helpers.js';
 
 describe('e2e SDK: the server stops the replication', function () {
   this.timeout(60_000);
-  let app: RunningServer;
-  let client: FamilyClient | undefined;
-
-  before(async () => {
-    app = await startSdkApp();
-  });
-  after(async () => {
-    await app.close();
-  });
-  afterEach(async () => {
-    await client?.destroy();
-    client = undefined;
-  });
+  const sdk = sdkSuite();
 
   it('a member removed from the family gets `removed`, stops replicating and loses the session', async () => {
-    const family = await makeFamily(app);
-    const member = await makeMember(app, family);
+    const family = await makeFamily(sdk.app);
+    const member = await makeMember(sdk.app, family);
     const sessions: unknown[] = [];
-    client = await signedInClient(app, member, { onSession: (s) => sessions.push(s) });
-    const c = client;
+    const c = sdk.track(await signedInClient(sdk.app, member, { onSession: (s) => sessions.push(s) }));
     const events = recordEvents(c);
     await c.start();
     await waitFor(() => c.state === 'idle', 'online and idle');
 
-    const r = await request(app, 'DELETE', `/api/family/members/${member.userId}`, { token: family.admin.token });
+    const r = await request(sdk.app, 'DELETE', `/api/family/members/${member.userId}`, { token: family.admin.token });
     expect(r.status).to.equal(204);
     await waitFor(() => events.some((e) => e.type === 'removed'), 'the removed event');
     await waitFor(() => c.state === 'stopped', 'stopped');
@@ -47,9 +33,8 @@ describe('e2e SDK: the server stops the replication', function () {
   });
 
   it('a client with an outdated schema gets `schema_outdated`, stops, and keeps its local data', async () => {
-    const family = await makeFamily(app);
-    client = await signedInClient(app, family.admin, { schemaVersion: SCHEMA_VERSION - 1 });
-    const c = client;
+    const family = await makeFamily(sdk.app);
+    const c = sdk.track(await signedInClient(sdk.app, family.admin, { schemaVersion: SCHEMA_VERSION - 1 }));
     const events = recordEvents(c);
     const draft = await c.db.lists.insert(newDoc('lists', { name: 'Written before the upgrade' }));
     await c.start();
@@ -64,16 +49,17 @@ describe('e2e SDK: the server stops the replication', function () {
   });
 
   it('a sync() waiting while offline settles when the client stops: it rejects with `stopped`', async () => {
-    const family = await makeFamily(app);
+    const family = await makeFamily(sdk.app);
     let online = true; // to sign in
     const base = fetchAs();
-    client = await signedInClient(app, family.admin, {
-      realtime: false,
-      backoff: { baseMs: 20, maxMs: 100 },
-      // In the supermarket: no request gets through.
-      fetch: (input, init) => (online ? base(input, init) : Promise.reject(new TypeError('fetch failed'))),
-    });
-    const c = client;
+    const c = sdk.track(
+      await signedInClient(sdk.app, family.admin, {
+        realtime: false,
+        backoff: { baseMs: 20, maxMs: 100 },
+        // In the supermarket: no request gets through.
+        fetch: (input, init) => (online ? base(input, init) : Promise.reject(new TypeError('fetch failed'))),
+      }),
+    );
     online = false;
     await c.start();
     const outcome = c.sync().then(

@@ -3,44 +3,30 @@
 // syncing; a refused access token is refreshed once (single-flight) and the requests retried; a
 // refused refresh token ends the session with an `unauthenticated` event.
 import { expect } from 'chai';
-import type { RunningServer } from '../../../server/server.js';
 import { makeFamily, makeMember } from '../../helpers/factories.js';
 import { request } from '../../helpers/app.js';
-import { newDoc, type FamilyClient, type Session } from '@family-shopping/client';
+import { newDoc, type Session } from '@family-shopping/client';
 import {
   fetchAs,
   localDoc,
   loginSession,
   newClient,
   recordEvents,
+  sdkSuite,
   signedInClient,
-  startSdkApp,
   tamperedToken,
   waitFor,
 } from './helpers.js';
 
 describe('e2e SDK: access-token expiry and refresh', function () {
   this.timeout(90_000);
-  let app: RunningServer;
-  let client: FamilyClient | undefined;
-
-  before(async () => {
-    app = await startSdkApp({ ACCESS_TOKEN_TTL: '6s' });
-  });
-  after(async () => {
-    await app.close();
-  });
-  afterEach(async () => {
-    await client?.destroy();
-    client = undefined;
-  });
+  const sdk = sdkSuite({ ACCESS_TOKEN_TTL: '6s' });
 
   it('refreshes before expiry, keeps its live socket and keeps syncing both ways', async () => {
-    const family = await makeFamily(app);
-    const member = await makeMember(app, family);
+    const family = await makeFamily(sdk.app);
+    const member = await makeMember(sdk.app, family);
     const sessions: (Session | null)[] = [];
-    client = await signedInClient(app, family.admin, { onSession: (s) => sessions.push(s) });
-    const c = client;
+    const c = sdk.track(await signedInClient(sdk.app, family.admin, { onSession: (s) => sessions.push(s) }));
     const events = recordEvents(c);
     await c.start();
     await waitFor(() => c.state === 'idle', 'online and idle');
@@ -53,12 +39,13 @@ describe('e2e SDK: access-token expiry and refresh', function () {
 
     // Still syncing: another member's write arrives (through the nudge on the same socket), a
     // local write reaches the server.
-    const list = (await request(app, 'POST', '/api/lists', { token: member.token, body: { name: 'After refresh' } }))
-      .body;
+    const list = (
+      await request(sdk.app, 'POST', '/api/lists', { token: member.token, body: { name: 'After refresh' } })
+    ).body;
     await waitFor(() => localDoc(c, 'lists', list.id), 'the list written after the refreshes');
     const tea = await c.db.items.insert(newDoc('items', { listId: list.id, name: 'Tea' }));
     await waitFor(async () => {
-      const detail = (await request(app, 'GET', `/api/lists/${list.id}`, { token: member.token })).body;
+      const detail = (await request(sdk.app, 'GET', `/api/lists/${list.id}`, { token: member.token })).body;
       return detail.groups.some((g: any) => g.items.some((i: any) => i.id === tea.id));
     }, 'the local item on the server');
     // The live socket was never dropped for an expired token: online once, never offline.
@@ -69,23 +56,24 @@ describe('e2e SDK: access-token expiry and refresh', function () {
   });
 
   it('a refused access token is refreshed once for all concurrent requests, which are retried', async () => {
-    const family = await makeFamily(app);
-    const session = await loginSession(app, family.admin);
+    const family = await makeFamily(sdk.app);
+    const session = await loginSession(sdk.app, family.admin);
     const list = (
-      await request(app, 'POST', '/api/lists', { token: family.admin.token, body: { name: 'Stored session' } })
+      await request(sdk.app, 'POST', '/api/lists', { token: family.admin.token, body: { name: 'Stored session' } })
     ).body;
     let refreshCalls = 0;
     const base = fetchAs();
     const sessions: (Session | null)[] = [];
-    client = await newClient(app, {
-      session: { ...session, accessToken: tamperedToken(session.accessToken) },
-      onSession: (s) => sessions.push(s),
-      fetch: (input, init) => {
-        if (input.endsWith('/api/auth/refresh')) refreshCalls++;
-        return base(input, init);
-      },
-    });
-    const c = client;
+    const c = sdk.track(
+      await newClient(sdk.app, {
+        session: { ...session, accessToken: tamperedToken(session.accessToken) },
+        onSession: (s) => sessions.push(s),
+        fetch: (input, init) => {
+          if (input.endsWith('/api/auth/refresh')) refreshCalls++;
+          return base(input, init);
+        },
+      }),
+    );
     const events = recordEvents(c);
     // Nine collections pull at once with the refused token: one refresh serves them all (a
     // second use of the same refresh token would revoke the user's sessions).
@@ -99,14 +87,15 @@ describe('e2e SDK: access-token expiry and refresh', function () {
   });
 
   it('a refused refresh token ends the session: unauthenticated, session null, stopped; REST calls then fail with 401', async () => {
-    const family = await makeFamily(app);
-    const session = await loginSession(app, family.admin);
+    const family = await makeFamily(sdk.app);
+    const session = await loginSession(sdk.app, family.admin);
     const sessions: (Session | null)[] = [];
-    client = await newClient(app, {
-      session: { ...session, accessToken: tamperedToken(session.accessToken), refreshToken: 'not-a-refresh-token' },
-      onSession: (s) => sessions.push(s),
-    });
-    const c = client;
+    const c = sdk.track(
+      await newClient(sdk.app, {
+        session: { ...session, accessToken: tamperedToken(session.accessToken), refreshToken: 'not-a-refresh-token' },
+        onSession: (s) => sessions.push(s),
+      }),
+    );
     const events = recordEvents(c);
     await c.start();
     await waitFor(() => events.some((e) => e.type === 'unauthenticated'), 'the unauthenticated event');
