@@ -4,12 +4,11 @@
 // server's REST views then equal the local ones).
 import { expect } from 'chai';
 import { firstValueFrom } from 'rxjs';
-import type { RunningServer } from '../../../server/server.js';
 import { makeFamily } from '../../helpers/factories.js';
 import { insertGlobalProductRow } from '../../helpers/versioned.js';
 import { flagsToBits } from '../../../server/catalog/flags.js';
 import { CATALOG_REFUSALS, FamilyApiError, FamilyClientError, type FamilyClient } from '@family-shopping/client';
-import { localDoc, restAs, signedInClient, startSdkApp, waitFor } from './helpers.js';
+import { localDoc, restAs, sdkSuite, signedInClient, waitFor } from './helpers.js';
 import { startProxy, type CuttableProxy } from './proxy.js';
 
 async function rejection<E extends Error = FamilyClientError>(p: Promise<unknown>): Promise<E> {
@@ -25,36 +24,22 @@ const unique = (prefix: string) => `${prefix}${Math.random().toString(36).slice(
 
 describe('e2e SDK: catalog writes offline', function () {
   this.timeout(120_000);
-  let app: RunningServer;
-  let proxy: CuttableProxy | undefined;
-  let client: FamilyClient | undefined;
-
-  before(async () => {
-    app = await startSdkApp();
-  });
-  after(async () => {
-    await app.close();
-  });
-  afterEach(async () => {
-    await client?.destroy();
-    client = undefined;
-    await proxy?.close();
-    proxy = undefined;
-  });
+  const sdk = sdkSuite();
+  let proxy: CuttableProxy;
 
   /** A started, synced client behind a proxy, then cut off from the server. */
   async function offlineClient(user: Parameters<typeof signedInClient>[1]): Promise<FamilyClient> {
-    proxy = await startProxy(app);
-    client = await signedInClient({ url: proxy.url }, user);
+    proxy = sdk.track(await startProxy(sdk.app));
+    const client = sdk.track(await signedInClient({ url: proxy.url }, user));
     await client.start();
     await client.awaitInSync();
     await proxy.cut();
-    await waitFor(() => client!.state === 'offline', 'the client offline');
+    await waitFor(() => client.state === 'offline', 'the client offline');
     return client;
   }
 
   async function backOnline(c: FamilyClient): Promise<void> {
-    await proxy!.restore();
+    await proxy.restore();
     await waitFor(() => c.online, 'the client online again', 30_000);
     await c.awaitInSync();
   }
@@ -64,7 +49,7 @@ describe('e2e SDK: catalog writes offline', function () {
     const out = [];
     for (let i = 0; i < n; i++) {
       const name = unique('Global fruit ');
-      const id = await insertGlobalProductRow(app, { name, unit_category_flags: flagsToBits(['Count', 'Weight']) });
+      const id = await insertGlobalProductRow(sdk.app, { name, unit_category_flags: flagsToBits(['Count', 'Weight']) });
       const [product] = (await rest('GET', `/api/products?q=${encodeURIComponent(name)}`)) as any[];
       expect(product).to.include({ id, kind: 'global', name, overridden: false });
       out.push(product);
@@ -73,8 +58,8 @@ describe('e2e SDK: catalog writes offline', function () {
   };
 
   it('creates, changes, overrides and deletes offline; the server converges to the same catalog', async () => {
-    const family = await makeFamily(app);
-    const rest = restAs(app, family.admin.token);
+    const family = await makeFamily(sdk.app);
+    const rest = restAs(sdk.app, family.admin.token);
     const [apples, lemons] = await globalProducts(rest, 2);
     const c = await offlineClient(family.admin);
     const productCount = await c.db.products.count().exec();
@@ -181,8 +166,8 @@ describe('e2e SDK: catalog writes offline', function () {
   });
 
   it('drops an override made elsewhere: online-only then, and the local catalog follows', async () => {
-    const family = await makeFamily(app);
-    const rest = restAs(app, family.admin.token);
+    const family = await makeFamily(sdk.app);
+    const rest = restAs(sdk.app, family.admin.token);
     const [product] = await globalProducts(rest, 1);
     await rest('PUT', `/api/products/${product.id}/override`, { name: 'Plantains' });
     const c = await offlineClient(family.admin);
@@ -207,7 +192,7 @@ describe('e2e SDK: catalog writes offline', function () {
     );
 
     // Once seen without the override, the device can change and drop it offline.
-    await proxy!.cut();
+    await proxy.cut();
     await waitFor(() => c.state === 'offline', 'offline again');
     await c.products.update(product.id, { unitCategoryFlags: [] });
     expect(await c.products.clearOverride(product.id)).to.include({ name: product.name, overridden: false });
