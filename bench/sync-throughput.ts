@@ -20,36 +20,12 @@ import { createFamilyRow } from '../server/family/create.js';
 import { newId } from '../server/db/ids.js';
 import { takeFamilyVersion } from '../server/db/family-write.js';
 import { signAccessToken } from '../server/auth/tokens.js';
-import { SCHEMA_VERSION, encodeCheckpoint, type Checkpoint } from '@family-shopping/client/protocol';
+import { SCHEMA_VERSION, encodeCheckpoint, type Checkpoint, type ItemDoc } from '@family-shopping/client/protocol';
+import { PUSH_BATCH, itemDoc, pushBodies, pushItems } from './lib/seed.js';
 
 const N = Number(process.env.BENCH_ITEMS ?? pick(10_000, 1000));
 const ROUNDS = pick(3, 2);
-const PUSH_BATCH = 500;
 const PULL_PAGE = 1000;
-
-function itemDoc(listId: string, i: number) {
-  const t = new Date().toISOString();
-  return {
-    id: crypto.randomUUID(),
-    listId,
-    name: `Item ${i}`,
-    quantity: (i % 7) + 0.5,
-    unitOfMeasureId: null,
-    familyUnitOfMeasureId: null,
-    isApproximate: i % 3 === 0,
-    quantityNote: i % 5 === 0 ? 'ripe ones' : null,
-    productId: null,
-    familyProductId: null,
-    sectionId: null,
-    checked: false,
-    checkedAt: null,
-    removedAt: null,
-    removedByUserId: null,
-    createdAt: t,
-    updatedAt: t,
-    _deleted: false,
-  };
-}
 
 interface Round {
   pushMs: number;
@@ -84,38 +60,23 @@ async function oneRound(app: RunningServer): Promise<Round> {
     const baselineList = await post('/api/lists', { name: 'Baseline list' });
 
     // --- push -----------------------------------------------------------------------------
-    const docs = Array.from({ length: N }, (_, i) => itemDoc(list.id, i));
-    const bodies: string[] = [];
-    for (let i = 0; i < N; i += PUSH_BATCH) {
-      bodies.push(JSON.stringify(docs.slice(i, i + PUSH_BATCH).map((d) => ({ newDocumentState: d }))));
-    }
+    const bodies = pushBodies(Array.from({ length: N }, (_, i) => itemDoc(list.id, i)));
     let t0 = performance.now();
-    for (const body of bodies) {
-      const r = await fetch(`${app.url}/api/sync/items/push?schema=${SCHEMA_VERSION}`, {
-        method: 'POST',
-        headers,
-        body,
-      });
-      const json = (await r.json()) as any;
-      if (r.status !== 200 || json.rejected.length || json.conflicts.length)
-        throw new Error(`push: ${r.status} ${JSON.stringify(json).slice(0, 300)}`);
-    }
+    for (const body of bodies) await pushItems(app.url, token, body);
     const pushMs = performance.now() - t0;
 
     t0 = performance.now();
     for (const body of bodies) {
-      const rows = (JSON.parse(body) as Array<{ newDocumentState: ReturnType<typeof itemDoc> }>).map(
-        ({ newDocumentState: d }) => ({
-          id: crypto.randomUUID(),
-          family_id: family.id,
-          list_id: baselineList.id,
-          name: d.name,
-          quantity: d.quantity,
-          is_approximate: d.isApproximate,
-          quantity_note: d.quantityNote,
-          checked: d.checked,
-        }),
-      );
+      const rows = (JSON.parse(body) as Array<{ newDocumentState: ItemDoc }>).map(({ newDocumentState: d }) => ({
+        id: crypto.randomUUID(),
+        family_id: family.id,
+        list_id: baselineList.id,
+        name: d.name,
+        quantity: d.quantity,
+        is_approximate: d.isApproximate,
+        quantity_note: d.quantityNote,
+        checked: d.checked,
+      }));
       // Like every write of a replicated table, the baseline takes the family's next version
       // (the database refuses rows without it): one statement per 500 rows.
       await db.transaction(async (trx) => {
