@@ -23,6 +23,8 @@ interface Series {
   name: string;
   color: string;
   dashed: boolean;
+  /** Drawn dotted (wins over dashed). */
+  dotted?: boolean;
   points: Point[];
 }
 interface Panel {
@@ -45,10 +47,13 @@ function panels(): Panel[] {
     const d = readData<{
       rows: Array<{ what: string; n: number | null; service: Array<{ rps: number }>; bare: Array<{ rps: number }> }>;
     }>(`read-path.${b}`);
-    const rows = d?.rows.filter((r) => r.n !== null) ?? [];
+    const rowsOf = (what: string) => d?.rows.filter((r) => r.n !== null && r.what === what) ?? [];
+    const rows = rowsOf('GET /api/lists/{id}');
+    const plain = rowsOf('GET /api/lists/{id}, without copies');
     if (rows.length === 0) continue;
+    const name = b === 'pglite' ? 'PGlite' : 'PostgreSQL';
     detail.push({
-      name: `service, ${b === 'pglite' ? 'PGlite' : 'PostgreSQL'}`,
+      name: `service, ${name}`,
       color: COLORS[b],
       dashed: false,
       points: rows.map((r) =>
@@ -58,8 +63,21 @@ function panels(): Panel[] {
         ),
       ),
     });
+    if (plain.length)
+      detail.push({
+        name: `service without copies, ${name}`,
+        color: COLORS[b],
+        dashed: false,
+        dotted: true,
+        points: plain.map((r) =>
+          pt(
+            r.n!,
+            r.service.map((l) => l.rps),
+          ),
+        ),
+      });
     detail.push({
-      name: `bare Koa (${b === 'pglite' ? 'PGlite' : 'PostgreSQL'} run)`,
+      name: `bare Koa (${name} run)`,
       color: COLORS[b],
       dashed: true,
       points: rows.map((r) =>
@@ -171,7 +189,7 @@ function panelSvg(p: Panel, ox: number): string {
   p.series.forEach((s, i) => {
     const d = s.points.map((q, k) => `${k ? 'L' : 'M'}${X(q.x).toFixed(1)},${Y(q.y).toFixed(1)}`).join(' ');
     parts.push(
-      `<path d="${d}" fill="none" stroke="${s.color}" stroke-width="2" ${s.dashed ? 'stroke-dasharray="6 4"' : ''}/>`,
+      `<path d="${d}" fill="none" stroke="${s.color}" stroke-width="2" ${s.dotted ? 'stroke-dasharray="2 3"' : s.dashed ? 'stroke-dasharray="6 4"' : ''}/>`,
     );
     for (const q of s.points) {
       parts.push(
@@ -181,7 +199,7 @@ function panelSvg(p: Panel, ox: number): string {
     }
     const ly = M.t + ph + 50 + i * 15;
     parts.push(
-      `<line x1="${ox + M.l}" x2="${ox + M.l + 24}" y1="${ly - 4}" y2="${ly - 4}" stroke="${s.color}" stroke-width="2" ${s.dashed ? 'stroke-dasharray="6 4"' : ''}/>`,
+      `<line x1="${ox + M.l}" x2="${ox + M.l + 24}" y1="${ly - 4}" y2="${ly - 4}" stroke="${s.color}" stroke-width="2" ${s.dotted ? 'stroke-dasharray="2 3"' : s.dashed ? 'stroke-dasharray="6 4"' : ''}/>`,
     );
     parts.push(`<text x="${ox + M.l + 30}" y="${ly}" font-size="11">${esc(s.name)}</text>`);
   });

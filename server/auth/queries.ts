@@ -1,7 +1,7 @@
 // SQL of accounts: users, memberships (as seen by auth), refresh tokens, password reset tokens,
 // email confirmation tokens.
 // Every function takes the handle to use (the transaction inside a write: never deps.db there).
-import type { Db, Trx } from '../db/knex.js';
+import { prepared, type Db, type Trx } from '../db/knex.js';
 import type { Role } from '../context.js';
 
 type Q = Db | Trx;
@@ -243,7 +243,7 @@ export async function membershipForToken(
   userId: string,
   familyId: string,
 ): Promise<{ role: Role; created_at: Date } | undefined> {
-  const { rows } = (await db.raw(MEMBERSHIP_SQL, [userId, familyId])) as {
+  const { rows } = (await db.raw(MEMBERSHIP_SQL, [userId, familyId]).options(prepared('auth_membership'))) as {
     rows: Array<{ role: Role; created_at: Date }>;
   };
   return rows[0];

@@ -105,6 +105,14 @@ function knexLog(log: Logger | undefined): Knex.Config['log'] {
   return { warn: emit('warn'), error: emit('error'), deprecate: emit('warn'), debug: () => {} };
 }
 
+/**
+ * Query options (`.options(prepared('name'))`) for a hot statement of fixed text: on PostgreSQL
+ * it becomes a named prepared statement of each pooled connection, parsed and planned once
+ * there rather than on every request (its text must never change under that name). PGlite has
+ * no named statements and ignores it.
+ */
+export const prepared = (name: string): { name: string } => ({ name });
+
 export function createDb(target: DbTarget, log?: Logger): Db {
   const db = knexFactory(knexConfig(target, log));
   db.on('query-error', stripSqlFromError);

@@ -1,6 +1,6 @@
 // SQL for shopping lists and items. Every read filters by family and `deleted`; "active" items
 // are the live ones that are not soft-removed.
-import type { Db, Trx } from '../db/knex.js';
+import { prepared, type Db, type Trx } from '../db/knex.js';
 import type { FamilyWrite } from '../db/family-write.js';
 import type { Row } from './common.js';
 import type { ListCounts } from './records.js';
@@ -199,7 +199,9 @@ export async function membershipVersion(
   db: Q,
   input: { userId: string; familyId: string },
 ): Promise<MembershipVersion | undefined> {
-  const { rows } = (await db.raw(MEMBERSHIP_VERSION_SQL, input)) as { rows: MembershipVersion[] };
+  const { rows } = (await db.raw(MEMBERSHIP_VERSION_SQL, input).options(prepared('lists_membership_version'))) as {
+    rows: MembershipVersion[];
+  };
   return withVersionText(rows[0]);
 }
 
@@ -211,10 +213,12 @@ export async function listDetailForToken(
   db: Q,
   input: { userId: string; familyId: string; listId: string },
 ): Promise<(MembershipVersion & { body: string | null }) | undefined> {
-  const { rows } = (await db.raw(
-    `SELECT mv.role, mv.created_at, mv.version, (${DETAIL_SQL}) AS body FROM (${MEMBERSHIP_VERSION_SQL}) mv`,
-    { ...input, uncategorized: UNCATEGORIZED },
-  )) as { rows: Array<MembershipVersion & { body: string | null }> };
+  const { rows } = (await db
+    .raw(`SELECT mv.role, mv.created_at, mv.version, (${DETAIL_SQL}) AS body FROM (${MEMBERSHIP_VERSION_SQL}) mv`, {
+      ...input,
+      uncategorized: UNCATEGORIZED,
+    })
+    .options(prepared('lists_detail_for_token'))) as { rows: Array<MembershipVersion & { body: string | null }> };
   return withVersionText(rows[0]);
 }
 
