@@ -83,35 +83,42 @@ export async function tombstoneItemsOfList(w: FamilyWrite, listId: string): Prom
 const isoSql = (col: string) =>
   `to_char(date_trunc('milliseconds', ${col}) AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
 
-/** A JSON object written as text, key for key in this order: each value through `to_json`
- *  (its escapes are `JSON.stringify`'s), SQL NULL as `null`; `time` values are already JSON
- *  strings or NULL. Without the closing brace when `open`, so more keys can follow. */
-function objectSql(fields: Array<[key: string, sql: string, kind?: 'time']>, open = false): string {
-  const parts = fields.map(([key, sql, kind], k) => {
-    const value =
-      kind === 'time' ? `coalesce('"' || ${sql} || '"', 'null')` : `coalesce(to_json(${sql})::text, 'null')`;
-    return `'${k === 0 ? '{' : ','}"${key}":' || ${value}`;
-  });
+/** How a value becomes JSON text: `text` through `to_json` (its escapes are `JSON.stringify`'s);
+ *  `id` a uuid, quoted (nothing in it to escape); `literal` a boolean or a number, whose text is
+ *  already JSON; `time` the text of `isoSql`, quoted. SQL NULL is `null` in every case. */
+type JsonKind = 'text' | 'id' | 'literal' | 'time';
+
+const jsonValueSql = (sql: string, kind: JsonKind): string =>
+  kind === 'text'
+    ? `coalesce(to_json(${sql})::text, 'null')`
+    : kind === 'literal'
+      ? `coalesce((${sql})::text, 'null')`
+      : `coalesce('"' || ${sql} || '"', 'null')`;
+
+/** A JSON object written as text, key for key in this order. Without the closing brace when
+ *  `open`, so more keys can follow. */
+function objectSql(fields: Array<[key: string, sql: string, kind: JsonKind]>, open = false): string {
+  const parts = fields.map(([key, sql, kind], k) => `'${k === 0 ? '{' : ','}"${key}":' || ${jsonValueSql(sql, kind)}`);
   return `(${parts.join(' || ')}${open ? '' : ` || '}'`})`;
 }
 
 /** The item record (records.ts `toItem`), key for key in the same order. */
 const ITEM_JSON = objectSql([
-  ['id', 'i.id'],
-  ['listId', 'i.list_id'],
-  ['name', 'i.name'],
-  ['quantity', 'trim_scale(i.quantity)'],
-  ['unitOfMeasureId', 'i.unit_of_measure_id'],
-  ['familyUnitOfMeasureId', 'i.family_unit_of_measure_id'],
-  ['isApproximate', 'i.is_approximate'],
-  ['quantityNote', 'i.quantity_note'],
-  ['productId', 'i.product_id'],
-  ['familyProductId', 'i.family_product_id'],
-  ['sectionId', 'i.section_id'],
-  ['checked', 'i.checked'],
+  ['id', 'i.id', 'id'],
+  ['listId', 'i.list_id', 'id'],
+  ['name', 'i.name', 'text'],
+  ['quantity', 'trim_scale(i.quantity)', 'literal'],
+  ['unitOfMeasureId', 'i.unit_of_measure_id', 'id'],
+  ['familyUnitOfMeasureId', 'i.family_unit_of_measure_id', 'id'],
+  ['isApproximate', 'i.is_approximate', 'literal'],
+  ['quantityNote', 'i.quantity_note', 'text'],
+  ['productId', 'i.product_id', 'id'],
+  ['familyProductId', 'i.family_product_id', 'id'],
+  ['sectionId', 'i.section_id', 'id'],
+  ['checked', 'i.checked', 'literal'],
   ['checkedAt', isoSql('i.checked_at'), 'time'],
   ['removedAt', isoSql('i.removed_at'), 'time'],
-  ['removedByUserId', 'i.removed_by_user_id'],
+  ['removedByUserId', 'i.removed_by_user_id', 'id'],
   ['createdAt', isoSql('i.created_at'), 'time'],
   ['updatedAt', isoSql('i.updated_at'), 'time'],
 ]);
@@ -119,9 +126,9 @@ const ITEM_JSON = objectSql([
 /** The list record (records.ts `toList`), left open: its groups are appended to it. */
 const LIST_JSON_OPEN = objectSql(
   [
-    ['id', 'l.id'],
-    ['name', 'l.name'],
-    ['storeId', 'l.store_id'],
+    ['id', 'l.id', 'id'],
+    ['name', 'l.name', 'text'],
+    ['storeId', 'l.store_id', 'id'],
     ['archivedAt', isoSql('l.archived_at'), 'time'],
     ['createdAt', isoSql('l.created_at'), 'time'],
     ['updatedAt', isoSql('l.updated_at'), 'time'],
