@@ -183,7 +183,16 @@ export function stampedWriters(trx: Trx, familyId: string, now: Date, stamp: Fam
         .returning('*')) as Record<string, unknown>[],
     insertMany: async (table, rows) => {
       if (rows.length === 0) return [];
-      const stamped = rows.map((row) => ({ created_at: now, ...row, ...stamp(table) }));
+      // Times as JSON text, the write's own time encoded once (not once per row and column).
+      const nowText = now.toISOString();
+      const stamped = rows.map((row) => {
+        const out: Record<string, unknown> = { created_at: now, ...row, ...stamp(table) };
+        for (const k in out) {
+          const v = out[k];
+          if (v instanceof Date) out[k] = v === now ? nowText : v.toJSON();
+        }
+        return out;
+      });
       // A column some row leaves out would be NULL in the others' statement, not its default.
       const columns = Object.keys(stamped[0]!);
       if (stamped.some((r) => Object.keys(r).length !== columns.length || !columns.every((c) => c in r))) {
