@@ -577,6 +577,7 @@ class Client implements FamilyClient {
   }
 
   private scheduleNudge(version: number, collections: readonly CollectionName[] | undefined): void {
+    if (collections?.length === 0) return; // all patched (or nothing of ours): nothing to pull
     this.nudgeVersion = Math.max(this.nudgeVersion, version);
     // The union of what the nudges in the window name; null once one says "any".
     if (!collections) this.nudgeCollections = null;

@@ -304,6 +304,7 @@ export class Replications {
       push: {
         batchSize: Math.min(config.pushBatchSize, PUSH_MAX_ROWS),
         handler: async (rows) => {
+          config.tracker.pushing(c);
           const window = this.openWindow(c);
           window.handlers++;
           try {

@@ -9,9 +9,13 @@ import {
   Subject,
   debounceTime,
   distinctUntilChanged,
+  EMPTY,
   filter,
   firstValueFrom,
+  from,
   merge,
+  switchMap,
+  tap,
   type Observable,
   type Subscription,
 } from 'rxjs';
@@ -38,6 +42,12 @@ export class SyncTracker {
   readonly progress$ = new Subject<PullProgress>();
   private readonly pendingBy = new Map<CollectionName, number>();
   private readonly recounts = new Map<CollectionName, number>();
+  /** Collections where something that may change the count happened since their last count
+   *  began; and the count running now per collection. */
+  private readonly dirty = new Set<CollectionName>();
+  private readonly counting = new Map<CollectionName, Promise<void>>();
+  /** Collections whose push handler ran since their upstream was last idle. */
+  private readonly pushes = new Set<CollectionName>();
   private readonly pendingSubject = new BehaviorSubject<number>(0);
   readonly pending$: Observable<number> = this.pendingSubject.pipe(distinctUntilChanged());
   private readonly runEnded = new Subject<CollectionName>();
@@ -75,6 +85,11 @@ export class SyncTracker {
     }
   }
 
+  /** RxDB hands rows of `c` to the push handler. */
+  pushing(c: CollectionName): void {
+    this.pushes.add(c);
+  }
+
   /** The server applied pushed rows of `c`: its state changed and must be pulled back. */
   pushed(c: CollectionName): void {
     this.pushedAt.set(c, ++this.seq);
@@ -98,23 +113,51 @@ export class SyncTracker {
 
   private states: Record<CollectionName, RxReplicationState<any, any>> | null = null;
 
-  /** Counts again now (e.g. once in sync, so `pending$` says 0 when `awaitInSync()` resolves). */
+  /** Counts again now (e.g. once in sync, so `pending$` says 0 when `awaitInSync()` resolves):
+   *  every collection whose count is not known to be 0 or that changed since it was counted. */
   async recountNow(): Promise<void> {
     const states = this.states;
     if (!states) return;
     await Promise.all(
-      (Object.entries(states) as [CollectionName, RxReplicationState<any, any>][]).map(([c, s]) => this.recount(c, s)),
+      (Object.entries(states) as [CollectionName, RxReplicationState<any, any>][]).map(([c, s]) =>
+        this.dirty.has(c) || this.pendingBy.get(c) !== 0 ? this.recount(c, s) : this.counting.get(c),
+      ),
     );
   }
 
-  /** Counts pending documents of every replicated collection as their data changes. */
+  /**
+   * Counts pending documents of every replicated collection as their data changes. While a
+   * collection has nothing pending, what the pull writes (a page, a live patch) cannot change
+   * that: such writes and the downstream's own events are not counted again (a recount walks
+   * the collection's changes since the upstream checkpoint, the main cost of a live patch on a
+   * receiving device). A local write, a push, and anything while the count is above 0 are.
+   */
   watch(states: Record<CollectionName, RxReplicationState<any, any>>): void {
     this.states = states;
     for (const [c, state] of Object.entries(states) as [CollectionName, RxReplicationState<any, any>][]) {
       const collection = state.collection as RxCollection<any>;
+      const nonZero = () => this.pendingBy.get(c) !== 0;
+      // RxDB's downstream writes with a context of its own ('replication-downstream-…').
+      const written$ = collection.eventBulks$.pipe(
+        filter((bulk) => nonZero() || !bulk.context.startsWith('replication-downstream-')),
+      );
+      // The upstream going idle: a push has been acknowledged and its assumed server state stored.
+      // (The upstream also wakes for every pulled write, which it skips: only a push counts.)
+      const up$ = from(state.startPromise).pipe(
+        switchMap(() => state.internalReplicationState?.events.active.up ?? EMPTY),
+        distinctUntilChanged(),
+        filter((active) => {
+          if (!this.pushes.has(c)) return nonZero();
+          if (!active) this.pushes.delete(c);
+          return true;
+        }),
+      );
       this.subs.push(
-        merge(collection.$, state.active$, state.sent$, state.received$)
-          .pipe(debounceTime(50))
+        merge(written$, up$, state.sent$, merge(state.active$, state.received$).pipe(filter(nonZero)))
+          .pipe(
+            tap(() => this.dirty.add(c)),
+            debounceTime(50),
+          )
           .subscribe(() => void this.recount(c, state)),
       );
       void state.startPromise.then(() => this.recount(c, state));
@@ -129,7 +172,17 @@ export class SyncTracker {
 
   /** Documents written since the upstream checkpoint (what RxDB has not had acknowledged),
    *  except those whose current revision was written by the pull itself. */
-  private async recount(c: CollectionName, state: RxReplicationState<any, any>): Promise<void> {
+  private recount(c: CollectionName, state: RxReplicationState<any, any>): Promise<void> {
+    this.dirty.delete(c);
+    const run = this.count(c, state);
+    this.counting.set(c, run);
+    void run.then(() => {
+      if (this.counting.get(c) === run) this.counting.delete(c);
+    });
+    return run;
+  }
+
+  private async count(c: CollectionName, state: RxReplicationState<any, any>): Promise<void> {
     const internal = state.internalReplicationState;
     if (!internal || state.isStopped()) return;
     // Only the latest count of a collection stands (an earlier one may finish later).
