@@ -145,8 +145,10 @@ function panels(): Panel[] {
 }
 
 const W = 420;
-const H = 330;
-const M = { l: 64, r: 16, t: 34, b: 110 };
+const M = { l: 64, r: 16, t: 34 };
+/** The plot area's height; below it the axis label and one legend line per series. */
+const PH = 186;
+const heightFor = (ps: Panel[]) => M.t + PH + 50 + Math.max(...ps.map((p) => p.series.length)) * 15 + 6;
 
 function log10range(values: number[]): [number, number] {
   const v = values.filter((x) => x > 0 && Number.isFinite(x));
@@ -162,7 +164,7 @@ function panelSvg(p: Panel, ox: number): string {
   let [y0, y1] = log10range(ys);
   if (y1 === y0) y1++;
   const pw = W - M.l - M.r;
-  const ph = H - M.t - M.b;
+  const ph = PH;
   const X = (x: number) => ox + M.l + ((Math.log10(x) - x0) / (x1 - x0)) * pw;
   const Y = (y: number) => M.t + ph - ((Math.log10(Math.max(y, 10 ** y0)) - y0) / (y1 - y0)) * ph;
   const parts: string[] = [];
@@ -221,6 +223,7 @@ export async function renderGrowthPlot(file = PLOT_FILE): Promise<string | null>
     return null;
   }
   const width = W * ps.length;
+  const H = heightFor(ps);
   const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${H}" font-family="DejaVu Sans, sans-serif"><rect width="100%" height="100%" fill="#fff"/>${ps.map((p, i) => panelSvg(p, i * W)).join('\n')}</svg>`;
   const browser = await chromium.launch({
     executablePath: CHROMIUM,
