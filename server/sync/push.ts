@@ -15,7 +15,10 @@
 // Rows are first applied together inside ONE savepoint (the common case: every row passes). Only
 // when a row fails a rule is that savepoint rolled back and the push applied again, each row in
 // its own savepoint, so the failing row rolls back alone. Both passes give the same result; the
-// first saves two statements per row.
+// first saves two statements per row. In that first savepoint a push of items is applied
+// set-wise (bulk.ts): steps 1-4 for every row, then the references of all rows read at once and
+// one statement per kind of write for them all; a row failing a rule sends it to the per-row
+// pass like any other.
 import type { Actor, Deps } from '../context.js';
 import { familyWrite, stampedWriters, type FamilyWrite } from '../db/family-write.js';
 import type { Trx } from '../db/knex.js';
