@@ -23,6 +23,7 @@ describe('e2e SDK: expired checkpoint (410)', function () {
     const events = recordEvents(c);
     await c.start();
     await waitFor(() => localDoc(c, 'items', oldItem.id), 'the first sync');
+    await c.awaitInSync(); // every collection, the lists too (each pulls on its own)
     await c.stop();
 
     // Away: a local edit and a local insert; on the server a delete whose tombstone is purged.
