@@ -85,10 +85,8 @@ export interface FamilyWriteOptions {
   actorUserId?: string | null;
 }
 
-/** Without `deps.livePatch` (the server's deps always carry it) `Changed` has no docs and
- *  clients pull. */
 export async function familyWrite<T>(
-  deps: Pick<Deps, 'db' | 'bus' | 'log' | 'clock'> & Partial<Pick<Deps, 'livePatch'>>,
+  deps: Pick<Deps, 'db' | 'bus' | 'log' | 'clock' | 'livePatch'>,
   familyId: string,
   fn: (w: FamilyWrite) => Promise<T>,
   options: FamilyWriteOptions = {},
@@ -135,7 +133,7 @@ export async function familyWrite<T>(
       if (unchanged) throw new Unchanged(out);
       for (const f of before) await f(trx);
       const collections = changedCollections(tables).collections;
-      if (collections && deps.livePatch) docs = await deps.livePatch(trx, familyId, version, collections);
+      if (collections) docs = await deps.livePatch(trx, familyId, version, collections);
       return out;
     });
   } catch (err) {

@@ -147,7 +147,7 @@ function collapseProgress(events: FamilyEvent[]): FamilyEvent[] {
 const tombstoneOf = (doc: Record<string, unknown>): WireDoc => ({ ...doc, _deleted: true }) as WireDoc;
 
 export async function pushDocs(
-  deps: Pick<Deps, 'db' | 'bus' | 'log' | 'clock'>,
+  deps: Pick<Deps, 'db' | 'bus' | 'log' | 'clock' | 'livePatch'>,
   actor: Actor,
   collection: CollectionName,
   body: unknown,
