@@ -276,6 +276,16 @@ describe('web app: recipes, stores, catalog, account', function () {
     await page.getByRole('button', { name: 'Delete Sprig' }).waitFor(WAIT);
     await page.getByText('Sprig cannot be deleted: it is used by a list item').waitFor(WAIT);
     expect((await serverCatalog()).units.map((u) => u.name)).to.include('Sprig');
+
+    // A unit in use can still be renamed, offline too.
+    await ctx.setOffline(true);
+    await waitUntil(async () => /Offline/.test((await status.textContent()) ?? ''));
+    await page.getByRole('button', { name: 'Edit Sprig' }).click();
+    await page.getByRole('textbox', { name: 'Name of Sprig' }).fill('Twig');
+    await page.getByRole('button', { name: 'Save unit' }).click();
+    await page.getByRole('button', { name: 'Delete Twig' }).waitFor(WAIT);
+    await ctx.setOffline(false);
+    await waitUntil(async () => (await serverCatalog()).units.some((u) => u.id === sprig.id && u.name === 'Twig'));
   });
 
   it('renames a list, archives it and brings it back', async () => {

@@ -57,6 +57,9 @@ try {
     ],
   });
   await api('POST', '/api/family/invites', { email: 'grandma@example.com' });
+  await api('POST', '/api/products', { name: 'Oat drink', unitCategoryFlags: ['Volume'] });
+  await api('POST', '/api/products', { name: 'Sourdough starter', unitCategoryFlags: ['Weight'] });
+  await api('POST', '/api/units', { name: 'Handful', abbreviation: 'hf', category: 'Count' });
 
   const shoot = async (scheme: 'light' | 'dark', pages: [string, string, string?][], signedIn: boolean) => {
     const ctx = await phoneContext(browser, { deviceScaleFactor: 1, colorScheme: scheme });

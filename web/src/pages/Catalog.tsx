@@ -204,6 +204,7 @@ function UnitsCard({ client, units }: { client: PageProps['client']; units: Unit
   const [form, setForm] = useState({ name: '', abbreviation: '', category: 'Count' as UnitCategory });
   const { error, run } = useAction();
   const [problem, setProblem] = useState<{ id: string; message: string } | null>(null);
+  const [editing, setEditing] = useState<string | null>(null);
   const family = units.filter((u) => u.kind === 'family');
   const global = units.filter((u) => u.kind === 'global');
   return (
@@ -258,36 +259,43 @@ function UnitsCard({ client, units }: { client: PageProps['client']; units: Unit
       <h3>Your units</h3>
       {family.length === 0 && <p class="hint">None yet.</p>}
       <ul class="rows">
-        {family.map((u) => (
-          <li class="row">
-            <span class="grow">
-              {u.name} ({u.abbreviation}) <small class="hint">{u.category}</small>
-              {problem?.id === u.id && (
-                <span class="error" role="alert">
-                  {problem.message}
-                </span>
-              )}
-            </span>
-            <button
-              type="button"
-              aria-label={`Delete ${u.name}`}
-              onClick={() =>
-                void domain(client)
-                  .units.delete(u.id)
-                  .then(
-                    () => setProblem(null),
-                    (err) =>
-                      setProblem({
-                        id: u.id,
-                        message: err?.code === 'unit_in_use' ? inUseText(u.name) : errorMessage(err),
-                      }),
-                  )
-              }
-            >
-              Delete
-            </button>
-          </li>
-        ))}
+        {family.map((u) =>
+          editing === u.id ? (
+            <UnitEditor key={u.id} client={client} unit={u} onDone={() => setEditing(null)} />
+          ) : (
+            <li class="row" key={u.id}>
+              <span class="grow">
+                {u.name} ({u.abbreviation}) <small class="hint">{u.category}</small>
+                {problem?.id === u.id && (
+                  <span class="error" role="alert">
+                    {problem.message}
+                  </span>
+                )}
+              </span>
+              <button type="button" aria-label={`Edit ${u.name}`} onClick={() => setEditing(u.id)}>
+                Edit
+              </button>
+              <button
+                type="button"
+                aria-label={`Delete ${u.name}`}
+                onClick={() =>
+                  void domain(client)
+                    .units.delete(u.id)
+                    .then(
+                      () => setProblem(null),
+                      (err) =>
+                        setProblem({
+                          id: u.id,
+                          message: err?.code === 'unit_in_use' ? inUseText(u.name) : errorMessage(err),
+                        }),
+                    )
+                }
+              >
+                Delete
+              </button>
+            </li>
+          ),
+        )}
       </ul>
       <details>
         <summary>Shared units ({global.length})</summary>
@@ -300,5 +308,69 @@ function UnitsCard({ client, units }: { client: PageProps['client']; units: Unit
         </ul>
       </details>
     </section>
+  );
+}
+
+/** A family unit's name, abbreviation and category, edited in place (offline too). */
+function UnitEditor({ client, unit, onDone }: { client: PageProps['client']; unit: Unit; onDone: () => void }) {
+  const [form, setForm] = useState({
+    name: unit.name,
+    abbreviation: unit.abbreviation,
+    category: unit.category as UnitCategory,
+  });
+  const { error, run } = useAction();
+  return (
+    <li class="row editor">
+      <form
+        class="grow"
+        onSubmit={(e) => {
+          e.preventDefault();
+          void run(async () => {
+            await domain(client).units.update(unit.id, {
+              name: form.name.trim(),
+              abbreviation: form.abbreviation.trim(),
+              category: form.category,
+            });
+            onDone();
+          });
+        }}
+      >
+        <Field
+          label={`Name of ${unit.name}`}
+          required
+          maxLength={100}
+          value={form.name}
+          onInput={(e) => setForm({ ...form, name: e.currentTarget.value })}
+        />
+        <Field
+          label={`Abbreviation of ${unit.name}`}
+          required
+          maxLength={20}
+          value={form.abbreviation}
+          onInput={(e) => setForm({ ...form, abbreviation: e.currentTarget.value })}
+        />
+        <div class="field">
+          <label for={`unit-category-${unit.id}`}>Category of {unit.name}</label>
+          <select
+            id={`unit-category-${unit.id}`}
+            value={form.category}
+            onChange={(e) => setForm({ ...form, category: e.currentTarget.value as UnitCategory })}
+          >
+            {UNIT_CATEGORIES.map((c) => (
+              <option value={c}>{c}</option>
+            ))}
+          </select>
+        </div>
+        <ErrorText error={error} />
+        <div class="actions">
+          <button type="button" onClick={onDone}>
+            Cancel
+          </button>
+          <button class="primary" type="submit">
+            Save unit
+          </button>
+        </div>
+      </form>
+    </li>
   );
 }
