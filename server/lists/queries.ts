@@ -102,8 +102,8 @@ function objectSql(fields: Array<[key: string, sql: string, kind: JsonKind]>, op
   return `(${parts.join(' || ')}${open ? '' : ` || '}'`})`;
 }
 
-/** The item record (records.ts `toItem`), key for key in the same order. */
-const ITEM_JSON = objectSql([
+/** The item record (records.ts `toItem`), key for key in the same order (`i` the row). */
+const ITEM_FIELDS: Array<[key: string, sql: string, kind: JsonKind]> = [
   ['id', 'i.id', 'id'],
   ['listId', 'i.list_id', 'id'],
   ['name', 'i.name', 'text'],
@@ -121,7 +121,11 @@ const ITEM_JSON = objectSql([
   ['removedByUserId', 'i.removed_by_user_id', 'id'],
   ['createdAt', isoSql('i.created_at'), 'time'],
   ['updatedAt', isoSql('i.updated_at'), 'time'],
-]);
+];
+const ITEM_JSON = objectSql(ITEM_FIELDS);
+
+/** The item's replication doc (server/sync/docs.ts `familyDoc`): the record, then `_deleted`. */
+export const ITEM_DOC_JSON = `(${objectSql(ITEM_FIELDS, true)} || ',"_deleted":' || coalesce(i.deleted, false)::text || '}')`;
 
 /** The list record (records.ts `toList`), left open: its groups are appended to it. */
 const LIST_JSON_OPEN = objectSql(

@@ -1,5 +1,6 @@
 // The only SQL of the replication feature: pull pages in (version, id) order, the counters and
 // horizon read in the pull's snapshot, current rows for push, and the tombstone purge.
+import { ITEM_DOC_JSON } from '../lists/queries.js';
 import type { Knex } from 'knex';
 import { effectiveGlobalProducts } from '../catalog/queries.js';
 import type { Db, Trx } from '../db/knex.js';
@@ -55,6 +56,39 @@ export async function familyRowsAfter(
   return after(query, cursor)
     .orderBy([{ column: 'version' }, { column: 'id' }])
     .limit(limit);
+}
+
+/** A page of the family's items after the cursor as the JSON text of its docs (built by the
+ *  database, `ITEM_DOC_JSON`), the number of rows read (up to `limit + 1`: more than `limit`
+ *  means the page did not reach the end) and the cursor of the page's last row. */
+export async function itemDocsJsonAfter(
+  q: Q,
+  familyId: string,
+  cursor: Cursor | null,
+  limit: number,
+): Promise<{ json: string; rows: number; last: { version: string; id: string } | null }> {
+  const inner = after(q('shopping_list_items as i').where('i.family_id', familyId), cursor, 'i.version', 'i.id')
+    .select('i.version', 'i.id', q.raw(`${ITEM_DOC_JSON} as j`))
+    .orderBy([{ column: 'i.version' }, { column: 'i.id' }])
+    .limit(limit + 1);
+  const ranked = q
+    .queryBuilder()
+    .from(inner.as('p'))
+    .select('*', q.raw('row_number() over (order by version, id) as rn'));
+  const row = (await q
+    .queryBuilder()
+    .from(ranked.as('r'))
+    .first(
+      q.raw(`coalesce('[' || string_agg(j, ',' order by rn) filter (where rn <= ?) || ']', '[]') as json`, [limit]),
+      q.raw('count(*)::int as rows'),
+      q.raw('(array_agg(version::text order by rn desc) filter (where rn <= ?))[1] as last_version', [limit]),
+      q.raw('(array_agg(id::text order by rn desc) filter (where rn <= ?))[1] as last_id', [limit]),
+    )) as { json: string; rows: number | string; last_version: string | null; last_id: string | null };
+  return {
+    json: row.json,
+    rows: Number(row.rows),
+    last: row.last_version === null || row.last_id === null ? null : { version: row.last_version, id: row.last_id },
+  };
 }
 
 // --- effective product catalog ------------------------------------------------------------

@@ -18,7 +18,7 @@ import {
   rejectedRowSchema,
   type CollectionName,
 } from '@family-shopping/client/protocol';
-import { pullDocs } from './pull.js';
+import { pullBody, pullDocs } from './pull.js';
 import { pushDocs } from './push.js';
 
 const TAG = 'Replication';
@@ -106,7 +106,8 @@ export function registerSyncRoutes(api: ApiRouter, deps: Deps): void {
       checkSchema(query.schema);
       const limit = parseLimit(query.limit);
       const checkpoint = parseCheckpoint(query.checkpoint);
-      ctx.body = await pullDocs(deps, actor.familyId, collection, checkpoint, limit);
+      ctx.type = 'application/json';
+      ctx.body = pullBody(await pullDocs(deps, actor.familyId, collection, checkpoint, limit));
     },
   );
 

@@ -7,6 +7,7 @@ import { catalogWrite } from '../../../server/db/family-write.js';
 import { newId } from '../../../server/db/ids.js';
 import { COLLECTIONS, pullResponseSchemas, type CollectionName } from '@family-shopping/client/protocol';
 import { familyVersion, pull, pullAll, uuid } from './helpers.js';
+import { familyDoc } from '../../../server/sync/docs.js';
 
 async function seedFamily(app: Awaited<ReturnType<typeof testApp>>) {
   const family = await makeFamily(app);
@@ -167,6 +168,36 @@ describe('sync pull', () => {
     );
     const lists = await pullAll(app, t, 'lists');
     expect(lists.docs.get(list.id)).to.include({ _deleted: true, name: 'Party' });
+  });
+
+  it('writes item docs byte for byte as the row → doc mapping would (the page is built by the database)', async () => {
+    const app = await testApp();
+    const s = await seedFamily(app);
+    const base = `/api/lists/${s.list.id}/items`;
+    const post = async (body: unknown) => (await request(app, 'POST', base, { token: s.token, body })).body;
+    const plain = await post({ name: 'Tea "Earl Grey" \\ ½ 🍵\n', quantity: 0.125, quantityNote: 'ripe ones' });
+    const checked = await post({ name: 'Milk', isApproximate: true, familyUnitOfMeasureId: s.unit.id, quantity: 2 });
+    await request(app, 'PATCH', `${base}/${checked.id}`, { token: s.token, body: { checked: true } });
+    await post({ name: 'Bread', familyProductId: s.product.id });
+    await request(app, 'DELETE', `${base}/${plain.id}`, { token: s.token });
+    // A tombstone: the items of a deleted list.
+    const other = (await request(app, 'POST', '/api/lists', { token: s.token, body: { name: 'Other' } })).body;
+    await request(app, 'POST', `/api/lists/${other.id}/items`, { token: s.token, body: { name: 'Gone' } });
+    await request(app, 'DELETE', `/api/lists/${other.id}`, { token: s.token });
+    for (const limit of [2, 1000]) {
+      const r = await pull(app, s.token, 'items', null, limit);
+      expect(r.status).to.equal(200);
+      const rows = await app.deps
+        .db('shopping_list_items')
+        .where({ family_id: s.family.familyId })
+        .orderBy(['version', 'id'])
+        .limit(limit);
+      const expected = JSON.stringify({
+        documents: rows.map((row) => familyDoc('items', row)),
+        checkpoint: r.body.checkpoint,
+      });
+      expect(r.text).to.equal(expected);
+    }
   });
 
   it('never returns another family’s docs', async () => {
