@@ -239,18 +239,12 @@ function UnitsCard({ client, units }: { client: PageProps['client']; units: Unit
             onInput={(e) => setForm({ ...form, abbreviation: e.currentTarget.value })}
           />
         </div>
-        <div class="field">
-          <label for="unit-category">Category</label>
-          <select
-            id="unit-category"
-            value={form.category}
-            onChange={(e) => setForm({ ...form, category: e.currentTarget.value as UnitCategory })}
-          >
-            {UNIT_CATEGORIES.map((c) => (
-              <option value={c}>{c}</option>
-            ))}
-          </select>
-        </div>
+        <CategorySelect
+          id="unit-category"
+          label="Category"
+          value={form.category}
+          onChange={(category) => setForm({ ...form, category })}
+        />
         <ErrorText error={error} />
         <button class="primary" type="submit">
           Add unit
@@ -349,18 +343,12 @@ function UnitEditor({ client, unit, onDone }: { client: PageProps['client']; uni
           value={form.abbreviation}
           onInput={(e) => setForm({ ...form, abbreviation: e.currentTarget.value })}
         />
-        <div class="field">
-          <label for={`unit-category-${unit.id}`}>Category of {unit.name}</label>
-          <select
-            id={`unit-category-${unit.id}`}
-            value={form.category}
-            onChange={(e) => setForm({ ...form, category: e.currentTarget.value as UnitCategory })}
-          >
-            {UNIT_CATEGORIES.map((c) => (
-              <option value={c}>{c}</option>
-            ))}
-          </select>
-        </div>
+        <CategorySelect
+          id={`unit-category-${unit.id}`}
+          label={`Category of ${unit.name}`}
+          value={form.category}
+          onChange={(category) => setForm({ ...form, category })}
+        />
         <ErrorText error={error} />
         <div class="actions">
           <button type="button" onClick={onDone}>
@@ -372,5 +360,24 @@ function UnitEditor({ client, unit, onDone }: { client: PageProps['client']; uni
         </div>
       </form>
     </li>
+  );
+}
+
+/** A unit's category, one of the protocol's `UNIT_CATEGORIES`. */
+function CategorySelect(props: {
+  id: string;
+  label: string;
+  value: UnitCategory;
+  onChange: (v: UnitCategory) => void;
+}) {
+  return (
+    <div class="field">
+      <label for={props.id}>{props.label}</label>
+      <select id={props.id} value={props.value} onChange={(e) => props.onChange(e.currentTarget.value as UnitCategory)}>
+        {UNIT_CATEGORIES.map((c) => (
+          <option value={c}>{c}</option>
+        ))}
+      </select>
+    </div>
   );
 }
