@@ -1,6 +1,7 @@
 // The before/after table of docs/benchmarks.md: issue 12's figures measured before the work
 // ("before", fixed text) beside the same ratios from the latest results in bench/results/.
-import { readData } from './report.js';
+import { existsSync, readFileSync } from 'node:fs';
+import { DOCS, readData } from './report.js';
 import { num, spread, type Spread } from './stats.js';
 
 const ratioOf = (a: number[], b: number[]) => spread(a.map((x, i) => x / b[i]!));
@@ -70,9 +71,39 @@ function memoryRow(): string {
   return `${row.n.toLocaleString('en-US')} sockets: ${num(row.service.rssPerSocket / 1024, 1)} KB RSS (${num(row.service.heapPerSocket / 1024, 1)} KB heap) per socket; bare ws ${num(row.bare.rssPerSocket / 1024, 1)} KB`;
 }
 
+/** The "after" cell of each row of the summary block now in docs/benchmarks.md, by measure. */
+function afterCellsInDocs(): Map<string, string> {
+  const cells = new Map<string, string>();
+  if (!existsSync(DOCS)) return cells;
+  const text = readFileSync(DOCS, 'utf8');
+  const block = /<!-- bench:summary -->([\s\S]*?)<!-- \/bench:summary -->/.exec(text)?.[1] ?? '';
+  for (const line of block.split('\n')) {
+    const cols = line.split(' | ');
+    if (cols.length === 4 && line.startsWith('| ')) cells.set(cols[0]!.slice(2), cols[3]!.replace(/ \|$/, ''));
+  }
+  return cells;
+}
+
+/** A row whose figures this run did not measure keeps the ones the docs hold (a bench run
+ *  alone must not wipe the other rows). */
+function keepingMeasured(rows: string[]): string[] {
+  const previous = afterCellsInDocs();
+  return rows.map((line) => {
+    const cols = line.split(' | ');
+    if (cols.length !== 4 || !cols[3]!.includes('not measured')) return line;
+    const before = previous.get(cols[0]!.slice(2));
+    return before && !before.includes('not measured') ? [...cols.slice(0, 3), `${before} |`].join(' | ') : line;
+  });
+}
+
 export function summaryMarkdown(date: string): string {
+  const [intro, blank, head, rule, ...rows] = summaryLines(date);
+  return [intro, blank, head, rule, ...keepingMeasured(rows)].join('\n');
+}
+
+function summaryLines(date: string): string[] {
   return [
-    `"Before": issue 12, measured on this machine before the work. "After": the latest \`npm run bench\` (${date}); ratios are median (min–max) of the rounds.`,
+    `"Before": issue 12, measured on this machine before the work. "After": the latest \`npm run bench\` (${date}; a row this run did not measure keeps its earlier figures); ratios are median (min–max) of the rounds.`,
     '',
     '| measure | goal | before | after |',
     '|---|---|---|---|',
@@ -84,5 +115,5 @@ export function summaryMarkdown(date: string): string {
     `| SDK initial sync, 10,000 items (RxDB memory) | ≥ 3× faster than PouchDB's best batch size | 0.84 s; PouchDB batch 1000: 1.52 s (1.8×), default 100: 3.13 s (3.7×) | ${initialSyncRow()} |`,
     `| live propagation, 100 receiving devices | SDK p99 ≥ 20× lower than PouchDB live sync | PouchDB p99 ~650 ms (no SDK figure) | ${propagationRow()} |`,
     `| server memory per idle authenticated socket | ≤ 50 KB | not measured | ${memoryRow()} |`,
-  ].join('\n');
+  ];
 }
