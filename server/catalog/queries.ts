@@ -99,34 +99,39 @@ export async function liveOverride(q: Q, familyId: string, productId: string): P
 
 // Units
 
+/** The columns of an effective unit (`EffectiveUnitRow`): a global one, and a family one. The
+ *  replication's queries add their cursor and state columns to them. */
+export const GLOBAL_UNIT_COLUMNS = (q: Q) => [
+  'id',
+  q.raw("'global'::text as kind"),
+  'code',
+  'name',
+  'abbreviation',
+  'category',
+  'created_at',
+  'updated_at',
+];
+export const FAMILY_UNIT_COLUMNS = (q: Q) => [
+  'id',
+  q.raw("'family'::text as kind"),
+  q.raw('null::text as code'),
+  'name',
+  'abbreviation',
+  'category',
+  'created_at',
+  'updated_at',
+];
+
 const CATEGORY_ORDER = "case category when 'Count' then 1 when 'Weight' then 2 when 'Volume' then 3 else 4 end";
 
 /** Global units then the family's live units, each part by category (Count, Weight, Volume) then name. */
 export async function effectiveUnits(q: Q, familyId: string): Promise<EffectiveUnitRow[]> {
   const globals = (await q('units_of_measure')
-    .select(
-      'id',
-      q.raw("'global'::text as kind"),
-      'code',
-      'name',
-      'abbreviation',
-      'category',
-      'created_at',
-      'updated_at',
-    )
+    .select(GLOBAL_UNIT_COLUMNS(q))
     .orderByRaw(`${CATEGORY_ORDER}, lower(name), id`)) as EffectiveUnitRow[];
   const family = (await q('family_units_of_measure')
     .where({ family_id: familyId, deleted: false })
-    .select(
-      'id',
-      q.raw("'family'::text as kind"),
-      q.raw('null::text as code'),
-      'name',
-      'abbreviation',
-      'category',
-      'created_at',
-      'updated_at',
-    )
+    .select(FAMILY_UNIT_COLUMNS(q))
     .orderByRaw(`${CATEGORY_ORDER}, lower(name), id`)) as EffectiveUnitRow[];
   return [...globals, ...family];
 }
@@ -134,16 +139,7 @@ export async function effectiveUnits(q: Q, familyId: string): Promise<EffectiveU
 export async function liveFamilyUnit(q: Q, familyId: string, id: string): Promise<EffectiveUnitRow | undefined> {
   return (await q('family_units_of_measure')
     .where({ id, family_id: familyId, deleted: false })
-    .first(
-      'id',
-      q.raw("'family'::text as kind"),
-      q.raw('null::text as code'),
-      'name',
-      'abbreviation',
-      'category',
-      'created_at',
-      'updated_at',
-    )) as EffectiveUnitRow | undefined;
+    .first(FAMILY_UNIT_COLUMNS(q))) as EffectiveUnitRow | undefined;
 }
 
 /** A family unit row by id in any family and any state (for client-chosen id checks). */

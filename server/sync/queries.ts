@@ -2,7 +2,7 @@
 // horizon read in the pull's snapshot, current rows for push, and the tombstone purge.
 import { ITEM_DOC_JSON } from '../lists/queries.js';
 import type { Knex } from 'knex';
-import { effectiveGlobalProducts } from '../catalog/queries.js';
+import { effectiveGlobalProducts, FAMILY_UNIT_COLUMNS, GLOBAL_UNIT_COLUMNS } from '../catalog/queries.js';
 import type { Db, Trx } from '../db/knex.js';
 import type { EffectiveProductRow, EffectiveUnitRow } from '../catalog/records.js';
 import type { Row } from './docs.js';
@@ -173,19 +173,7 @@ export async function baseGlobalProduct(
 
 // --- effective unit catalog -----------------------------------------------------------------
 
-const FAMILY_UNIT_COLUMNS = (q: Q) => [
-  'id',
-  q.raw("'family'::text as kind"),
-  q.raw('null::text as code'),
-  'name',
-  'abbreviation',
-  'category',
-  'created_at',
-  'updated_at',
-  'deleted',
-  'version',
-  'family_id',
-];
+const FAMILY_UNIT_DOC_COLUMNS = (q: Q) => [...FAMILY_UNIT_COLUMNS(q), 'deleted', 'version', 'family_id'];
 
 export async function familyUnitsAfter(
   q: Q,
@@ -195,7 +183,7 @@ export async function familyUnitsAfter(
 ): Promise<Array<EffectiveUnitRow & { deleted: boolean; version: string }>> {
   const query = after(q('family_units_of_measure').where({ family_id: familyId }), cursor);
   return (await query
-    .select(FAMILY_UNIT_COLUMNS(q))
+    .select(FAMILY_UNIT_DOC_COLUMNS(q))
     .orderBy([{ column: 'version' }, { column: 'id' }])
     .limit(limit)) as Array<EffectiveUnitRow & { deleted: boolean; version: string }>;
 }
@@ -207,17 +195,7 @@ export async function globalUnitsAfter(
 ): Promise<Array<EffectiveUnitRow & { catalog_version: string }>> {
   const query = after(q('units_of_measure'), cursor, 'catalog_version', 'id');
   return (await query
-    .select(
-      'id',
-      q.raw("'global'::text as kind"),
-      'code',
-      'name',
-      'abbreviation',
-      'category',
-      'created_at',
-      'updated_at',
-      'catalog_version',
-    )
+    .select([...GLOBAL_UNIT_COLUMNS(q), 'catalog_version'])
     .orderBy([{ column: 'catalog_version' }, { column: 'id' }])
     .limit(limit)) as Array<EffectiveUnitRow & { catalog_version: string }>;
 }
@@ -240,23 +218,12 @@ export async function familyUnitById(
   q: Q,
   id: string,
 ): Promise<(EffectiveUnitRow & { deleted: boolean; family_id: string }) | undefined> {
-  return (await q('family_units_of_measure').where({ id }).first(FAMILY_UNIT_COLUMNS(q))) as
+  return (await q('family_units_of_measure').where({ id }).first(FAMILY_UNIT_DOC_COLUMNS(q))) as
     (EffectiveUnitRow & { deleted: boolean; family_id: string }) | undefined;
 }
 
 export async function globalUnitById(q: Q, id: string): Promise<EffectiveUnitRow | undefined> {
-  return (await q('units_of_measure')
-    .where({ id })
-    .first(
-      'id',
-      q.raw("'global'::text as kind"),
-      'code',
-      'name',
-      'abbreviation',
-      'category',
-      'created_at',
-      'updated_at',
-    )) as EffectiveUnitRow | undefined;
+  return (await q('units_of_measure').where({ id }).first(GLOBAL_UNIT_COLUMNS(q))) as EffectiveUnitRow | undefined;
 }
 
 export async function familyProductById(
