@@ -8,6 +8,7 @@ import type { Mailer } from './mail/mailer.js';
 import type { RateLimiters } from './http/ratelimit.js';
 import type { RealtimeServer } from './realtime/server.js';
 import type { DetailCache } from './lists/detail-cache.js';
+import type { ReadCache } from './db/read-cache.js';
 
 export interface Clock {
   now(): Date;
@@ -38,6 +39,12 @@ export interface Deps {
   realtime?: RealtimeServer;
   /** List details last built, by family version (server/lists/detail-cache.ts); none: no copies. */
   listDetailCache?: DetailCache;
+  /**
+   * Reads remembered until the next write (server/db/read-cache.ts): the membership check of a
+   * request, `GET /api/me`. Only on the embedded database, whose every write goes through this
+   * process; none on PostgreSQL, where every request asks the database.
+   */
+  readCache?: ReadCache;
   /** Extension slots filled by features (mailer, realtime hub, ...). */
   [key: string]: unknown;
 }

@@ -4,7 +4,8 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { loadConfig, type Config } from './config.js';
 import { createLogger, type Logger } from './log.js';
-import { closeDb, createDb, resolveTarget, type Db } from './db/knex.js';
+import { closeDb, createDb, isEmbedded, resolveTarget, type Db } from './db/knex.js';
+import { ReadCache } from './db/read-cache.js';
 import { migrateLatest } from './db/migrate.js';
 import { runStartupJobs } from './startup/jobs.js';
 import { InProcessBus, type EventBus } from './events/bus.js';
@@ -74,6 +75,8 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
   };
   if (config.LIST_DETAIL_CACHE_MB > 0)
     deps.listDetailCache = new DetailCache(config.LIST_DETAIL_CACHE_MB * 1024 * 1024);
+  // PGlite: this process makes every write, so a read can be remembered exactly until the next.
+  if (isEmbedded(db)) deps.readCache = new ReadCache(db);
   // The rate-limit counters' own connection, which never makes a request wait (ratelimit.ts).
   const redis = config.REDIS_URL ? await connectRateLimitRedis(config.REDIS_URL, log) : undefined;
   if (redis) deps.redis = redis;

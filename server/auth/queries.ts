@@ -248,3 +248,35 @@ export async function membershipForToken(
   };
   return rows[0];
 }
+
+export interface MembershipVersion {
+  /** The membership the token names (server/auth/tokens.ts `tokenActor` judges it). */
+  role: Role;
+  created_at: Date;
+  /** The family's version (its counter) in the statement's snapshot; null without a counter. */
+  version: string | null;
+}
+
+/** The membership check with the family's version; bindings `:userId`, `:familyId`. Also the
+ *  first half of the list detail's statement (server/lists/queries.ts `listDetailForToken`). */
+export const MEMBERSHIP_VERSION_SQL = `SELECT m.role, m.created_at, c.version
+   FROM family_memberships m LEFT JOIN family_counters c ON c.family_id = m.family_id
+   WHERE m.user_id = :userId AND m.family_id = :familyId
+   LIMIT 1`;
+
+/** The version as text (PGlite and pg both give int8 as text; this makes it explicit). */
+export const withVersionText = <T extends { version: string | number | null }>(row: T | undefined) =>
+  row && { ...row, version: row.version === null ? null : String(row.version) };
+
+/** The membership check of an authenticated request (spec 5.2) with the family's version: is a
+ *  copy of a detail built at some version still the family's data? Undefined without a
+ *  membership. */
+export async function membershipVersion(
+  db: Q,
+  input: { userId: string; familyId: string },
+): Promise<MembershipVersion | undefined> {
+  const { rows } = (await db.raw(MEMBERSHIP_VERSION_SQL, input).options(prepared('lists_membership_version'))) as {
+    rows: MembershipVersion[];
+  };
+  return withVersionText(rows[0]);
+}

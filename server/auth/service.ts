@@ -255,9 +255,15 @@ export async function logout(deps: Deps, refreshToken: string): Promise<void> {
   await revokeRefreshToken(deps.db, sha256(refreshToken), deps.clock.now());
 }
 
+/** `GET /api/me`. On the embedded database the user and family records come from
+ *  `deps.readCache` while nothing was written since they were read (server/db/read-cache.ts). */
 export async function me(deps: Deps, actor: Actor) {
-  const user = await findUserById(deps.db, actor.userId);
-  const family = await findFamily(deps.db, actor.familyId);
-  if (!user || !family) throw unauthenticated();
-  return { user: userRecord(user), family: { id: family.id, name: family.name }, role: actor.role };
+  const read = async () => {
+    const user = await findUserById(deps.db, actor.userId);
+    const family = await findFamily(deps.db, actor.familyId);
+    return user && family ? { user: userRecord(user), family: { id: family.id, name: family.name } } : undefined;
+  };
+  const found = deps.readCache ? await deps.readCache.get(`me ${actor.userId} ${actor.familyId}`, read) : await read();
+  if (!found) throw unauthenticated();
+  return { user: { ...found.user }, family: { ...found.family }, role: actor.role };
 }

@@ -4,7 +4,8 @@
 import crypto, { KeyObject } from 'node:crypto';
 import jwt from 'jsonwebtoken';
 import { newId } from '../db/ids.js';
-import type { Actor, Role } from '../context.js';
+import type { Actor, Deps, Role } from '../context.js';
+import { membershipVersion, type MembershipVersion } from './queries.js';
 
 export interface AccessClaims {
   sub: string;
@@ -81,4 +82,19 @@ export function tokenActor(
   const actor: Actor = { userId: claims.sub, familyId: claims.family_id, role: membership.role };
   if (claims.sid) actor.sessionId = claims.sid;
   return actor;
+}
+
+/**
+ * The membership a token names, with its family's version (`membershipVersion`). On the
+ * embedded database it comes from `deps.readCache` while nothing was written since it was read
+ * (server/db/read-cache.ts: exact, as this process makes every write), so a request costs no
+ * statement; elsewhere it is one statement, every time.
+ */
+export function tokenMembership(
+  deps: Pick<Deps, 'db' | 'readCache'>,
+  userId: string,
+  familyId: string,
+): Promise<MembershipVersion | undefined> {
+  const read = () => membershipVersion(deps.db, { userId, familyId });
+  return deps.readCache ? deps.readCache.get(`membership ${userId} ${familyId}`, read) : read();
 }

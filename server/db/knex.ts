@@ -130,6 +130,11 @@ export function stripSqlFromError(err: unknown, query: { sql?: unknown }): void 
   if (err.message.startsWith(prefix)) err.message = err.message.slice(prefix.length);
 }
 
+/** Whether the handle is the embedded database (PGlite), whose one client is this process. */
+export function isEmbedded(db: Db): boolean {
+  return db.client instanceof (ClientPgLite as unknown as new (...args: never[]) => object);
+}
+
 /** Destroys a database made by createDb and releases its data directory's lock. */
 export async function closeDb(db: Db, target: DbTarget): Promise<void> {
   try {

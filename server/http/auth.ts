@@ -4,14 +4,21 @@
 // (issued to an earlier membership that was removed) are refused.
 import type { Context } from 'koa';
 import type { Actor, Deps } from '../context.js';
-import { tokenActor, verifyAccessToken, type AccessClaims } from '../auth/tokens.js';
+import { tokenActor, tokenMembership, verifyAccessToken, type AccessClaims } from '../auth/tokens.js';
 import { membershipForToken } from '../auth/queries.js';
 import { forbidden, invalidToken, unauthenticated } from '../errors.js';
 
-export async function resolveActor(deps: Pick<Deps, 'db' | 'jwtKey' | 'clock'>, token: string): Promise<Actor | null> {
+export async function resolveActor(
+  deps: Pick<Deps, 'db' | 'jwtKey' | 'clock' | 'readCache'>,
+  token: string,
+): Promise<Actor | null> {
   const claims = verifyAccessToken(deps.jwtKey, token, deps.clock.now().getTime());
   if (!claims) return null;
-  return tokenActor(claims, await membershipForToken(deps.db, claims.sub, claims.family_id));
+  // PGlite: remembered until the next write (exact); PostgreSQL: one statement, every request.
+  const membership = deps.readCache
+    ? await tokenMembership(deps, claims.sub, claims.family_id)
+    : await membershipForToken(deps.db, claims.sub, claims.family_id);
+  return tokenActor(claims, membership);
 }
 
 export function bearerToken(ctx: Context): string | null {

@@ -4,7 +4,7 @@ import { prepared, type Db, type Trx } from '../db/knex.js';
 import type { FamilyWrite } from '../db/family-write.js';
 import type { Row } from './common.js';
 import type { ListCounts } from './records.js';
-import type { Role } from '../context.js';
+import { MEMBERSHIP_VERSION_SQL, withVersionText, type MembershipVersion } from '../auth/queries.js';
 import { UNCATEGORIZED } from '@family-shopping/client/protocol';
 
 type Q = Db | Trx;
@@ -185,35 +185,6 @@ export async function listDetailJson(db: Q, familyId: string, listId: string): P
     rows: Array<{ body: string }>;
   };
   return rows[0]?.body;
-}
-
-export interface MembershipVersion {
-  /** The membership the token names (server/auth/tokens.ts `tokenActor` judges it). */
-  role: Role;
-  created_at: Date;
-  /** The family's version (its counter) in the statement's snapshot; null without a counter. */
-  version: string | null;
-}
-
-const MEMBERSHIP_VERSION_SQL = `SELECT m.role, m.created_at, c.version
-   FROM family_memberships m LEFT JOIN family_counters c ON c.family_id = m.family_id
-   WHERE m.user_id = :userId AND m.family_id = :familyId
-   LIMIT 1`;
-
-const withVersionText = <T extends { version: string | number | null }>(row: T | undefined) =>
-  row && { ...row, version: row.version === null ? null : String(row.version) };
-
-/** The membership check of an authenticated request (spec 5.2) with the family's version: is a
- *  copy of a detail built at some version still the family's data? Undefined without a
- *  membership. */
-export async function membershipVersion(
-  db: Q,
-  input: { userId: string; familyId: string },
-): Promise<MembershipVersion | undefined> {
-  const { rows } = (await db.raw(MEMBERSHIP_VERSION_SQL, input).options(prepared('lists_membership_version'))) as {
-    rows: MembershipVersion[];
-  };
-  return withVersionText(rows[0]);
 }
 
 /**

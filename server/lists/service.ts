@@ -5,14 +5,13 @@ import type { Actor, Deps } from '../context.js';
 import type { FamilyWrite } from '../db/family-write.js';
 import { newId } from '../db/ids.js';
 import { badRequest, invalidToken, notFound } from '../errors.js';
-import { tokenActor, type AccessClaims } from '../auth/tokens.js';
+import { tokenActor, tokenMembership, type AccessClaims } from '../auth/tokens.js';
 import { recallSection } from '../stores/memory.js';
 import { storeRow } from '../stores/queries.js';
 import { existingForCreate, lower, type Created, type Row } from './common.js';
 import {
   itemRows,
   listDetailForToken,
-  membershipVersion,
   listRow,
   listSummaryRow,
   listSummaryRows,
@@ -77,7 +76,7 @@ export async function listLists(deps: ReadDeps, actor: Actor, archived: boolean)
  *  family is at that version, the read is the membership check alone (with the version), and
  *  the copy is the answer. */
 export async function getListDetailJson(
-  deps: ReadDeps & Pick<Deps, 'listDetailCache'>,
+  deps: ReadDeps & Pick<Deps, 'listDetailCache' | 'readCache'>,
   claims: AccessClaims,
   listId: string,
 ): Promise<Buffer> {
@@ -86,7 +85,7 @@ export async function getListDetailJson(
   const who = { userId: claims.sub, familyId: claims.family_id };
   const cached = cache?.get(key);
   if (cached) {
-    const m = await membershipVersion(deps.db, who);
+    const m = await tokenMembership(deps, who.userId, who.familyId);
     if (!tokenActor(claims, m)) throw invalidToken();
     if (m!.version === cached.version) return cached.body;
   }
