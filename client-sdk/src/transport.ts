@@ -16,6 +16,10 @@ export interface TransportOptions {
 /** Statuses whose response has no body (the Response constructor refuses one). */
 const NULL_BODY = new Set([101, 204, 205, 304]);
 
+/** The text of each response `send` read whole: `readJson` parses it as is instead of encoding
+ *  it into the new Response's body and decoding it again (a pull page is about 450 KB). */
+const BODIES = new WeakMap<Response, string>();
+
 export class Transport {
   private readonly base: string;
   constructor(
@@ -53,11 +57,13 @@ export class Transport {
       // The body too: a connection that dies mid-answer must not hang the caller.
       const text = await res.text();
       this.options.onReachable?.(true);
-      return new Response(NULL_BODY.has(res.status) ? null : text, {
+      const read = new Response(NULL_BODY.has(res.status) ? null : text, {
         status: res.status,
         statusText: res.statusText,
         headers: res.headers,
       });
+      BODIES.set(read, text);
+      return read;
     } catch (err) {
       this.options.onReachable?.(false);
       throw networkError(timedOut ? new Error(`no answer within ${this.options.timeoutMs} ms`) : err);
@@ -69,6 +75,6 @@ export class Transport {
 
 /** Parses a success body: JSON, or undefined for an empty body (204). */
 export async function readJson<T>(res: Response): Promise<T> {
-  const text = await res.text();
+  const text = BODIES.get(res) ?? (await res.text());
   return (text ? JSON.parse(text) : undefined) as T;
 }
