@@ -76,34 +76,59 @@ export class RealtimeHub {
     if (set.size === 0) g.lists.delete(listId);
   }
 
-  /** Bus handler: delivers a committed write's events to the sockets of that family only. */
+  /**
+   * Bus handler: delivers a committed write's events to the sockets of that family only. A
+   * commit's frames go to each socket back to back (socket by socket, each socket's frames in
+   * event order) rather than event by event across all sockets: a device then reads the whole
+   * commit (e.g. `ListProgress` and `Changed`) in one wake-up instead of one per frame, a
+   * hundred sends apart. Frames queued before a member is removed or changes role are sent first.
+   */
   deliver(familyId: string, events: FamilyEvent[]): void {
     const g = this.families.get(familyId);
     if (!g) return;
+    const outbox = new Map<HubMember, string[]>();
+    const queue = (targets: Set<HubMember>, e: FrameEvent) => {
+      if (targets.size === 0) return;
+      const text = this.encode(e);
+      for (const m of targets) {
+        const texts = outbox.get(m);
+        if (texts) texts.push(text);
+        else outbox.set(m, [text]);
+      }
+    };
+    const flush = () => {
+      // A send may close a slow consumer, which drops its remaining frames (sendText ignores a
+      // closed socket).
+      for (const [m, texts] of outbox) for (const text of texts) m.sendText(text);
+      outbox.clear();
+    };
     for (const e of events) {
       const route = routeEvent(e);
       switch (route.kind) {
         case 'list': {
           const set = g.lists.get(route.listId);
-          if (set) this.broadcast(set, route.frame);
+          if (set) queue(set, route.frame);
           break;
         }
         case 'overview':
-          this.broadcast(g.all, route.frame);
+          queue(g.all, route.frame);
           if (e.type === 'ListDeleted' && typeof e.listId === 'string') this.dissolveList(g, e.listId.toLowerCase());
           break;
         case 'memberRemoved':
+          flush();
           for (const m of [...g.all]) {
             if (m.userId === route.userId) m.close(CLOSE_CODES.REMOVED_FROM_FAMILY, 'removed from the family');
           }
           break;
         case 'memberRoleChanged':
+          flush();
           for (const m of g.all) if (m.userId === route.userId) m.role = route.role;
           break;
         case 'drop':
           break;
       }
     }
+    flush();
   }
 
   /** A deleted list's group is dissolved: its sockets heard ListDeleted on the overview. */
@@ -112,14 +137,6 @@ export class RealtimeHub {
     if (!set) return;
     for (const m of set) m.lists.delete(listId);
     g.lists.delete(listId);
-  }
-
-  private broadcast(targets: Set<HubMember>, e: FrameEvent): void {
-    if (targets.size === 0) return;
-    const text = this.encode(e);
-    // A send may close a slow consumer, which deletes it from the set; deleting during Set
-    // iteration is well defined (the rest are still visited once).
-    for (const m of targets) m.sendText(text);
   }
 
   /** Encodes once per event. Producers are typed with the protocol's frames (a shape it does not
