@@ -46,12 +46,11 @@ class Arrivals {
   private waiter: (() => void) | undefined;
   listen(receivers: Remote[]): void {
     receivers.forEach((r, i) =>
-      r.on('event', (m: { arrival?: string; changed?: boolean; t?: number }) => {
-        if (m.changed) {
+      r.on('event', (m: { arrival?: string; frames?: number[]; t?: number }) => {
+        if (m.frames?.length) {
           let list = this.frames.get(i);
           if (!list) this.frames.set(i, (list = []));
-          list.push(m.t!);
-          return;
+          list.push(...m.frames);
         }
         if (!m.arrival) return;
         let by = this.seen.get(m.arrival);

@@ -25,8 +25,10 @@ let stripDocs = false;
 let patched = 0;
 let client: FamilyClient | undefined;
 /** A receiver also reports when each `Changed` frame arrives (the split: push + commit + frame,
- *  then applying it). */
+ *  then applying it), with its next arrival: one message per arrival, as a PouchDB listener
+ *  sends (a message of its own would cost the device and the bench's thread a wake-up more). */
 let receiving = false;
+let frameTimes: number[] = [];
 
 /** `ws` with an `onmessage` that drops `docs` from Changed frames while `stripDocs` is on. */
 class BenchWebSocket extends WebSocket {
@@ -41,7 +43,7 @@ class BenchWebSocket extends WebSocket {
           fn &&
             ((ev: WebSocket.MessageEvent) => {
               const text = String(ev.data);
-              if (receiving && text.includes('"Changed"')) port.postMessage({ changed: true, t: now() });
+              if (receiving && text.includes('"Changed"')) frameTimes.push(now());
               if (text.includes('"docs"')) patched++;
               fn(stripDocs ? withoutDocs(ev) : ev);
             }),
@@ -81,7 +83,9 @@ serve(
       if (args.receiver) {
         receiving = true;
         client.db.items.$.subscribe((ev: { operation: string; documentId: string }) => {
-          if (ev.operation === 'INSERT') port.postMessage({ arrival: ev.documentId, t: now() });
+          if (ev.operation !== 'INSERT') return;
+          port.postMessage({ arrival: ev.documentId, t: now(), frames: frameTimes });
+          frameTimes = [];
         });
       }
       return null;
