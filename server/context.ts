@@ -45,6 +45,9 @@ export interface Deps {
    * process; none on PostgreSQL, where every request asks the database.
    */
   readCache?: ReadCache;
+  /** The list detail's statement is a database function (PGlite only: server/lists/queries.ts
+   *  `createListDetailFunction`). */
+  listDetailFunction?: boolean;
   /** Extension slots filled by features (mailer, realtime hub, ...). */
   [key: string]: unknown;
 }

@@ -16,6 +16,7 @@ import { systemClock, type Clock, type Deps } from './context.js';
 import { buildApp } from './app.js';
 import { jwtKey } from './auth/tokens.js';
 import { DetailCache } from './lists/detail-cache.js';
+import { createListDetailFunction } from './lists/queries.js';
 import { clientErrorHandler } from './http/middleware.js';
 import type { ApiRouter } from './http/route.js';
 import { createMailer } from './mail/mailer.js';
@@ -76,7 +77,12 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
   if (config.LIST_DETAIL_CACHE_MB > 0)
     deps.listDetailCache = new DetailCache(config.LIST_DETAIL_CACHE_MB * 1024 * 1024);
   // PGlite: this process makes every write, so a read can be remembered exactly until the next.
-  if (isEmbedded(db)) deps.readCache = new ReadCache(db);
+  if (isEmbedded(db)) {
+    deps.readCache = new ReadCache(db);
+    // PGlite prepares no statement: the list detail's plan is kept by a function instead.
+    await createListDetailFunction(db);
+    deps.listDetailFunction = true;
+  }
   // The rate-limit counters' own connection, which never makes a request wait (ratelimit.ts).
   const redis = config.REDIS_URL ? await connectRateLimitRedis(config.REDIS_URL, log) : undefined;
   if (redis) deps.redis = redis;

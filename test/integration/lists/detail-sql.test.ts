@@ -8,7 +8,7 @@ import { makeFamily } from '../../helpers/factories.js';
 import { insertVersioned, updateVersioned } from '../../helpers/versioned.js';
 import { newId } from '../../../server/db/ids.js';
 import { takeFamilyVersion } from '../../../server/db/family-write.js';
-import { itemRows, listDetailJson, listRow } from '../../../server/lists/queries.js';
+import { itemRows, listDetailJson, listDetailJsonViaFunction, listRow } from '../../../server/lists/queries.js';
 import { toItem, toList } from '../../../server/lists/records.js';
 import { sectionRows } from '../../../server/stores/queries.js';
 import { toSection } from '../../../server/stores/records.js';
@@ -29,6 +29,9 @@ async function expectSame(app: App, familyId: string, token: string, listId: str
   const sql = await listDetailJson(app.deps.db, familyId, listId);
   const expected = await reference(app, familyId, listId);
   expect(sql).to.equal(expected);
+  // PGlite: the same statement as a database function (what the service calls there).
+  if (app.deps.listDetailFunction)
+    expect(await listDetailJsonViaFunction(app.deps.db, familyId, listId)).to.equal(expected);
   const res = await request(app, 'GET', `/api/lists/${listId}`, { token });
   expect(res.status).to.equal(200);
   expect(res.headers.get('content-type')).to.equal('application/json; charset=utf-8');
@@ -182,5 +185,8 @@ describe('list detail built by the database agrees with the protocol’s listDet
     const theirs = (await request(app, 'POST', '/api/lists', { token: other.admin.token, body: { name: 'Theirs' } }))
       .body;
     expect(await listDetailJson(app.deps.db, family.familyId, theirs.id)).to.equal(undefined);
+    if (app.deps.listDetailFunction)
+      for (const listId of [newId(), bare.id, theirs.id])
+        expect(await listDetailJsonViaFunction(app.deps.db, family.familyId, listId)).to.equal(undefined);
   });
 });
