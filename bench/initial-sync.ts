@@ -16,7 +16,7 @@ import { bundleWorker } from './lib/bundle.js';
 import { writeResult } from './lib/report.js';
 
 const N = Number(process.env.BENCH_ITEMS ?? pick(10_000, 500));
-const ROUNDS = pick(3, 2);
+const ROUNDS = pick(5, 2);
 const BATCHES = [100, 1000];
 
 async function main() {
