@@ -45,9 +45,9 @@ export interface Deps {
    * process; none on PostgreSQL, where every request asks the database.
    */
   readCache?: ReadCache;
-  /** The list detail's statement is a database function (PGlite only: server/lists/queries.ts
-   *  `createListDetailFunction`). */
-  listDetailFunction?: boolean;
+  /** Hot statements run as the database functions made of them at start (PGlite only:
+   *  server/db/statement-function.ts). */
+  statementFunctions?: boolean;
   /** Extension slots filled by features (mailer, realtime hub, ...). */
   [key: string]: unknown;
 }

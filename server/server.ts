@@ -16,7 +16,9 @@ import { systemClock, type Clock, type Deps } from './context.js';
 import { buildApp } from './app.js';
 import { jwtKey } from './auth/tokens.js';
 import { DetailCache } from './lists/detail-cache.js';
-import { createListDetailFunction } from './lists/queries.js';
+import { DETAIL_FUNCTION } from './lists/queries.js';
+import { ITEMS_PAGE_FUNCTIONS } from './sync/queries.js';
+import { createStatementFunction } from './db/statement-function.js';
 import { clientErrorHandler } from './http/middleware.js';
 import type { ApiRouter } from './http/route.js';
 import { createMailer } from './mail/mailer.js';
@@ -53,6 +55,9 @@ export interface RunningServer {
   close(options?: CloseOptions): Promise<void>;
 }
 
+/** The statements kept as functions on PGlite (server/db/statement-function.ts). */
+const STATEMENT_FUNCTIONS = [DETAIL_FUNCTION, ITEMS_PAGE_FUNCTIONS.first, ITEMS_PAGE_FUNCTIONS.next];
+
 export async function startServer(options: StartOptions = {}): Promise<RunningServer> {
   const config: Config = loadConfig(options.env ?? process.env);
   const log = options.logger ?? createLogger(config.LOG_LEVEL);
@@ -79,9 +84,9 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
   // PGlite: this process makes every write, so a read can be remembered exactly until the next.
   if (isEmbedded(db)) {
     deps.readCache = new ReadCache(db);
-    // PGlite prepares no statement: the list detail's plan is kept by a function instead.
-    await createListDetailFunction(db);
-    deps.listDetailFunction = true;
+    // PGlite prepares no statement: the hot statements' plans are kept by functions instead.
+    for (const s of STATEMENT_FUNCTIONS) await createStatementFunction(db, s);
+    deps.statementFunctions = true;
   }
   // The rate-limit counters' own connection, which never makes a request wait (ratelimit.ts).
   const redis = config.REDIS_URL ? await connectRateLimitRedis(config.REDIS_URL, log) : undefined;

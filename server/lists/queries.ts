@@ -1,6 +1,7 @@
 // SQL for shopping lists and items. Every read filters by family and `deleted`; "active" items
 // are the live ones that are not soft-removed.
 import { prepared, type Db, type Trx } from '../db/knex.js';
+import { statementFunction } from '../db/statement-function.js';
 import type { FamilyWrite } from '../db/family-write.js';
 import type { Row } from './common.js';
 import type { ListCounts } from './records.js';
@@ -190,14 +191,14 @@ export async function listDetailJson(db: Q, familyId: string, listId: string): P
 /**
  * The membership check (as `membershipVersion`) and the list detail in one statement, one round
  * trip; `body` null when the family has no such live list. Undefined without a membership.
- * `viaFunction`: the detail through the database function of `createListDetailFunction`.
+ * `viaFunction`: the detail through `DETAIL_FUNCTION` (PGlite).
  */
 export async function listDetailForToken(
   db: Q,
   input: { userId: string; familyId: string; listId: string },
   { viaFunction = false }: { viaFunction?: boolean } = {},
 ): Promise<(MembershipVersion & { body: string | null }) | undefined> {
-  const detail = viaFunction ? DETAIL_FUNCTION_CALL : `(${DETAIL_SQL})`;
+  const detail = viaFunction ? DETAIL_FUNCTION.call : `(${DETAIL_SQL})`;
   const { rows } = (await db
     .raw(`SELECT mv.role, mv.created_at, mv.version, ${detail} AS body FROM (${MEMBERSHIP_VERSION_SQL}) mv`, {
       ...input,
@@ -209,36 +210,21 @@ export async function listDetailForToken(
   return withVersionText(rows[0]);
 }
 
-/** The detail's function (`createListDetailFunction`): its name, and its call with the detail's
- *  statement's bindings. */
-const DETAIL_FUNCTION = 'fs_list_detail';
-const DETAIL_FUNCTION_CALL = `${DETAIL_FUNCTION}(:familyId::uuid, :listId::uuid, :uncategorized::text)`;
+/** The detail's statement kept as a function on PGlite (server/db/statement-function.ts). */
+export const DETAIL_FUNCTION = statementFunction({
+  name: 'fs_list_detail',
+  sql: DETAIL_SQL,
+  args: [
+    ['familyId', 'uuid'],
+    ['listId', 'uuid'],
+    ['uncategorized', 'text'],
+  ],
+  returns: 'text',
+});
 
-/**
- * Makes the detail's statement (`DETAIL_SQL`, unchanged) the body of a PL/pgSQL function, for the
- * embedded database. PGlite names no prepared statements: each call parsed and planned the
- * statement again, which was more than half of its cost there (~2 of ~4 ms at 200 items, in
- * WebAssembly on the HTTP thread), while a PL/pgSQL function keeps its plan for the session, and
- * PGlite has one session. It is made afresh from this code at every start (server/server.ts), so
- * it is always this code's statement; one process opens a PGlite database. PostgreSQL keeps the
- * statement as a named prepared statement of each connection instead (`prepared`), so several
- * instances of different versions never share a function.
- */
-export async function createListDetailFunction(db: Db): Promise<void> {
-  const body = DETAIL_SQL.replace(/:familyId\b/g, 'p_family_id')
-    .replace(/:listId\b/g, 'p_list_id')
-    .replace(/:uncategorized\b/g, 'p_uncategorized');
-  if (body.includes('$fn$')) throw new Error('the list detail statement cannot be made a function');
-  await db.raw(
-    `CREATE OR REPLACE FUNCTION ${DETAIL_FUNCTION}(p_family_id uuid, p_list_id uuid, p_uncategorized text)
-     RETURNS text LANGUAGE plpgsql STABLE AS $fn$ BEGIN RETURN (${body}); END $fn$`,
-  );
-}
-
-/** The list detail through the function of `createListDetailFunction` (same bytes as
- *  `listDetailJson`). */
+/** The list detail through `DETAIL_FUNCTION` (same bytes as `listDetailJson`). */
 export async function listDetailJsonViaFunction(db: Q, familyId: string, listId: string): Promise<string | undefined> {
-  const { rows } = (await db.raw(`SELECT ${DETAIL_FUNCTION_CALL} AS body`, {
+  const { rows } = (await db.raw(`SELECT ${DETAIL_FUNCTION.call} AS body`, {
     familyId,
     listId,
     uncategorized: UNCATEGORIZED,

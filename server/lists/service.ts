@@ -76,7 +76,7 @@ export async function listLists(deps: ReadDeps, actor: Actor, archived: boolean)
  *  family is at that version, the read is the membership check alone (with the version), and
  *  the copy is the answer. */
 export async function getListDetailJson(
-  deps: ReadDeps & Pick<Deps, 'listDetailCache' | 'readCache' | 'listDetailFunction'>,
+  deps: ReadDeps & Pick<Deps, 'listDetailCache' | 'readCache' | 'statementFunctions'>,
   claims: AccessClaims,
   listId: string,
 ): Promise<Buffer> {
@@ -89,7 +89,7 @@ export async function getListDetailJson(
     if (!tokenActor(claims, m)) throw invalidToken();
     if (m!.version === cached.version) return cached.body;
   }
-  const r = await listDetailForToken(deps.db, { ...who, listId }, { viaFunction: deps.listDetailFunction === true });
+  const r = await listDetailForToken(deps.db, { ...who, listId }, { viaFunction: deps.statementFunctions === true });
   if (!tokenActor(claims, r)) throw invalidToken();
   if (r!.body === null) {
     cache?.delete(key);

@@ -100,7 +100,7 @@ export function isExpired(position: FamilyPosition | null, counters: Counters): 
 const midWalkId = (rowId: string, issuedAt: number) => `${rowId}/${issuedAt}`;
 
 export async function pullDocs(
-  deps: Pick<Deps, 'db'>,
+  deps: Pick<Deps, 'db' | 'statementFunctions'>,
   familyId: string,
   collection: CollectionName,
   checkpoint: Checkpoint | null,
@@ -118,7 +118,9 @@ export async function pullDocs(
       if (collection === 'items') {
         // The biggest collection: its page's JSON is built by the database (one text value
         // instead of 1,000 rows of 18 columns through the driver and the row → doc mapping).
-        const page = await itemDocsJsonAfter(trx, familyId, familyCursor, limit);
+        const page = await itemDocsJsonAfter(trx, familyId, familyCursor, limit, {
+          viaFunction: deps.statementFunctions === true,
+        });
         if (!page.last) return { documents: [], checkpoint };
         const next: Checkpoint =
           page.rows <= limit

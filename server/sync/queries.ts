@@ -3,7 +3,8 @@
 import { ITEM_DOC_JSON } from '../lists/queries.js';
 import type { Knex } from 'knex';
 import { effectiveGlobalProducts, FAMILY_UNIT_COLUMNS, GLOBAL_UNIT_COLUMNS } from '../catalog/queries.js';
-import type { Db, Trx } from '../db/knex.js';
+import { prepared, type Db, type Trx } from '../db/knex.js';
+import { statementFunction } from '../db/statement-function.js';
 import type { EffectiveProductRow, EffectiveUnitRow } from '../catalog/records.js';
 import type { Row } from './docs.js';
 
@@ -58,35 +59,75 @@ export async function familyRowsAfter(
     .limit(limit);
 }
 
-/** A page of the family's items after the cursor as the JSON text of its docs (built by the
- *  database, `ITEM_DOC_JSON`), the number of rows read (up to `limit + 1`: more than `limit`
- *  means the page did not reach the end) and the cursor of the page's last row. */
+/** `(version, id) > cursor`, written so the (family_id, version, id) index bounds the scan. */
+const CURSOR_SQL = ' AND i.version >= :version::bigint AND (i.version, i.id) > (:version::bigint, :id::uuid)';
+
+/** A page of the family's items (`:limit` of them; `:familyId`, and the cursor `:version`, `:id`
+ *  when `fromCursor`) as one row: the JSON text of their docs (built by the database,
+ *  `ITEM_DOC_JSON`), the number of rows read (up to `limit + 1`: more than `limit` means the
+ *  page did not reach the end), and the (version, id) of the page's last row. */
+const itemsPageSql = (fromCursor: boolean) => `SELECT
+     coalesce('[' || string_agg(j, ',' ORDER BY rn) FILTER (WHERE rn <= :limit::int) || ']', '[]') AS docs,
+     count(*)::int AS row_count,
+     (array_agg(version::text ORDER BY rn DESC) FILTER (WHERE rn <= :limit::int))[1] AS last_version,
+     (array_agg(id::text ORDER BY rn DESC) FILTER (WHERE rn <= :limit::int))[1] AS last_id
+   FROM (
+     SELECT p.*, row_number() OVER (ORDER BY version, id) AS rn FROM (
+       SELECT i.version, i.id, ${ITEM_DOC_JSON} AS j FROM shopping_list_items i
+       WHERE i.family_id = :familyId::uuid${fromCursor ? CURSOR_SQL : ''}
+       ORDER BY i.version, i.id LIMIT :limit::int + 1
+     ) p
+   ) r`;
+
+const ITEMS_PAGE_ROW = 'TABLE (docs text, row_count int, last_version text, last_id text)';
+
+/** The items page's two statements (from the start, from a cursor) kept as functions on PGlite
+ *  (server/db/statement-function.ts). */
+export const ITEMS_PAGE_FUNCTIONS = {
+  first: statementFunction({
+    name: 'fs_items_page',
+    sql: itemsPageSql(false),
+    args: [
+      ['familyId', 'uuid'],
+      ['limit', 'int'],
+    ],
+    returns: ITEMS_PAGE_ROW,
+  }),
+  next: statementFunction({
+    name: 'fs_items_page_after',
+    sql: itemsPageSql(true),
+    args: [
+      ['familyId', 'uuid'],
+      ['version', 'bigint'],
+      ['id', 'uuid'],
+      ['limit', 'int'],
+    ],
+    returns: ITEMS_PAGE_ROW,
+  }),
+};
+
+/** A page of the family's items after the cursor as the JSON text of its docs (`itemsPageSql`),
+ *  the number of rows read and the cursor of the page's last row. `viaFunction`: through
+ *  `ITEMS_PAGE_FUNCTIONS` (PGlite), the same rows. */
 export async function itemDocsJsonAfter(
   q: Q,
   familyId: string,
   cursor: Cursor | null,
   limit: number,
+  { viaFunction = false }: { viaFunction?: boolean } = {},
 ): Promise<{ json: string; rows: number; last: { version: string; id: string } | null }> {
-  const inner = after(q('shopping_list_items as i').where('i.family_id', familyId), cursor, 'i.version', 'i.id')
-    .select('i.version', 'i.id', q.raw(`${ITEM_DOC_JSON} as j`))
-    .orderBy([{ column: 'i.version' }, { column: 'i.id' }])
-    .limit(limit + 1);
-  const ranked = q
-    .queryBuilder()
-    .from(inner.as('p'))
-    .select('*', q.raw('row_number() over (order by version, id) as rn'));
-  const row = (await q
-    .queryBuilder()
-    .from(ranked.as('r'))
-    .first(
-      q.raw(`coalesce('[' || string_agg(j, ',' order by rn) filter (where rn <= ?) || ']', '[]') as json`, [limit]),
-      q.raw('count(*)::int as rows'),
-      q.raw('(array_agg(version::text order by rn desc) filter (where rn <= ?))[1] as last_version', [limit]),
-      q.raw('(array_agg(id::text order by rn desc) filter (where rn <= ?))[1] as last_id', [limit]),
-    )) as { json: string; rows: number | string; last_version: string | null; last_id: string | null };
+  const fn = cursor ? ITEMS_PAGE_FUNCTIONS.next : ITEMS_PAGE_FUNCTIONS.first;
+  const sql = viaFunction ? fn.call : fn.sql;
+  const bindings = cursor
+    ? { familyId, limit, version: String(cursor.version), id: cursor.id || MIN_ID }
+    : { familyId, limit };
+  const { rows } = (await q.raw(sql, bindings).options(prepared(viaFunction ? `${fn.name}_call` : fn.name))) as {
+    rows: Array<{ docs: string; row_count: number | string; last_version: string | null; last_id: string | null }>;
+  };
+  const row = rows[0]!;
   return {
-    json: row.json,
-    rows: Number(row.rows),
+    json: row.docs,
+    rows: Number(row.row_count),
     last: row.last_version === null || row.last_id === null ? null : { version: row.last_version, id: row.last_id },
   };
 }

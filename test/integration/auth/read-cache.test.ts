@@ -71,13 +71,13 @@ describe('reads remembered until the next write (embedded database only)', () =>
     const { member, listId } = await setup();
     if (usingPostgres) {
       expect(app.deps.readCache).to.equal(undefined);
-      expect(app.deps.listDetailFunction).to.equal(undefined);
+      expect(app.deps.statementFunctions).to.equal(undefined);
       await warm(member, listId);
       return;
     }
     const cache = app.deps.readCache!;
     expect(cache).to.not.equal(undefined);
-    expect(app.deps.listDetailFunction).to.equal(true);
+    expect(app.deps.statementFunctions).to.equal(true);
     await warm(member, listId);
     const hits = cache.hits;
     const statements: string[] = [];

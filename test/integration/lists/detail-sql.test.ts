@@ -30,7 +30,7 @@ async function expectSame(app: App, familyId: string, token: string, listId: str
   const expected = await reference(app, familyId, listId);
   expect(sql).to.equal(expected);
   // PGlite: the same statement as a database function (what the service calls there).
-  if (app.deps.listDetailFunction)
+  if (app.deps.statementFunctions)
     expect(await listDetailJsonViaFunction(app.deps.db, familyId, listId)).to.equal(expected);
   const res = await request(app, 'GET', `/api/lists/${listId}`, { token });
   expect(res.status).to.equal(200);
@@ -185,7 +185,7 @@ describe('list detail built by the database agrees with the protocol’s listDet
     const theirs = (await request(app, 'POST', '/api/lists', { token: other.admin.token, body: { name: 'Theirs' } }))
       .body;
     expect(await listDetailJson(app.deps.db, family.familyId, theirs.id)).to.equal(undefined);
-    if (app.deps.listDetailFunction)
+    if (app.deps.statementFunctions)
       for (const listId of [newId(), bare.id, theirs.id])
         expect(await listDetailJsonViaFunction(app.deps.db, family.familyId, listId)).to.equal(undefined);
   });

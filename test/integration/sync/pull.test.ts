@@ -5,9 +5,15 @@ import { testApp, request } from '../../helpers/app.js';
 import { makeFamily } from '../../helpers/factories.js';
 import { catalogWrite } from '../../../server/db/family-write.js';
 import { newId } from '../../../server/db/ids.js';
-import { COLLECTIONS, pullResponseSchemas, type CollectionName } from '@family-shopping/client/protocol';
+import {
+  COLLECTIONS,
+  pullResponseSchemas,
+  type Checkpoint,
+  type CollectionName,
+} from '@family-shopping/client/protocol';
 import { familyVersion, pull, pullAll, uuid } from './helpers.js';
 import { familyDoc } from '../../../server/sync/docs.js';
+import { pullBody, pullDocs } from '../../../server/sync/pull.js';
 
 async function seedFamily(app: Awaited<ReturnType<typeof testApp>>) {
   const family = await makeFamily(app);
@@ -197,6 +203,33 @@ describe('sync pull', () => {
         checkpoint: r.body.checkpoint,
       });
       expect(r.text).to.equal(expected);
+    }
+    // PGlite: the page's statement as a database function (what the service calls there) gives
+    // the plain statement's bytes, documents and checkpoint alike, page after page and from any
+    // checkpoint: the start, mid-walk, a catalog-style one (no row id), the end.
+    if (!app.deps.statementFunctions) return;
+    const page = async (checkpoint: Checkpoint | null, limit: number, statementFunctions: boolean) =>
+      pullBody(await pullDocs({ db: app.deps.db, statementFunctions }, s.family.familyId, 'items', checkpoint, limit));
+    const all = await app.deps
+      .db('shopping_list_items')
+      .where({ family_id: s.family.familyId })
+      .orderBy(['version', 'id']);
+    for (const limit of [1, 2, 3, 1000]) {
+      let checkpoint: Checkpoint | null = null;
+      const walked: string[] = [];
+      for (;;) {
+        const plain = await page(checkpoint, limit, false);
+        expect(await page(checkpoint, limit, true), `limit ${limit} after ${JSON.stringify(checkpoint)}`).to.equal(
+          plain,
+        );
+        const body = JSON.parse(plain) as { documents: Array<{ id: string }>; checkpoint: Checkpoint };
+        if (body.documents.length === 0) break;
+        walked.push(...body.documents.map((d) => d.id));
+        checkpoint = body.checkpoint;
+        const bare = { version: checkpoint.version - 1, id: '' };
+        expect(await page(bare, limit, true)).to.equal(await page(bare, limit, false));
+      }
+      expect(walked).to.deep.equal(all.map((row) => row.id));
     }
   });
 
