@@ -65,9 +65,12 @@ export function checkSchema(raw: string | undefined): void {
   }
 }
 
+/** Made once: building a zod schema costs more than checking a value with it. */
+const Limit = z.coerce.number().int().min(1).max(PULL_LIMIT_MAX);
+
 function parseLimit(raw: string | undefined): number {
   if (raw === undefined || raw === '') return PULL_LIMIT_DEFAULT;
-  const r = z.coerce.number().int().min(1).max(PULL_LIMIT_MAX).safeParse(raw);
+  const r = Limit.safeParse(raw);
   if (!r.success) throw validationFailed(zodErrors(r.error, 'query.limit'));
   return r.data;
 }
