@@ -215,9 +215,22 @@ function fmtTick(v: number): string {
 }
 
 /** Draws the panels whose results exist and writes docs/benchmarks-growth.png; null if none. */
+/** The plot's panels, one per benchmark whose results it draws. */
+const PANEL_COUNT = 3;
+
+/**
+ * Renders the plot from the results in bench/results/ (kept on this machine, never committed).
+ * Only with all three panels: a checkout that ran one benchmark alone keeps the committed plot
+ * rather than replacing it with one panel.
+ */
 export async function renderGrowthPlot(file = PLOT_FILE): Promise<string | null> {
   const ps = panels();
-  if (ps.length === 0) return null;
+  if (ps.length < PANEL_COUNT) {
+    console.error(
+      `the plot is kept: results for ${PANEL_COUNT - ps.length} of its ${PANEL_COUNT} panels are missing in bench/results/ (run read-path, pull-growth and live-fanout)`,
+    );
+    return null;
+  }
   if (!existsSync(CHROMIUM)) {
     console.error(`no Chromium at ${CHROMIUM}: the plot is not rendered`);
     return null;
