@@ -51,6 +51,9 @@ export const LIMITS = {
   unitCode: 50,
   quantityNote: 500,
   instructions: 20_000,
+  /** Account fields, checked by the server's auth schemas (server/auth/schemas.ts). */
+  userName: 100,
+  familyName: 100,
 } as const;
 
 export const SERVINGS_MIN = 1;

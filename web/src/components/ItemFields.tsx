@@ -1,5 +1,6 @@
 /** Quantity, unit (filtered by the product's unit categories, or all), approximate, note:
  * the shared fields of a list item and a recipe ingredient. */
+import { LIMITS } from '@family-shopping/client';
 import { useId } from 'preact/hooks';
 import type { Product, Unit } from '../lib/domain.ts';
 
@@ -127,7 +128,7 @@ export function AmountFields({
         <label for={`${id}-n`}>Note</label>
         <input
           id={`${id}-n`}
-          maxLength={500}
+          maxLength={LIMITS.quantityNote}
           value={value.note}
           onInput={(e) => set({ note: e.currentTarget.value })}
         />

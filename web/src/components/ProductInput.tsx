@@ -2,7 +2,7 @@
  * A name box with suggestions from the local catalog (products.search$): works offline.
  * The box stays a plain textbox (contract §9 "Add item"); the suggestions are buttons below.
  */
-import type { FamilyClient } from '@family-shopping/client';
+import { LIMITS, type FamilyClient } from '@family-shopping/client';
 import { useState } from 'preact/hooks';
 import { domain, type Product } from '../lib/domain.ts';
 import { useObservable } from '../lib/hooks.ts';
@@ -59,7 +59,7 @@ export function ProductInput({
         id={id}
         placeholder={showLabel ? placeholder : (placeholder ?? label)}
         autocomplete="off"
-        maxLength={500}
+        maxLength={LIMITS.itemName}
         value={value.name}
         onInput={(e) => {
           onChange({ name: e.currentTarget.value, product: null });

@@ -1,3 +1,4 @@
+import { LIMITS } from '@family-shopping/client';
 import { useState } from 'preact/hooks';
 import type { PageProps } from '../App.tsx';
 import { signOut } from '../lib/app.ts';
@@ -60,7 +61,7 @@ export function AccountPage({ client, session }: PageProps) {
         <Field
           label="User name"
           required
-          maxLength={100}
+          maxLength={LIMITS.userName}
           value={userName}
           onInput={(e) => setUserName(e.currentTarget.value)}
         />

@@ -4,7 +4,7 @@
  * it works without signal and replication carries it to the server. Deleting a unit in use is
  * refused at once (`unit_in_use`, checked on the device as the server does) and its reason shown.
  */
-import { UNIT_CATEGORIES, type UnitCategory } from '@family-shopping/client';
+import { LIMITS, UNIT_CATEGORIES, type UnitCategory } from '@family-shopping/client';
 import { useEffect, useRef, useState } from 'preact/hooks';
 import type { PageProps } from '../App.tsx';
 import { domain, type Product, type Unit } from '../lib/domain.ts';
@@ -74,7 +74,12 @@ export function CatalogPage({ client }: PageProps) {
               });
           }}
         >
-          <Field label="New product" maxLength={200} value={name} onInput={(e) => setName(e.currentTarget.value)} />
+          <Field
+            label="New product"
+            maxLength={LIMITS.productName}
+            value={name}
+            onInput={(e) => setName(e.currentTarget.value)}
+          />
           <Categories label="Measured by (filters the units offered)" value={flags} onChange={setFlags} />
           <button class="primary" type="submit">
             Add product
@@ -163,7 +168,7 @@ function ProductEditor({
         <Field
           label="Product name"
           required
-          maxLength={200}
+          maxLength={LIMITS.productName}
           value={name}
           onInput={(e) => setName(e.currentTarget.value)}
         />
@@ -227,14 +232,14 @@ function UnitsCard({ client, units }: { client: PageProps['client']; units: Unit
           <Field
             label="Unit name"
             required
-            maxLength={100}
+            maxLength={LIMITS.unitName}
             value={form.name}
             onInput={(e) => setForm({ ...form, name: e.currentTarget.value })}
           />
           <Field
             label="Abbreviation"
             required
-            maxLength={20}
+            maxLength={LIMITS.abbreviation}
             value={form.abbreviation}
             onInput={(e) => setForm({ ...form, abbreviation: e.currentTarget.value })}
           />
@@ -332,14 +337,14 @@ function UnitEditor({ client, unit, onDone }: { client: PageProps['client']; uni
         <Field
           label={`Name of ${unit.name}`}
           required
-          maxLength={100}
+          maxLength={LIMITS.unitName}
           value={form.name}
           onInput={(e) => setForm({ ...form, name: e.currentTarget.value })}
         />
         <Field
           label={`Abbreviation of ${unit.name}`}
           required
-          maxLength={20}
+          maxLength={LIMITS.abbreviation}
           value={form.abbreviation}
           onInput={(e) => setForm({ ...form, abbreviation: e.currentTarget.value })}
         />

@@ -2,6 +2,7 @@
  * The family: its name and invite code (every member sees the code, to share it), members
  * and roles, invitations. Admin actions are online-only REST calls (`client.rest`).
  */
+import { LIMITS } from '@family-shopping/client';
 import { useEffect, useState } from 'preact/hooks';
 import type { PageProps } from '../App.tsx';
 import { familyName$ } from '../lib/app.ts';
@@ -114,7 +115,7 @@ export function FamilyPage({ client, session }: PageProps) {
                   <Field
                     label="Family name"
                     required
-                    maxLength={100}
+                    maxLength={LIMITS.familyName}
                     value={familyName}
                     onInput={(e) => setFamilyName(e.currentTarget.value)}
                   />

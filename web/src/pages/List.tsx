@@ -1,3 +1,4 @@
+import { LIMITS } from '@family-shopping/client';
 import { useEffect, useRef, useState } from 'preact/hooks';
 import type { PageProps } from '../App.tsx';
 import { domain, type Item, type ListDetail, type Unit } from '../lib/domain.ts';
@@ -304,7 +305,7 @@ function ListSettings({
           <Field
             label="List name"
             required
-            maxLength={200}
+            maxLength={LIMITS.listName}
             value={name}
             onInput={(e) => setName(e.currentTarget.value)}
           />

@@ -1,3 +1,4 @@
+import { LIMITS } from '@family-shopping/client';
 import { useState } from 'preact/hooks';
 import type { PageProps } from '../App.tsx';
 import { domain } from '../lib/domain.ts';
@@ -38,7 +39,7 @@ export function ListsPage({ client }: PageProps) {
             <input
               id="new-list"
               placeholder="New list"
-              maxLength={200}
+              maxLength={LIMITS.listName}
               value={name}
               onInput={(e) => setName(e.currentTarget.value)}
             />

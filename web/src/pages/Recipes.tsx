@@ -1,3 +1,4 @@
+import { LIMITS } from '@family-shopping/client';
 import { useState } from 'preact/hooks';
 import type { PageProps } from '../App.tsx';
 import { domain, type ListSummary, type Unit } from '../lib/domain.ts';
@@ -36,7 +37,7 @@ export function RecipesPage({ client }: PageProps) {
           <input
             id="new-recipe"
             placeholder="New recipe"
-            maxLength={200}
+            maxLength={LIMITS.recipeName}
             value={name}
             onInput={(e) => setName(e.currentTarget.value)}
           />
@@ -110,7 +111,7 @@ export function RecipePage({ client, params }: PageProps) {
           <Field
             label="Recipe name"
             required
-            maxLength={200}
+            maxLength={LIMITS.recipeName}
             value={form.name}
             onInput={(e) => setForm({ ...form, name: e.currentTarget.value })}
           />

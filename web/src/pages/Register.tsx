@@ -1,4 +1,4 @@
-import type { FamilyClient } from '@family-shopping/client';
+import { LIMITS, type FamilyClient } from '@family-shopping/client';
 import { useEffect, useState } from 'preact/hooks';
 import { startReplication } from '../lib/app.ts';
 import { errorMessage, useAction } from '../lib/hooks.ts';
@@ -50,7 +50,7 @@ function RegisterForm({ client, invite, token }: { client: FamilyClient; invite?
         label="User name"
         autocomplete="nickname"
         required
-        maxLength={100}
+        maxLength={LIMITS.userName}
         value={userName}
         onInput={(e) => setUserName(e.currentTarget.value)}
       />
@@ -69,7 +69,7 @@ function RegisterForm({ client, invite, token }: { client: FamilyClient; invite?
           <Field
             label="Family name"
             required
-            maxLength={100}
+            maxLength={LIMITS.familyName}
             value={familyName}
             onInput={(e) => setFamilyName(e.currentTarget.value)}
           />

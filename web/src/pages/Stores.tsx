@@ -1,3 +1,4 @@
+import { LIMITS } from '@family-shopping/client';
 import { useRef, useState } from 'preact/hooks';
 import type { PageProps } from '../App.tsx';
 import { domain, type Section } from '../lib/domain.ts';
@@ -29,7 +30,7 @@ export function StoresPage({ client, session }: PageProps) {
           <input
             id="new-store"
             placeholder="New store"
-            maxLength={200}
+            maxLength={LIMITS.storeName}
             value={name}
             onInput={(e) => setName(e.currentTarget.value)}
           />
@@ -98,7 +99,7 @@ function StoreCard({
             <input
               id={`store-name-${store.id}`}
               value={name}
-              maxLength={200}
+              maxLength={LIMITS.storeName}
               onInput={(e) => setName(e.currentTarget.value)}
             />
           </div>
@@ -133,7 +134,7 @@ function StoreCard({
             <input
               id={`new-section-${store.id}`}
               placeholder="New section"
-              maxLength={200}
+              maxLength={LIMITS.sectionName}
               value={section}
               onInput={(e) => setSection(e.currentTarget.value)}
             />
@@ -229,7 +230,7 @@ function SectionList({
                 id={`section-${s.id}`}
                 class="grow"
                 value={name}
-                maxLength={200}
+                maxLength={LIMITS.sectionName}
                 onInput={(e) => setName(e.currentTarget.value)}
               />
               <button type="submit">Save</button>
