@@ -179,6 +179,8 @@ class Client implements FamilyClient {
   private lifecycle: Promise<unknown> = Promise.resolve();
   /** The app started this client (until stop()). */
   private running = false;
+  /** start() or stop() was called: sync()/awaitInSync() no longer start the client themselves. */
+  private startedOrStopped = false;
   /** `leader`: replicating here; `follower`: started, another tab replicates. */
   private role: 'none' | 'leader' | 'follower' = 'none';
   private replications: Replications | null = null;
@@ -291,6 +293,7 @@ class Client implements FamilyClient {
       if (this.running) return;
       const session = this.auth.session;
       if (!session) throw notSignedIn();
+      this.startedOrStopped = true;
       const owner = await readOwner(this.db);
       if (owner && (owner.familyId !== session.family.id || owner.baseUrl !== this.options.baseUrl)) {
         throw new FamilyClientError(
@@ -325,6 +328,7 @@ class Client implements FamilyClient {
   }
 
   stop(): Promise<void> {
+    this.startedOrStopped = true;
     return this.serial(async () => {
       if (!this.running) return;
       this.running = false;
@@ -358,6 +362,7 @@ class Client implements FamilyClient {
   }
 
   async sync(): Promise<void> {
+    await this.startIfNeverStarted();
     if (this.role === 'follower') return this.askLeader('sync');
     this.wakeAll();
     this.replications?.reSyncAll();
@@ -365,9 +370,16 @@ class Client implements FamilyClient {
   }
 
   async awaitInSync(): Promise<void> {
+    await this.startIfNeverStarted();
     if (this.role === 'follower') return this.askLeader('awaitInSync');
     await this.replications?.awaitInSync();
     await this.tracker?.recountNow(); // pending$ says 0 by the time this resolves
+  }
+
+  /** Contract §8 reaches "in sync" without naming start(): a signed-in client that was neither
+   *  started nor stopped starts replicating when sync() or awaitInSync() is called. */
+  private async startIfNeverStarted(): Promise<void> {
+    if (!this.startedOrStopped && !this.running && !this.destroyed && this.auth.session) await this.start();
   }
 
   async destroy(): Promise<void> {
