@@ -40,8 +40,8 @@ export interface FamilyClientOptions {
   fetch?: FetchLike;
   /** Defaults to `globalThis.WebSocket`; in Node 20 pass `WebSocket` from the `ws` package. */
   WebSocket?: WebSocketConstructor;
-  /** Use the live channel as the replication nudge (default true). Without it the client
-   * pulls at start and on `sync()` only. */
+  /** Use the live channel as the replication nudge (default: true where a WebSocket exists,
+   * given or global). Without it the client pulls at start and on `sync()` only. */
   realtime?: boolean;
   /** Share the database and the session with the other tabs of this origin, one of them
    * replicating (default: true in browsers, i.e. where IndexedDB, Web Locks and
@@ -247,7 +247,9 @@ class Client implements FamilyClient {
       units: this.units,
     } = domain);
     this.rest_ = rest;
-    this.realtime = options.realtime ?? true;
+    // Default: the live channel where the runtime has a WebSocket (Node 20 has none unless one
+    // is passed); without it the client still replicates, pulling at start and on sync().
+    this.realtime = options.realtime ?? this.webSocket() !== undefined;
     this.auth.subscribe((session, why) => {
       if (why === 'refreshed' && session) {
         this.live?.reauthenticate(session.accessToken);

@@ -64,7 +64,7 @@ export async function problemFrom(res: Response): Promise<FamilyApiError> {
 /**
  * - `database_of_another_family`: `start()` with a session of another family than the local data's;
  * - `destroyed`, `closed`: the client was destroyed or closed;
- * - `no_websocket`: no WebSocket in this runtime (pass one);
+ * - `no_websocket`: `realtime: true` but no WebSocket in this runtime (pass one);
  * - `stopped`: the client stopped before `sync()`/`awaitInSync()` settled;
  * - `insecure_context`: the page is not a secure context (https, or http on localhost), so
  *   the Web Crypto API the local database needs is missing;

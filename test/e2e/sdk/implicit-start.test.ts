@@ -1,7 +1,8 @@
 // Contract §8 used as written there, without `start()`: a client made with a session, domain
 // calls, then `awaitInSync()` (or `sync()`) must leave the local views equal to the REST answers
 // ("awaitInSync() resolves only once the server's state after the device's own pushes has been
-// pulled back"). So a client that was never started starts replicating when asked to sync.
+// pulled back"). So a client that was never started starts replicating when asked to sync,
+// and one made without a WebSocket (Node 20 has no global one) replicates without the live channel.
 import { expect } from 'chai';
 import { firstValueFrom } from 'rxjs';
 import { makeFamily } from '../../helpers/factories.js';
@@ -34,6 +35,21 @@ describe('e2e SDK: awaitInSync() and sync() on a client never started', function
 
     await c.sync();
     expect(await firstValueFrom(c.lists.summaries$())).to.deep.equal([onServer]);
+  });
+
+  it('with only the options the contract names (no WebSocket in Node 20): replicates without the live channel', async () => {
+    const family = await makeFamily(sdk.app);
+    const rest = restAs(sdk.app, family.admin.token);
+    const c = sdk.track(
+      await newClient(sdk.app, { session: await loginSession(sdk.app, family.admin), WebSocket: undefined }),
+    );
+    const list = await c.lists.create({ name: 'From Node' });
+    await c.awaitInSync();
+    expect(c.online).to.equal(true);
+    expect(await firstValueFrom(c.lists.detail$(list.id))).to.deep.equal(await rest('GET', `/api/lists/${list.id}`));
+    const fromWeb = await rest('POST', '/api/lists', { name: 'From the web' });
+    await c.sync();
+    expect((await firstValueFrom(c.lists.summaries$())).map((l) => l.id)).to.include(fromWeb.id);
   });
 
   it('an explicit stop() is kept: awaitInSync() does not start the client again', async () => {
