@@ -5,7 +5,16 @@
  * API (`client.rest`). In browsers the tabs of one origin share the database and the session,
  * and one of them replicates (tabs.ts). See docs/sdk.md.
  */
-import { BehaviorSubject, Subject, distinctUntilChanged, filter, type Observable, type Subscription } from 'rxjs';
+import {
+  BehaviorSubject,
+  Subject,
+  combineLatest,
+  distinctUntilChanged,
+  filter,
+  map,
+  type Observable,
+  type Subscription,
+} from 'rxjs';
 import type { RxStorage } from 'rxdb';
 import { Auth, notSignedIn } from './auth.js';
 import { backoffDelay, Wakeup, type BackoffOptions } from './backoff.js';
@@ -20,7 +29,7 @@ import { SyncTracker, type PullProgress } from './status.js';
 import { defaultStorage, hasIndexedDb } from './storage.js';
 import { Tabs, tabsAvailable, type TabMessage } from './tabs.js';
 import { Transport, type FetchLike } from './transport.js';
-import { PULL_LIMIT_MAX, RefusedRows, SCHEMA_VERSION, type CollectionName } from './protocol/index.js';
+import { COLLECTIONS, PULL_LIMIT_MAX, RefusedRows, SCHEMA_VERSION, type CollectionName } from './protocol/index.js';
 import { createDomain, type Domain } from './domain/index.js';
 
 export interface FamilyClientOptions {
@@ -130,6 +139,7 @@ export async function createFamilyClient(options: FamilyClientOptions): Promise<
   const db = await openFamilyDatabase(name, storage, refused, useTabs);
   const tabs = useTabs ? new Tabs(db, name) : undefined;
   const client = new Client(options, fetchImpl, db, refused, tabs);
+  if (!tabs) await client.countUnreplicated();
   if (tabs) {
     // The session another tab stored is the newest one (every change is stored).
     const stored = await tabs.readSession().catch(() => null);
@@ -181,6 +191,8 @@ class Client implements FamilyClient {
   private running = false;
   /** start() or stop() was called: sync()/awaitInSync() no longer start the client themselves. */
   private startedOrStopped = false;
+  /** pending$ of a database that never replicated, until the replication counts (status.ts). */
+  private unreplicatedCount: Subscription | null = null;
   /** `leader`: replicating here; `follower`: started, another tab replicates. */
   private role: 'none' | 'leader' | 'follower' = 'none';
   private replications: Replications | null = null;
@@ -403,6 +415,7 @@ class Client implements FamilyClient {
   }
 
   private complete(): void {
+    this.unreplicatedCount?.unsubscribe();
     this.events.complete();
     this.stateSubject.complete();
     this.pendingSubject.complete();
@@ -432,7 +445,19 @@ class Client implements FamilyClient {
     });
   }
 
+  /** A database that never replicated holds nothing the server has seen: until the first start
+   *  counts what waits (status.ts), pending$ is the number of its documents. */
+  async countUnreplicated(): Promise<void> {
+    if (await readOwner(this.db)) return;
+    const counts = COLLECTIONS.map((c) => (this.db[c] as { count(): { $: Observable<number> } }).count().$);
+    this.unreplicatedCount = combineLatest(counts)
+      .pipe(map((ns) => ns.reduce((a, b) => a + b, 0)))
+      .subscribe((n) => this.pendingSubject.next(n));
+  }
+
   private startReplicating(): void {
+    this.unreplicatedCount?.unsubscribe();
+    this.unreplicatedCount = null;
     const session = this.auth.session!;
     this.role = 'leader';
     this.reachable = !isBrowserOffline();

@@ -3,10 +3,11 @@
 // ("awaitInSync() resolves only once the server's state after the device's own pushes has been
 // pulled back"). So a client that was never started starts replicating when asked to sync,
 // and one made without a WebSocket (Node 20 has no global one) replicates without the live channel.
+// Before that first start, pending$ already counts what waits in a database that never replicated.
 import { expect } from 'chai';
 import { firstValueFrom } from 'rxjs';
 import { makeFamily } from '../../helpers/factories.js';
-import { loginSession, newClient, restAs, sdkSuite } from './helpers.js';
+import { loginSession, newClient, restAs, sdkSuite, waitFor } from './helpers.js';
 
 describe('e2e SDK: awaitInSync() and sync() on a client never started', function () {
   this.timeout(60_000);
@@ -50,6 +51,18 @@ describe('e2e SDK: awaitInSync() and sync() on a client never started', function
     const fromWeb = await rest('POST', '/api/lists', { name: 'From the web' });
     await c.sync();
     expect((await firstValueFrom(c.lists.summaries$())).map((l) => l.id)).to.include(fromWeb.id);
+  });
+
+  it('pending$ counts the local changes of a database that never replicated, before any start', async () => {
+    const family = await makeFamily(sdk.app);
+    const c = sdk.track(await newClient(sdk.app, { session: await loginSession(sdk.app, family.admin) }));
+    const seen: number[] = [];
+    c.pending$.subscribe((n) => seen.push(n));
+    const list = await c.lists.create({ name: 'Weekly' });
+    await c.items.add(list.id, { name: 'Milk' });
+    await waitFor(() => seen.at(-1) === 2, `pending 2 (saw ${seen.join(',')})`);
+    await c.awaitInSync();
+    expect(seen.at(-1)).to.equal(0);
   });
 
   it('an explicit stop() is kept: awaitInSync() does not start the client again', async () => {
