@@ -15,6 +15,7 @@ import {
   storeUpdateInput,
   type DocData,
   type SectionAddInput,
+  type SectionOrderInput,
   type SectionRenameInput,
   type StoreCreateInput,
   type StoreUpdateInput,
@@ -146,18 +147,19 @@ export class Sections {
     return plain(await collection(this.ctx, 'sections').insert(doc));
   }
 
-  /** Admin. */
-  async rename(storeId: string, sectionId: string, patch: SectionRenameInput): Promise<SectionDoc> {
-    const v = parseInput(sectionRenameInput, patch);
+  /** Admin. `patch` is REST's body `{ name }`, or the new name itself. */
+  async rename(storeId: string, sectionId: string, patch: SectionRenameInput | string): Promise<SectionDoc> {
+    const v = parseInput(sectionRenameInput, typeof patch === 'string' ? { name: patch } : patch);
     requireAdmin(this.ctx);
     const doc = await this.section(storeId, sectionId);
     return patchDoc(this.ctx, doc, { name: v.name });
   }
 
-  /** Admin. `sectionIds` must be exactly the store's sections; they take positions 0..n-1 in
-   *  that order. Resolves to the sections in the new order. */
-  async reorder(storeId: string, sectionIds: string[]): Promise<SectionDoc[]> {
-    const v = parseInput(sectionOrderInput, { sectionIds });
+  /** Admin. `order`: the section ids, or REST's body `{ sectionIds }`; they must be exactly the
+   *  store's sections, and take positions 0..n-1 in that order. Resolves to the sections in the
+   *  new order. */
+  async reorder(storeId: string, order: string[] | SectionOrderInput): Promise<SectionDoc[]> {
+    const v = parseInput(sectionOrderInput, Array.isArray(order) ? { sectionIds: order } : order);
     requireAdmin(this.ctx);
     const store = await liveStore(this.ctx, storeId);
     const sections = await storeSections(this.ctx, store.id);

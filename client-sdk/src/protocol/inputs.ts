@@ -204,6 +204,7 @@ export type StoreCreateInput = z.input<typeof storeCreateInput>;
 export type StoreUpdateInput = z.input<typeof storeUpdateInput>;
 export type SectionAddInput = z.input<typeof sectionAddInput>;
 export type SectionRenameInput = z.input<typeof sectionRenameInput>;
+export type SectionOrderInput = z.input<typeof sectionOrderInput>;
 export type RecipeCreateInput = z.input<typeof recipeCreateInput>;
 export type RecipeUpdateInput = z.input<typeof recipeUpdateInput>;
 export type IngredientAddInput = z.input<typeof ingredientAddInput>;

@@ -92,6 +92,35 @@ describe('e2e SDK: domain API', function () {
     expect(await c.db.sections.count().exec()).to.equal(DEFAULT_SECTIONS.length);
   });
 
+  it('sections (admin): rename takes { name } or the name, reorder the ids or { sectionIds }; equal to REST after sync', async () => {
+    const family = await makeFamily(sdk.app);
+    const rest = restAs(sdk.app, family.admin.token);
+    const c = sdk.track(await signedInClient(sdk.app, family.admin));
+    const store = await c.stores.create({ name: 'Corner shop' });
+    const ids = () =>
+      c.db.sections
+        .find({ selector: { storeId: store.id }, sort: [{ position: 'asc' }] })
+        .exec()
+        .then((docs) => docs.map((d) => d.id));
+    const [first, second] = await ids();
+    expect((await c.sections.rename(store.id, first!, { name: 'Fruit' })).name).to.equal('Fruit');
+    expect((await c.sections.rename(store.id, second!, 'Bread')).name).to.equal('Bread');
+    expect((await rejection(c.sections.rename(store.id, second!, ''))).code).to.equal('validation_failed');
+    const reversed = (await ids()).reverse();
+    expect((await c.sections.reorder(store.id, reversed)).map((s) => s.id)).to.deep.equal(reversed);
+    const rotated = [...reversed.slice(1), reversed[0]!];
+    expect((await c.sections.reorder(store.id, { sectionIds: rotated })).map((s) => s.id)).to.deep.equal(rotated);
+    expect((await rejection(c.sections.reorder(store.id, { sectionIds: rotated.slice(1) }))).code).to.equal(
+      'validation_failed',
+    );
+
+    await c.start();
+    await c.awaitInSync();
+    const server = await rest('GET', `/api/stores/${store.id}/sections`);
+    expect(server.map((s: { id: string }) => s.id)).to.deep.equal(rotated);
+    expect(server.filter((s: { name: string }) => s.name === 'Fruit' || s.name === 'Bread')).to.have.length(2);
+  });
+
   it('items added offline, one by one or copied from a recipe, keep their order after sync', async () => {
     const family = await makeFamily(sdk.app);
     const rest = restAs(sdk.app, family.admin.token);
