@@ -360,6 +360,9 @@ export class Replications {
    * closes, and that window's push only counts as pulled back by a pull started after it.
    */
   private openWindow(c: CollectionName): PushWindow {
+    // A page read before this push may miss what it changes, while the tracker would count the
+    // pull that takes it as one started after the push: such a page is not used.
+    this.dropPrefetched(c);
     let window = this.windows.get(c);
     if (!window) {
       window = {
@@ -477,12 +480,14 @@ export class Replications {
    * this one: that request goes out now, so the server reads the next page while RxDB stores
    * this one (an initial sync of many pages takes about the longer of the two instead of their
    * sum). Used only when RxDB's next pull of the collection starts from exactly that checkpoint
-   * with the same page size; otherwise dropped. An answer read earlier is as good as any pull's:
-   * a `Changed` for a later commit finds `pulledVersion` behind and pulls again.
+   * with the same page size, and no push of the collection began since it was sent (`openWindow`
+   * drops it; none is sent while a push runs); otherwise dropped. An answer read earlier is as
+   * good as any pull's: a `Changed` for a later commit finds `pulledVersion` behind and pulls
+   * again.
    */
   private prefetch(c: CollectionName, checkpoint: Checkpoint, batchSize: number): void {
     this.dropPrefetched(c);
-    if (this.stopped) return;
+    if (this.stopped || this.windows.has(c)) return;
     const response = this.config.rest.send('GET', this.pullPath(c, checkpoint, batchSize));
     response.catch(() => undefined); // taken up by the pull that uses it, or dropped
     this.prefetched.set(c, { key: encodeCheckpoint(checkpoint), batchSize, response });
