@@ -1,6 +1,8 @@
 // The baseline of the live fan-out, in a process of its own like the service: a bare `ws`
 // server that, on `broadcast`, JSON-encodes the frames the service sends for one write (the
 // event, then `Changed`) once and sends them to every connected client. No auth, no groups.
+// `broadcastText` sends one frame encoded by the caller to every client (the live-propagation
+// floor: a pull-shaped page for the devices' `pull.stream$`).
 import { WebSocketServer } from 'ws';
 import { serve } from './rpc.js';
 import { now } from './common.js';
@@ -30,6 +32,10 @@ serve(
       for (const c of wss!.clients) c.send(text);
       for (const c of wss!.clients) c.send(changed);
       return t0;
+    },
+    broadcastText(args: { text: string }) {
+      for (const c of wss!.clients) c.send(args.text);
+      return null;
     },
     async memory() {
       const gc = (globalThis as { gc?: () => void }).gc;

@@ -8,7 +8,9 @@ import { BENCH_DIR, RESULTS_DIR } from './common.js';
 
 const OUT = path.join(RESULTS_DIR, '.build');
 
-export async function bundleWorker(name: 'sdk-device' | 'pouch-device' | 'rxdb-floor-sync'): Promise<string> {
+export async function bundleWorker(
+  name: 'sdk-device' | 'pouch-device' | 'rxdb-floor-sync' | 'rxdb-floor-device',
+): Promise<string> {
   const outfile = path.join(OUT, `${name}.mjs`);
   await build({
     entryPoints: [path.join(BENCH_DIR, 'workers', `${name}.ts`)],

@@ -58,8 +58,12 @@ function propagationRow(): string {
   const n = Math.max(...(d?.results.map((x) => x.n) ?? [0]));
   const sdk = d?.results.find((x) => x.n === n && x.system === 'patches');
   const pouch = d?.results.find((x) => x.n === n && x.system === 'pouchdb');
+  const floor = d?.results.find((x) => x.n === n && x.system === 'floor');
   if (!sdk || !pouch) return 'not measured';
-  return `${n} devices: SDK p99 ${num(spread(sdk.p99).median, 0)} ms, PouchDB p99 ${num(spread(pouch.p99).median, 0)} ms: ${r(ratioOf(pouch.p99, sdk.p99), 1, '×')} lower${d!.patchedFrames ? '' : ' (no live patches were sent)'}`;
+  const floorNote = floor
+    ? `; RxDB floor (bare broadcast into \`pull.stream$\`, a lower bound) p99 ${num(spread(floor.p99).median, 0)} ms: ${r(ratioOf(pouch.p99, floor.p99), 1, '×')} lower`
+    : '';
+  return `${n} devices: SDK p99 ${num(spread(sdk.p99).median, 0)} ms, PouchDB p99 ${num(spread(pouch.p99).median, 0)} ms: ${r(ratioOf(pouch.p99, sdk.p99), 1, '×')} lower${d!.patchedFrames ? '' : ' (no live patches were sent)'}${floorNote}`;
 }
 
 function memoryRow(): string {
