@@ -103,30 +103,12 @@ function objectSql(fields: Array<[key: string, sql: string, kind: JsonKind]>, op
   return `(${parts.join(' || ')}${open ? '' : ` || '}'`})`;
 }
 
-/** The item record (records.ts `toItem`), key for key in the same order (`i` the row). */
-const ITEM_FIELDS: Array<[key: string, sql: string, kind: JsonKind]> = [
-  ['id', 'i.id', 'id'],
-  ['listId', 'i.list_id', 'id'],
-  ['name', 'i.name', 'text'],
-  ['quantity', 'trim_scale(i.quantity)', 'literal'],
-  ['unitOfMeasureId', 'i.unit_of_measure_id', 'id'],
-  ['familyUnitOfMeasureId', 'i.family_unit_of_measure_id', 'id'],
-  ['isApproximate', 'i.is_approximate', 'literal'],
-  ['quantityNote', 'i.quantity_note', 'text'],
-  ['productId', 'i.product_id', 'id'],
-  ['familyProductId', 'i.family_product_id', 'id'],
-  ['sectionId', 'i.section_id', 'id'],
-  ['checked', 'i.checked', 'literal'],
-  ['checkedAt', isoSql('i.checked_at'), 'time'],
-  ['removedAt', isoSql('i.removed_at'), 'time'],
-  ['removedByUserId', 'i.removed_by_user_id', 'id'],
-  ['createdAt', isoSql('i.created_at'), 'time'],
-  ['updatedAt', isoSql('i.updated_at'), 'time'],
-];
-const ITEM_JSON = objectSql(ITEM_FIELDS);
+/** The item record (records.ts `toItem`) as JSON text, from the row's stored generated column
+ *  (written by the database with the row: migrations/20261124000001_item_record_json.ts). */
+const ITEM_JSON = `(i.record_json_open || '}')`;
 
 /** The item's replication doc (server/sync/docs.ts `familyDoc`): the record, then `_deleted`. */
-export const ITEM_DOC_JSON = `(${objectSql(ITEM_FIELDS, true)} || ',"_deleted":' || coalesce(i.deleted, false)::text || '}')`;
+export const ITEM_DOC_JSON = `(i.record_json_open || ',"_deleted":' || coalesce(i.deleted, false)::text || '}')`;
 
 /** The list record (records.ts `toList`), left open: its groups are appended to it. */
 const LIST_JSON_OPEN = objectSql(

@@ -12,6 +12,8 @@ import { itemRows, listDetailJson, listDetailJsonViaFunction, listRow } from '..
 import { toItem, toList } from '../../../server/lists/records.js';
 import { sectionRows } from '../../../server/stores/queries.js';
 import { toSection } from '../../../server/stores/records.js';
+import { familyDoc } from '../../../server/sync/docs.js';
+import { itemDocsJsonAfter } from '../../../server/sync/queries.js';
 import { listDetail, listDetailSchema } from '@family-shopping/client/protocol';
 
 type App = Awaited<ReturnType<typeof testApp>>;
@@ -40,6 +42,20 @@ async function expectSame(app: App, familyId: string, token: string, listId: str
   return JSON.parse(expected) as {
     groups: Array<{ sectionId: string | null; name: string; items: Array<{ id: string }> }>;
   };
+}
+
+/** Every item row of the family (removed and deleted ones too) keeps `toItem`'s bytes in its
+ *  stored record JSON (the column both the detail and the pull page read), and a pull page of
+ *  them is the docs `familyDoc` makes, in order. */
+async function expectStoredRecords(app: App, familyId: string): Promise<number> {
+  const db = app.deps.db;
+  const rows = (await db('shopping_list_items').where({ family_id: familyId }).orderBy(['version', 'id'])) as Array<
+    Record<string, unknown>
+  >;
+  for (const row of rows) expect(`${String(row.record_json_open)}}`).to.equal(JSON.stringify(toItem(row)));
+  const page = await itemDocsJsonAfter(db, familyId, null, rows.length + 1);
+  expect(page.json).to.equal(JSON.stringify(rows.map((r) => familyDoc('items', r))));
+  return rows.length;
 }
 
 describe('list detail built by the database agrees with the protocol’s listDetail', () => {
@@ -165,6 +181,48 @@ describe('list detail built by the database agrees with the protocol’s listDet
     const third = detail.groups.slice(3, 6);
     expect(third.map((g) => g.name).sort()).to.deep.equal(['Tied A', 'Tied B', 'Tied C']);
     expect(third.map((g) => g.sectionId)).to.deep.equal([...tied].sort());
+    expect(await expectStoredRecords(app, f)).to.equal(items.length + 2);
+  });
+
+  it('keeps each item’s stored record JSON through every kind of write', async () => {
+    const family = await makeFamily(app);
+    const f = family.familyId;
+    const t = family.admin.token;
+    const api = async (method: string, path: string, body?: unknown) => {
+      const res = await request(app, method, `/api${path}`, { token: t, body });
+      expect(res.status, `${method} ${path}`).to.be.below(300);
+      return res.body;
+    };
+    const store = await api('POST', '/stores', { name: 'Main' });
+    const list = await api('POST', '/lists', { name: 'Week', storeId: store.id });
+    const product = await api('POST', '/products', { name: 'Oat "milk" 🥛' });
+    const a = await api('POST', `/lists/${list.id}/items`, {
+      name: 'Apples\n ✓',
+      quantity: 2.5,
+      quantityNote: 'ripe\t"ones"',
+      sectionId: store.sections[1].id,
+    });
+    const b = await api('POST', `/lists/${list.id}/items`, { familyProductId: product.id });
+    const c = await api('POST', `/lists/${list.id}/items`, { name: 'Bread', sectionId: store.sections[2].id });
+    const other = await api('POST', '/lists', { name: 'Deleted below' });
+    await api('POST', `/lists/${other.id}/items`, { name: 'Tombstoned with its list' });
+    expect(await expectStoredRecords(app, f)).to.equal(4);
+    await api('PATCH', `/lists/${list.id}/items/${a.id}`, {
+      name: 'Green apples',
+      quantity: 0.001,
+      isApproximate: true,
+    });
+    await api('POST', `/lists/${list.id}/items/${a.id}/toggle`);
+    await api('DELETE', `/lists/${list.id}/items/${c.id}`);
+    await api('DELETE', `/lists/${other.id}`);
+    // Cascades written by the server: a section deleted under an item, a family product deleted.
+    await api('DELETE', `/stores/${store.id}/sections/${store.sections[2].id}`);
+    await api('DELETE', `/products/${product.id}`);
+    expect(await expectStoredRecords(app, f)).to.equal(4);
+    await api('POST', `/lists/${list.id}/items/${c.id}/restore`);
+    await api('POST', `/lists/${list.id}/items/${a.id}/toggle`);
+    expect(await expectStoredRecords(app, f)).to.equal(4);
+    void b;
   });
 
   it('gives the same bytes for a list without a store, an empty list, and none for an unknown or deleted one', async () => {
