@@ -3,9 +3,9 @@
 // Every family write takes the next value of the family's counter under a row lock and stamps it
 // on every row it writes, so versions are handed out in commit order: once a snapshot shows
 // version V committed, it shows every version below V as well. A pull reads, in ONE snapshot
-// (REPEATABLE READ), the counter, the tombstone horizon and the rows with (version, id) after the
-// checkpoint; it can therefore never skip a row that commits later (that row gets a higher
-// version than anything the snapshot saw).
+// (a REPEATABLE READ transaction; for items a single statement), the counter, the tombstone
+// horizon and the rows with (version, id) after the checkpoint; it can therefore never skip a
+// row that commits later (that row gets a higher version than anything the snapshot saw).
 //
 // When a page reaches the end of what the snapshot holds, the returned checkpoint is
 // (counter, MAX_ID): "everything up to the family's current version". That keeps quiet
@@ -99,6 +99,13 @@ export function isExpired(position: FamilyPosition | null, counters: Counters): 
 /** Checkpoint id of a page that stopped before the end. */
 const midWalkId = (rowId: string, issuedAt: number) => `${rowId}/${issuedAt}`;
 
+/** Refuses a position the counters cannot serve: older than the tombstone horizon (410), or
+ *  beyond what this family's counter has handed out (400). */
+function checkPosition(position: FamilyPosition | null, counters: Counters): void {
+  if (isExpired(position, counters)) throw checkpointExpired();
+  if (position && Math.max(position.cursor.version, position.issuedAt) > counters.version) throw checkpointAhead();
+}
+
 export async function pullDocs(
   deps: Pick<Deps, 'db' | 'statementFunctions'>,
   familyId: string,
@@ -107,27 +114,31 @@ export async function pullDocs(
   limit: number,
 ): Promise<PullResult> {
   const position = checkpoint ? parsePosition(checkpoint) : null;
+  const familyCursor: Cursor | null = position?.cursor ?? null;
+
+  if (collection === 'items') {
+    // The biggest collection: its page's JSON is built by the database (one text value instead
+    // of 1,000 rows of 18 columns through the driver and the row → doc mapping), and the page
+    // and the counters come from one statement, one snapshot: no transaction around it.
+    const page = await itemDocsJsonAfter(deps.db, familyId, familyCursor, limit, {
+      viaFunction: deps.statementFunctions === true,
+    });
+    const { counters } = page;
+    checkPosition(position, counters);
+    if (!page.last) return { documents: [], checkpoint };
+    const issuedAt = position?.issuedAt ?? counters.version;
+    const next: Checkpoint =
+      page.rows <= limit
+        ? { version: counters.version, id: MAX_ID }
+        : { version: Number(page.last.version), id: midWalkId(page.last.id, issuedAt) };
+    return { documents: { json: page.json, count: Math.min(page.rows, limit) }, checkpoint: next };
+  }
+
   return deps.db.transaction(
     async (trx) => {
       const counters = await familyCounters(trx, familyId);
-      if (isExpired(position, counters)) throw checkpointExpired();
-      if (position && Math.max(position.cursor.version, position.issuedAt) > counters.version) throw checkpointAhead();
-      const familyCursor: Cursor | null = position?.cursor ?? null;
+      checkPosition(position, counters);
       const issuedAt = position?.issuedAt ?? counters.version;
-
-      if (collection === 'items') {
-        // The biggest collection: its page's JSON is built by the database (one text value
-        // instead of 1,000 rows of 18 columns through the driver and the row → doc mapping).
-        const page = await itemDocsJsonAfter(trx, familyId, familyCursor, limit, {
-          viaFunction: deps.statementFunctions === true,
-        });
-        if (!page.last) return { documents: [], checkpoint };
-        const next: Checkpoint =
-          page.rows <= limit
-            ? { version: counters.version, id: MAX_ID }
-            : { version: Number(page.last.version), id: midWalkId(page.last.id, issuedAt) };
-        return { documents: { json: page.json, count: Math.min(page.rows, limit) }, checkpoint: next };
-      }
 
       if (isFamilyCollection(collection)) {
         const rows = await familyRowsAfter(trx, FAMILY_TABLE[collection], familyId, familyCursor, limit + 1);

@@ -63,14 +63,17 @@ export async function familyRowsAfter(
 const CURSOR_SQL = ' AND i.version >= :version::bigint AND (i.version, i.id) > (:version::bigint, :id::uuid)';
 
 /** A page of the family's items (`:limit` of them; `:familyId`, and the cursor `:version`, `:id`
- *  when `fromCursor`) as one row: the JSON text of their docs (built by the database,
- *  `ITEM_DOC_JSON`), the number of rows read (up to `limit + 1`: more than `limit` means the
- *  page did not reach the end), and the (version, id) of the page's last row. */
+ *  when `fromCursor`) as one row: the JSON text of their docs (`ITEM_DOC_JSON`), the number of
+ *  rows read (up to `limit + 1`: more than `limit` means the page did not reach the end), the
+ *  (version, id) of the page's last row, and the family's counters. One statement reads all of
+ *  it in one snapshot, so the pull needs no transaction of its own. */
 const itemsPageSql = (fromCursor: boolean) => `SELECT
      coalesce('[' || string_agg(j, ',' ORDER BY rn) FILTER (WHERE rn <= :limit::int) || ']', '[]') AS docs,
      count(*)::int AS row_count,
      (array_agg(version::text ORDER BY rn DESC) FILTER (WHERE rn <= :limit::int))[1] AS last_version,
-     (array_agg(id::text ORDER BY rn DESC) FILTER (WHERE rn <= :limit::int))[1] AS last_id
+     (array_agg(id::text ORDER BY rn DESC) FILTER (WHERE rn <= :limit::int))[1] AS last_id,
+     (SELECT c.version::text FROM family_counters c WHERE c.family_id = :familyId::uuid) AS counter_version,
+     (SELECT c.tombstone_horizon::text FROM family_counters c WHERE c.family_id = :familyId::uuid) AS counter_horizon
    FROM (
      SELECT p.*, row_number() OVER (ORDER BY version, id) AS rn FROM (
        SELECT i.version, i.id, ${ITEM_DOC_JSON} AS j FROM shopping_list_items i
@@ -79,7 +82,8 @@ const itemsPageSql = (fromCursor: boolean) => `SELECT
      ) p
    ) r`;
 
-const ITEMS_PAGE_ROW = 'TABLE (docs text, row_count int, last_version text, last_id text)';
+const ITEMS_PAGE_ROW =
+  'TABLE (docs text, row_count int, last_version text, last_id text, counter_version text, counter_horizon text)';
 
 /** The items page's two statements (from the start, from a cursor) kept as functions on PGlite
  *  (server/db/statement-function.ts). */
@@ -107,28 +111,36 @@ export const ITEMS_PAGE_FUNCTIONS = {
 };
 
 /** A page of the family's items after the cursor as the JSON text of its docs (`itemsPageSql`),
- *  the number of rows read and the cursor of the page's last row. `viaFunction`: through
- *  `ITEMS_PAGE_FUNCTIONS` (PGlite), the same rows. */
+ *  the number of rows read, the cursor of the page's last row and the family's counters, all
+ *  of one snapshot. `viaFunction`: through `ITEMS_PAGE_FUNCTIONS` (PGlite), the same rows. */
 export async function itemDocsJsonAfter(
   q: Q,
   familyId: string,
   cursor: Cursor | null,
   limit: number,
   { viaFunction = false }: { viaFunction?: boolean } = {},
-): Promise<{ json: string; rows: number; last: { version: string; id: string } | null }> {
+): Promise<{ json: string; rows: number; last: { version: string; id: string } | null; counters: Counters }> {
   const fn = cursor ? ITEMS_PAGE_FUNCTIONS.next : ITEMS_PAGE_FUNCTIONS.first;
   const sql = viaFunction ? fn.call : fn.sql;
   const bindings = cursor
     ? { familyId, limit, version: String(cursor.version), id: cursor.id || MIN_ID }
     : { familyId, limit };
   const { rows } = (await q.raw(sql, bindings).options(prepared(viaFunction ? `${fn.name}_call` : fn.name))) as {
-    rows: Array<{ docs: string; row_count: number | string; last_version: string | null; last_id: string | null }>;
+    rows: Array<{
+      docs: string;
+      row_count: number | string;
+      last_version: string | null;
+      last_id: string | null;
+      counter_version: string | null;
+      counter_horizon: string | null;
+    }>;
   };
   const row = rows[0]!;
   return {
     json: row.docs,
     rows: Number(row.row_count),
     last: row.last_version === null || row.last_id === null ? null : { version: row.last_version, id: row.last_id },
+    counters: { version: Number(row.counter_version ?? 0), horizon: Number(row.counter_horizon ?? 0) },
   };
 }
 
