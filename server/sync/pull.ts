@@ -3,9 +3,9 @@
 // Every family write takes the next value of the family's counter under a row lock and stamps it
 // on every row it writes, so versions are handed out in commit order: once a snapshot shows
 // version V committed, it shows every version below V as well. A pull reads, in ONE snapshot
-// (a REPEATABLE READ transaction; for items a single statement), the counter, the tombstone
-// horizon and the rows with (version, id) after the checkpoint; it can therefore never skip a
-// row that commits later (that row gets a higher version than anything the snapshot saw).
+// (one statement; for products and units a REPEATABLE READ transaction), the counter, the
+// tombstone horizon and the rows with (version, id) after the checkpoint; it can therefore never
+// skip a row that commits later (that row gets a higher version than anything the snapshot saw).
 //
 // When a page reaches the end of what the snapshot holds, the returned checkpoint is
 // (counter, MAX_ID): "everything up to the family's current version". That keeps quiet
@@ -21,7 +21,7 @@ import {
   catalogCounter,
   familyCounters,
   familyProductRows,
-  familyRowsAfter,
+  familyRowsAndCounters,
   familyUnitsAfter,
   globalProductRows,
   globalProductsAfter,
@@ -134,23 +134,32 @@ export async function pullDocs(
     return { documents: { json: page.json, count: Math.min(page.rows, limit) }, checkpoint: next };
   }
 
+  if (isFamilyCollection(collection)) {
+    // The page and the counters in one statement, one snapshot, as for items.
+    const { rows, counters } = await familyRowsAndCounters(
+      deps.db,
+      FAMILY_TABLE[collection],
+      familyId,
+      familyCursor,
+      limit + 1,
+    );
+    checkPosition(position, counters);
+    const issuedAt = position?.issuedAt ?? counters.version;
+    const page = rows.slice(0, limit);
+    if (page.length === 0) return { documents: [], checkpoint };
+    const last = page[page.length - 1]!;
+    const next: Checkpoint =
+      rows.length <= limit
+        ? { version: counters.version, id: MAX_ID }
+        : { version: Number(last.version), id: midWalkId(String(last.id), issuedAt) };
+    return { documents: page.map((r) => familyDoc(collection, r)), checkpoint: next };
+  }
+
   return deps.db.transaction(
     async (trx) => {
       const counters = await familyCounters(trx, familyId);
       checkPosition(position, counters);
       const issuedAt = position?.issuedAt ?? counters.version;
-
-      if (isFamilyCollection(collection)) {
-        const rows = await familyRowsAfter(trx, FAMILY_TABLE[collection], familyId, familyCursor, limit + 1);
-        const page = rows.slice(0, limit);
-        if (page.length === 0) return { documents: [], checkpoint };
-        const last = page[page.length - 1]!;
-        const next: Checkpoint =
-          rows.length <= limit
-            ? { version: counters.version, id: MAX_ID }
-            : { version: Number(last.version), id: midWalkId(String(last.id), issuedAt) };
-        return { documents: page.map((r) => familyDoc(collection, r)), checkpoint: next };
-      }
 
       const catalogCursor: Cursor | null =
         checkpoint?.catalogVersion !== undefined

@@ -46,17 +46,39 @@ export async function catalogCounter(q: Q): Promise<number> {
 }
 
 /** Rows (tombstones included) of a family table after the cursor, in (version, id) order. */
-export async function familyRowsAfter(
+export function familyRowsAfter(q: Q, table: string, familyId: string, cursor: Cursor | null, limit: number) {
+  const query = q(table).where({ family_id: familyId });
+  return after(query, cursor)
+    .orderBy([{ column: 'version' }, { column: 'id' }])
+    .limit(limit) as Knex.QueryBuilder<Row, Row[]>;
+}
+
+/** `familyRowsAfter` and the family's counters, in one statement (one snapshot): a pull of a
+ *  family table needs no transaction around them. */
+export async function familyRowsAndCounters(
   q: Q,
   table: string,
   familyId: string,
   cursor: Cursor | null,
   limit: number,
-): Promise<Row[]> {
-  const query = q(table).where({ family_id: familyId });
-  return after(query, cursor)
-    .orderBy([{ column: 'version' }, { column: 'id' }])
-    .limit(limit);
+): Promise<{ rows: Row[]; counters: Counters }> {
+  const { rows } = (await q.raw(
+    `SELECT c.version::text AS fs_counter_version, c.tombstone_horizon::text AS fs_counter_horizon, t.*
+       FROM family_counters c LEFT JOIN LATERAL ? t ON true WHERE c.family_id = ?`,
+    [familyRowsAfter(q, table, familyId, cursor, limit), familyId],
+  )) as { rows: Array<Row & { fs_counter_version: string; fs_counter_horizon: string }> };
+  const first = rows[0];
+  const counters = {
+    version: Number(first?.fs_counter_version ?? 0),
+    horizon: Number(first?.fs_counter_horizon ?? 0),
+  };
+  return {
+    // An empty page is one row of counters whose table columns are all null.
+    rows: rows
+      .filter((r) => r.id !== null)
+      .map(({ fs_counter_version: _v, fs_counter_horizon: _h, ...row }) => row as Row),
+    counters,
+  };
 }
 
 /** `(version, id) > cursor`, written so the (family_id, version, id) index bounds the scan. */
