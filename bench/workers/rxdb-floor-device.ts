@@ -11,17 +11,16 @@
 import { parentPort } from 'node:worker_threads';
 import WebSocket from 'ws';
 import { Subject } from 'rxjs';
-import { createRxDatabase, type RxCollection, type RxDatabase, type RxReplicationPullStreamItem } from 'rxdb';
-import { getRxStorageMemory } from 'rxdb/plugins/storage-memory';
-import { replicateRxCollection, type RxReplicationState } from 'rxdb/plugins/replication';
-import { COLLECTIONS, PULL_LIMIT_MAX, rxSchemas, type Checkpoint } from '@family-shopping/client/protocol';
+import type { RxDatabase, RxReplicationPullStreamItem } from 'rxdb';
+import type { RxReplicationState } from 'rxdb/plugins/replication';
+import { openFloorDatabase, replicateFloor } from '../lib/rxdb-floor.js';
 import { serve } from '../lib/rpc.js';
 
 const port = parentPort!;
 const now = () => performance.timeOrigin + performance.now();
 let db: RxDatabase | undefined;
 let socket: WebSocket | undefined;
-const replications: RxReplicationState<unknown, Checkpoint>[] = [];
+let replications: RxReplicationState<any, unknown>[] = [];
 /** Frame arrival times since the last arrival report (sent with it, as sdk-device.ts does). */
 let frameTimes: number[] = [];
 
@@ -31,32 +30,12 @@ serve(
     /** Opens the database, starts the nine replications, waits for their first (empty) pull,
      *  then connects to the broadcast server at `url`. */
     async open(args: { url: string }) {
-      db = await createRxDatabase({
-        name: `floor-${globalThis.crypto.randomUUID().slice(0, 12)}`,
-        storage: getRxStorageMemory(),
-        multiInstance: false,
-      });
-      await db.addCollections(Object.fromEntries(COLLECTIONS.map((c) => [c, { schema: rxSchemas[c] as never }])));
-      const stream = new Subject<RxReplicationPullStreamItem<unknown, Checkpoint>>();
-      for (const c of COLLECTIONS) {
-        replications.push(
-          replicateRxCollection<unknown, Checkpoint>({
-            collection: db.collections[c] as RxCollection<unknown>,
-            replicationIdentifier: `floor/${c}`,
-            live: true,
-            retryTime: 5_000,
-            waitForLeadership: false,
-            toggleOnDocumentVisible: false,
-            autoStart: true,
-            pull: {
-              batchSize: PULL_LIMIT_MAX,
-              stream$: c === 'items' ? stream.asObservable() : new Subject<never>().asObservable(),
-              handler: (checkpoint) => Promise.resolve({ documents: [], checkpoint: checkpoint ?? undefined }),
-            },
-            push: { batchSize: 100, handler: () => Promise.resolve([]) },
-          }),
-        );
-      }
+      db = await openFloorDatabase();
+      const stream = new Subject<RxReplicationPullStreamItem<any, unknown>>();
+      replications = replicateFloor(db, (c) => ({
+        stream$: c === 'items' ? stream.asObservable() : new Subject<never>().asObservable(),
+        handler: (checkpoint) => Promise.resolve({ documents: [], checkpoint: checkpoint ?? undefined }),
+      }));
       await Promise.all(replications.map((r) => r.awaitInitialReplication()));
       db.collections.items!.$.subscribe((ev: { operation: string; documentId: string }) => {
         if (ev.operation !== 'INSERT') return;
@@ -66,7 +45,7 @@ serve(
       const ws = new WebSocket(args.url, { perMessageDeflate: false });
       ws.on('message', (data: Buffer) => {
         frameTimes.push(now());
-        stream.next(JSON.parse(data.toString()) as RxReplicationPullStreamItem<unknown, Checkpoint>);
+        stream.next(JSON.parse(data.toString()) as RxReplicationPullStreamItem<any, unknown>);
       });
       await new Promise<void>((resolve, reject) => {
         ws.once('open', () => resolve());

@@ -7,19 +7,15 @@
 // service for and hands RxDB the parsed page as is: no validation, no retry, no prefetch, no
 // tracking. The server answers the service's own pages, captured beforehand.
 import { parentPort } from 'node:worker_threads';
-import { addRxPlugin, createRxDatabase, type RxCollection } from 'rxdb';
-import { RxDBLocalDocumentsPlugin } from 'rxdb/plugins/local-documents';
-import { replicateRxCollection, type RxReplicationState } from 'rxdb/plugins/replication';
-import { getRxStorageMemory } from 'rxdb/plugins/storage-memory';
-import { COLLECTIONS, PULL_LIMIT_MAX, SCHEMA_VERSION, rxSchemas, syncPath } from '@family-shopping/client/protocol';
+import { PULL_LIMIT_MAX, SCHEMA_VERSION, syncPath, type CollectionName } from '@family-shopping/client/protocol';
+import { openFloorDatabase, replicateFloor } from '../lib/rxdb-floor.js';
 import { serve } from '../lib/rpc.js';
 
 const port = parentPort!;
-addRxPlugin(RxDBLocalDocumentsPlugin);
 
 /** The pull URL the SDK builds (client-sdk/src/replication.ts `pullPath`), without its checks. */
-const pullUrl = (c: string, checkpoint: unknown) =>
-  `${syncPath(c as (typeof COLLECTIONS)[number], 'pull')}?schema=${SCHEMA_VERSION}&limit=${PULL_LIMIT_MAX}${
+const pullUrl = (c: CollectionName, checkpoint: unknown) =>
+  `${syncPath(c, 'pull')}?schema=${SCHEMA_VERSION}&limit=${PULL_LIMIT_MAX}${
     checkpoint ? `&checkpoint=${encodeURIComponent(JSON.stringify(checkpoint))}` : ''
   }`;
 
@@ -29,45 +25,25 @@ serve(
     /** A fresh database: ms from starting the replications until the items collection holds
      *  `expect` docs and every replication is in sync. */
     async initialSync(args: { baseUrl: string; expect: number }) {
-      // As the SDK's database (client-sdk/src/database.ts), with RxDB's default conflict handler.
-      const db = await createRxDatabase({
-        name: `floor-${globalThis.crypto.randomUUID().slice(0, 12)}`,
-        storage: getRxStorageMemory(),
-        multiInstance: false,
-        localDocuments: true,
-      });
-      await db.addCollections(Object.fromEntries(COLLECTIONS.map((c) => [c, { schema: rxSchemas[c] as never }])));
+      const db = await openFloorDatabase();
       const t0 = performance.now();
-      const states: RxReplicationState<any, unknown>[] = COLLECTIONS.map((c) =>
-        replicateRxCollection<any, unknown>({
-          collection: db.collections[c] as RxCollection<any>,
-          replicationIdentifier: `floor/${c}`,
-          live: true,
-          retryTime: 5_000,
-          waitForLeadership: false,
-          toggleOnDocumentVisible: false,
-          autoStart: true,
-          pull: {
-            batchSize: PULL_LIMIT_MAX,
-            handler: async (checkpoint) => {
-              const res = await fetch(args.baseUrl + pullUrl(c, checkpoint), {
-                headers: { accept: 'application/json, application/problem+json' },
-              });
-              if (!res.ok) throw new Error(`${c}: ${res.status} for ${pullUrl(c, checkpoint)}`);
-              const body = JSON.parse(await res.text()) as { documents: any[]; checkpoint: unknown };
-              return { documents: body.documents, checkpoint: body.checkpoint ?? checkpoint ?? undefined };
-            },
-          },
-          push: { batchSize: 100, handler: async () => [] },
-        }),
-      );
+      const states = replicateFloor(db, (c) => ({
+        handler: async (checkpoint) => {
+          const res = await fetch(args.baseUrl + pullUrl(c, checkpoint), {
+            headers: { accept: 'application/json, application/problem+json' },
+          });
+          if (!res.ok) throw new Error(`${c}: ${res.status} for ${pullUrl(c, checkpoint)}`);
+          const body = JSON.parse(await res.text()) as { documents: any[]; checkpoint: unknown };
+          return { documents: body.documents, checkpoint: body.checkpoint ?? checkpoint ?? undefined };
+        },
+      }));
       // An error (a URL the server does not know) ends the attempt: RxDB would retry forever.
       const failed = new Promise<never>((_, reject) => {
         for (const s of states) s.error$.subscribe((e) => reject(new Error(`replication error: ${String(e)}`)));
       });
       try {
         await Promise.race([Promise.all(states.map((s) => s.awaitInSync())), failed]);
-        const items = db.collections.items as RxCollection<any>;
+        const items = db.collections.items!;
         let count = await items.count().exec();
         while (count < args.expect) {
           await Promise.race([new Promise((r) => setTimeout(r, 5)), failed]);
