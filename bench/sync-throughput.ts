@@ -22,6 +22,7 @@ import { takeFamilyVersion } from '../server/db/family-write.js';
 import { signAccessToken } from '../server/auth/tokens.js';
 import { SCHEMA_VERSION, encodeCheckpoint, type Checkpoint, type ItemDoc } from '@family-shopping/client/protocol';
 import { PUSH_BATCH, itemDoc, pushBodies, pushItems } from './lib/seed.js';
+import { rawItemPull } from './lib/raw-pull.js';
 
 const N = Number(process.env.BENCH_ITEMS ?? pick(10_000, 1000));
 const ROUNDS = pick(3, 2);
@@ -103,22 +104,7 @@ async function oneRound(app: RunningServer): Promise<Round> {
     const pullMs = performance.now() - t0;
     if (pulled !== N) throw new Error(`pulled ${pulled} of ${N}`);
 
-    t0 = performance.now();
-    let after: { version: string; id: string } | null = null;
-    let raw = 0;
-    for (;;) {
-      const q = db('shopping_list_items')
-        .where({ family_id: family.id })
-        .orderBy([{ column: 'version' }, { column: 'id' }])
-        .limit(PULL_PAGE);
-      if (after) q.whereRaw('(version, id) > (?::bigint, ?::uuid)', [after.version, after.id]);
-      const rows = (await q) as Array<{ version: string; id: string }>;
-      JSON.stringify(rows);
-      raw += rows.length;
-      if (rows.length < PULL_PAGE) break;
-      after = rows[rows.length - 1]!;
-    }
-    const pullBaseMs = performance.now() - t0;
+    const { ms: pullBaseMs, rows: raw } = await rawItemPull(db, family.id, PULL_PAGE);
     if (raw !== N) throw new Error(`baseline read ${raw} of ${N}`);
 
     await db('families').where({ id: family.id }).del();

@@ -6,6 +6,7 @@ import { startServer, type RunningServer } from '../../server/server.js';
 import { familyWrite } from '../../server/db/family-write.js';
 import { makeFamily } from '../../test/helpers/factories.js';
 import { serve } from './rpc.js';
+import { rawItemPull } from './raw-pull.js';
 import { now } from './common.js';
 
 let app: RunningServer | undefined;
@@ -82,26 +83,9 @@ serve(
       }
       return null;
     },
-    /** The pull baseline: the raw (version, id) page query of the family's items, page after
-     *  page, plus JSON.stringify of each page. Returns { ms, rows }. */
+    /** The pull baseline (lib/raw-pull.ts). Returns { ms, rows }. */
     async rawPull(args: { familyId: string; page: number }) {
-      const db = need().deps.db;
-      const t0 = performance.now();
-      let after: { version: string; id: string } | null = null;
-      let rows = 0;
-      for (;;) {
-        const q = db('shopping_list_items')
-          .where({ family_id: args.familyId })
-          .orderBy([{ column: 'version' }, { column: 'id' }])
-          .limit(args.page);
-        if (after) q.whereRaw('(version, id) > (?::bigint, ?::uuid)', [after.version, after.id]);
-        const page = (await q) as Array<{ version: string; id: string }>;
-        JSON.stringify(page);
-        rows += page.length;
-        if (page.length < args.page) break;
-        after = page[page.length - 1]!;
-      }
-      return { ms: performance.now() - t0, rows };
+      return rawItemPull(need().deps.db, args.familyId, args.page);
     },
     /** One family write that emits ListProgress; answers the absolute time of its commit. */
     async emit(args: { familyId: string; listId: string; k: number }) {
