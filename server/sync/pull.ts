@@ -99,6 +99,21 @@ export function isExpired(position: FamilyPosition | null, counters: Counters): 
 /** Checkpoint id of a page that stopped before the end. */
 const midWalkId = (rowId: string, issuedAt: number) => `${rowId}/${issuedAt}`;
 
+/** The checkpoint after a page that read `read` rows for a `limit` (one more than the page means
+ *  it stopped before the end): past the family's counter at the end of the snapshot, else at
+ *  the page's last row, mid-walk. */
+function nextCheckpoint(
+  read: number,
+  limit: number,
+  counters: Counters,
+  last: { version: number | string; id: string },
+  issuedAt: number,
+): Checkpoint {
+  return read <= limit
+    ? { version: counters.version, id: MAX_ID }
+    : { version: Number(last.version), id: midWalkId(last.id, issuedAt) };
+}
+
 /** Refuses a position the counters cannot serve: older than the tombstone horizon (410), or
  *  beyond what this family's counter has handed out (400). */
 function checkPosition(position: FamilyPosition | null, counters: Counters): void {
@@ -126,11 +141,7 @@ export async function pullDocs(
     const { counters } = page;
     checkPosition(position, counters);
     if (!page.last) return { documents: [], checkpoint };
-    const issuedAt = position?.issuedAt ?? counters.version;
-    const next: Checkpoint =
-      page.rows <= limit
-        ? { version: counters.version, id: MAX_ID }
-        : { version: Number(page.last.version), id: midWalkId(page.last.id, issuedAt) };
+    const next = nextCheckpoint(page.rows, limit, counters, page.last, position?.issuedAt ?? counters.version);
     return { documents: { json: page.json, count: Math.min(page.rows, limit) }, checkpoint: next };
   }
 
@@ -144,14 +155,16 @@ export async function pullDocs(
       limit + 1,
     );
     checkPosition(position, counters);
-    const issuedAt = position?.issuedAt ?? counters.version;
     const page = rows.slice(0, limit);
     if (page.length === 0) return { documents: [], checkpoint };
     const last = page[page.length - 1]!;
-    const next: Checkpoint =
-      rows.length <= limit
-        ? { version: counters.version, id: MAX_ID }
-        : { version: Number(last.version), id: midWalkId(String(last.id), issuedAt) };
+    const next = nextCheckpoint(
+      rows.length,
+      limit,
+      counters,
+      { version: String(last.version), id: String(last.id) },
+      position?.issuedAt ?? counters.version,
+    );
     return { documents: page.map((r) => familyDoc(collection, r)), checkpoint: next };
   }
 
