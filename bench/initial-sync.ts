@@ -17,14 +17,7 @@ import { Service, type BenchFamily } from './lib/service.js';
 import { ensurePeers } from './lib/peers.js';
 import { bundleWorker } from './lib/bundle.js';
 import { writeResult } from './lib/report.js';
-import {
-  COLLECTIONS,
-  PULL_LIMIT_MAX,
-  SCHEMA_VERSION,
-  encodeCheckpoint,
-  syncPath,
-  type Checkpoint,
-} from '@family-shopping/client/protocol';
+import { COLLECTIONS, PULL_LIMIT_MAX, pullUrl, type Checkpoint } from '@family-shopping/client/protocol';
 
 const N = Number(process.env.BENCH_ITEMS ?? pick(10_000, 500));
 const ROUNDS = pick(5, 2);
@@ -41,8 +34,7 @@ async function capturePages(baseUrl: string, family: BenchFamily): Promise<Map<s
   for (const c of COLLECTIONS) {
     let checkpoint: Checkpoint | null = null;
     for (;;) {
-      const cp = checkpoint ? `&checkpoint=${encodeCheckpoint(checkpoint)}` : '';
-      const url = `${syncPath(c, 'pull')}?schema=${SCHEMA_VERSION}&limit=${PULL_LIMIT_MAX}${cp}`;
+      const url = pullUrl(c, checkpoint, PULL_LIMIT_MAX);
       const res = await fetch(baseUrl + url, {
         headers: {
           accept: 'application/json, application/problem+json',

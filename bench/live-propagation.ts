@@ -30,7 +30,7 @@ import { Service } from './lib/service.js';
 import { ensurePeers } from './lib/peers.js';
 import { bundleWorker } from './lib/bundle.js';
 import { writeResult } from './lib/report.js';
-import { checkpointAtVersion, syncPath, SCHEMA_VERSION, type Doc } from '@family-shopping/client/protocol';
+import { checkpointAtVersion, pullUrl, type Doc } from '@family-shopping/client/protocol';
 
 const SIZES = (process.env.BENCH_DEVICES ?? pick('1,10,100', '1,3')).split(',').map(Number);
 const ROUNDS = pick(3, 2);
@@ -122,7 +122,7 @@ async function main() {
     const page = await service.rest<{ documents: Doc<'items'>[]; checkpoint: { version: number } }>(
       family,
       'GET',
-      `${syncPath('items', 'pull')}?schema=${SCHEMA_VERSION}&limit=1000`,
+      pullUrl('items', null, 1000),
     );
     const template = page.documents.find((d) => d.id === made.id)!;
     let floorVersion = page.checkpoint.version;

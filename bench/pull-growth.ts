@@ -6,7 +6,7 @@
 //
 //   npx tsx bench/pull-growth.ts                  (BENCH_PULL_SIZES=1000,10000 picks sizes)
 //   DATABASE_URL=postgres://… npx tsx bench/pull-growth.ts
-import { SCHEMA_VERSION, encodeCheckpoint, type Checkpoint } from '@family-shopping/client/protocol';
+import { pullUrl, type Checkpoint } from '@family-shopping/client/protocol';
 import { backend, backendName, machine, pick, today, SMOKE } from './lib/common.js';
 import { fmtSpread, ratioSpread, spread } from './lib/stats.js';
 import { Service, type BenchFamily } from './lib/service.js';
@@ -22,7 +22,7 @@ async function pullAll(service: Service, f: BenchFamily): Promise<{ ms: number; 
   let cp: Checkpoint | null = null;
   let docs = 0;
   for (;;) {
-    const url: string = `${service.url}/api/sync/items/pull?schema=${SCHEMA_VERSION}&limit=${PAGE}${cp ? `&checkpoint=${encodeCheckpoint(cp)}` : ''}`;
+    const url: string = service.url + pullUrl('items', cp, PAGE);
     const r = await fetch(url, { headers });
     if (r.status !== 200) throw new Error(`pull: ${r.status} ${await r.text()}`);
     const body = (await r.json()) as { documents: unknown[]; checkpoint: Checkpoint | null };

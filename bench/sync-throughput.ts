@@ -20,7 +20,7 @@ import { createFamilyRow } from '../server/family/create.js';
 import { newId } from '../server/db/ids.js';
 import { takeFamilyVersion } from '../server/db/family-write.js';
 import { signAccessToken } from '../server/auth/tokens.js';
-import { SCHEMA_VERSION, encodeCheckpoint, type Checkpoint, type ItemDoc } from '@family-shopping/client/protocol';
+import { pullUrl, type Checkpoint, type ItemDoc } from '@family-shopping/client/protocol';
 import { PUSH_BATCH, itemDoc, pushBodies, pushItems } from './lib/seed.js';
 import { rawItemPull } from './lib/raw-pull.js';
 
@@ -94,7 +94,7 @@ async function oneRound(app: RunningServer): Promise<Round> {
     let cp: Checkpoint | null = null;
     let pulled = 0;
     for (;;) {
-      const url: string = `${app.url}/api/sync/items/pull?schema=${SCHEMA_VERSION}&limit=${PULL_PAGE}${cp ? `&checkpoint=${encodeCheckpoint(cp)}` : ''}`;
+      const url: string = app.url + pullUrl('items', cp, PULL_PAGE);
       const r = await fetch(url, { headers });
       const json = (await r.json()) as { documents: unknown[]; checkpoint: Checkpoint | null };
       pulled += json.documents.length;

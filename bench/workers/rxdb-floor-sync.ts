@@ -7,17 +7,11 @@
 // service for and hands RxDB the parsed page as is: no validation, no retry, no prefetch, no
 // tracking. The server answers the service's own pages, captured beforehand.
 import { parentPort } from 'node:worker_threads';
-import { PULL_LIMIT_MAX, SCHEMA_VERSION, syncPath, type CollectionName } from '@family-shopping/client/protocol';
+import { PULL_LIMIT_MAX, pullUrl, type Checkpoint } from '@family-shopping/client/protocol';
 import { openFloorDatabase, replicateFloor } from '../lib/rxdb-floor.js';
 import { serve } from '../lib/rpc.js';
 
 const port = parentPort!;
-
-/** The pull URL the SDK builds (client-sdk/src/replication.ts `pullPath`), without its checks. */
-const pullUrl = (c: CollectionName, checkpoint: unknown) =>
-  `${syncPath(c, 'pull')}?schema=${SCHEMA_VERSION}&limit=${PULL_LIMIT_MAX}${
-    checkpoint ? `&checkpoint=${encodeURIComponent(JSON.stringify(checkpoint))}` : ''
-  }`;
 
 serve(
   { send: (m) => port.postMessage(m), on: (e, fn) => port.on(e, fn) },
@@ -29,10 +23,11 @@ serve(
       const t0 = performance.now();
       const states = replicateFloor(db, (c) => ({
         handler: async (checkpoint) => {
-          const res = await fetch(args.baseUrl + pullUrl(c, checkpoint), {
+          const res = await fetch(args.baseUrl + pullUrl(c, checkpoint as Checkpoint | null, PULL_LIMIT_MAX), {
             headers: { accept: 'application/json, application/problem+json' },
           });
-          if (!res.ok) throw new Error(`${c}: ${res.status} for ${pullUrl(c, checkpoint)}`);
+          if (!res.ok)
+            throw new Error(`${c}: ${res.status} for ${pullUrl(c, checkpoint as Checkpoint | null, PULL_LIMIT_MAX)}`);
           const body = JSON.parse(await res.text()) as { documents: any[]; checkpoint: unknown };
           return { documents: body.documents, checkpoint: body.checkpoint ?? checkpoint ?? undefined };
         },

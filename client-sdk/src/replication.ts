@@ -42,6 +42,7 @@ import {
   PUSH_MAX_ROWS,
   READ_ONLY_COLLECTIONS,
   encodeCheckpoint,
+  pullUrl,
   syncPath,
   type Checkpoint,
   type CollectionName,
@@ -621,8 +622,7 @@ export class Replications {
   }
 
   private pullPath(c: CollectionName, checkpoint: Checkpoint | null, limit: number): string {
-    const cp = checkpoint ? `&checkpoint=${encodeCheckpoint(checkpoint)}` : '';
-    return `${syncPath(c, 'pull')}?schema=${this.config.schemaVersion}&limit=${limit}${cp}`;
+    return pullUrl(c, checkpoint, limit, this.config.schemaVersion);
   }
 
   private pushPath(c: CollectionName): string {

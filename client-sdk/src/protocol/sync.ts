@@ -7,7 +7,7 @@
  *        → 200 { conflicts: [doc], rejected: [{ id, code, message }] }
  */
 import * as z from 'zod/mini';
-import { COLLECTIONS, docSchemas, type CollectionName, type Doc } from './docs.js';
+import { COLLECTIONS, SCHEMA_VERSION, docSchemas, type CollectionName, type Doc } from './docs.js';
 
 export const PULL_LIMIT_DEFAULT = 100;
 export const PULL_LIMIT_MAX = 1000;
@@ -253,4 +253,16 @@ export interface PushResponse<C extends CollectionName> {
 /** Path of a replication endpoint, relative to the server origin. */
 export function syncPath(collection: CollectionName, op: 'pull' | 'push'): string {
   return `/api/sync/${collection}/${op}`;
+}
+
+/** A pull request's path and query (api-contract §6): the client's schema version, the page
+ *  size and, from the second page on, the checkpoint (`encodeCheckpoint`). */
+export function pullUrl(
+  collection: CollectionName,
+  checkpoint: Checkpoint | null,
+  limit: number,
+  schemaVersion: number = SCHEMA_VERSION,
+): string {
+  const cp = checkpoint ? `&checkpoint=${encodeCheckpoint(checkpoint)}` : '';
+  return `${syncPath(collection, 'pull')}?schema=${schemaVersion}&limit=${limit}${cp}`;
 }
