@@ -28,24 +28,37 @@ const resetTokenInvalid = () => badRequest('reset_token_invalid', 'The reset lin
 export async function forgotPassword(deps: Deps, email: string): Promise<{ message: string }> {
   const user = await findUserByEmail(deps.db, email);
   if (user && user.email_confirmed_at) {
-    const now = deps.clock.now();
-    const token = randomToken(32);
-    const expiresAt = new Date(now.getTime() + RESET_TOKEN_TTL_MS);
-    await deps.db.transaction(async (trx) => {
-      await invalidateOutstandingResetTokens(trx, user.id, now);
-      await insertResetToken(trx, {
-        id: newId(),
-        user_id: user.id,
-        token_hash: sha256(token),
-        created_at: now,
-        expires_at: expiresAt,
-      });
-    });
+    const { token, expiresAt } = await issueResetToken(deps, user.id, RESET_TOKEN_TTL_MS);
     void deps.mailer?.sendInBackground((base) =>
       passwordResetEmail({ to: user.email, userName: user.user_name, link: resetLink(base, token), expiresAt }),
     );
   }
   return { message: FORGOT_PASSWORD_MESSAGE };
+}
+
+/**
+ * A new single-use reset token for a user (the only one: earlier ones stop working). Also used by
+ * `npm run admin -- reset-link` for installs without email (server/ops/admin.ts).
+ */
+export async function issueResetToken(
+  deps: Pick<Deps, 'db' | 'clock'>,
+  userId: string,
+  ttlMs: number,
+): Promise<{ token: string; expiresAt: Date }> {
+  const now = deps.clock.now();
+  const token = randomToken(32);
+  const expiresAt = new Date(now.getTime() + ttlMs);
+  await deps.db.transaction(async (trx) => {
+    await invalidateOutstandingResetTokens(trx, userId, now);
+    await insertResetToken(trx, {
+      id: newId(),
+      user_id: userId,
+      token_hash: sha256(token),
+      created_at: now,
+      expires_at: expiresAt,
+    });
+  });
+  return { token, expiresAt };
 }
 
 const usable = (row: ResetTokenRow | undefined, now: Date): row is ResetTokenRow =>
