@@ -197,7 +197,8 @@ export default tseslint.config(
   // SQL is built in queries.ts files and server/db only.
   {
     files: ['server/**/*.ts'],
-    ignores: ['server/db/**', 'server/**/queries.ts'],
+    // server/ops/snapshot.ts: backup and restore read and write every table, whatever it is.
+    ignores: ['server/db/**', 'server/**/queries.ts', 'server/ops/snapshot.ts'],
     rules: { 'no-restricted-syntax': ['error', ...KNEX_BUILDERS] },
   },
 );
