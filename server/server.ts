@@ -3,7 +3,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { loadConfig, type Config } from './config.js';
-import { createLogger, type Logger } from './log.js';
+import { createLogger, errorFields, type Logger } from './log.js';
 import { closeDb, createDb, isEmbedded, resolveTarget, type Db } from './db/knex.js';
 import { ReadCache } from './db/read-cache.js';
 import { migrateLatest } from './db/migrate.js';
@@ -25,6 +25,7 @@ import { createMailer } from './mail/mailer.js';
 import { ownBaseUrl } from './mail/base-url.js';
 import { connectRateLimitRedis, createRateLimiters } from './http/ratelimit.js';
 import { schedulePurge } from './sync/purge.js';
+import { openControlSocket } from './ops/control.js';
 
 export interface StartOptions {
   env?: Record<string, string | undefined>;
@@ -116,6 +117,15 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
   const url = `http://${host}:${port}`;
   // APP_BASE_URL unset: links in emails start with the address the server listens on.
   deps.mailer.setAppBaseUrl(config.APP_BASE_URL ?? ownBaseUrl(config.HOST, port));
+  // The embedded database in a directory: `npm run backup` and `npm run admin` reach it through
+  // this service, as no second process may open it (server/ops/control.ts).
+  const control =
+    ownsDb && target.kind === 'pglite' && target.dataDir
+      ? await openControlSocket(target.dataDir, { deps, baseUrl: () => deps.mailer!.appBaseUrl() }).catch((err) => {
+          log.warn({ err: errorFields(err) }, 'no control socket: backup and admin need the service stopped');
+          return undefined;
+        })
+      : undefined;
 
   let closing: Promise<void> | undefined;
   const close = (closeOptions: CloseOptions = {}) =>
@@ -132,6 +142,7 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
       await bus.close();
       await deps.mailer?.close();
       if (redis) await redis.quit().catch(() => redis.disconnect());
+      await control?.close();
       if (ownsDb) await closeDb(db, target);
     })());
 
