@@ -13,6 +13,31 @@ import { serveWebApp } from './web/static.js';
 
 export const BODY_LIMIT = '1mb';
 
+/** POST /api/family/import: a family export, up to IMPORT_BODY_LIMIT. */
+export const IMPORT_PATH = '/api/family/import';
+export const IMPORT_BODY_LIMIT = '20mb';
+
+/** The JSON body parser, reading at most `jsonLimit`. */
+function jsonBody(jsonLimit: string) {
+  return bodyParser({
+    enableTypes: ['json'],
+    extendTypes: { json: ['application/*+json'] },
+    jsonLimit,
+    strict: true,
+    onerror: (err: Error & { status?: number; type?: string }) => {
+      // co-body marks unparsable JSON with status 400 and no type; size errors carry their own.
+      if (!err.type && (err.status === 400 || err instanceof SyntaxError)) err.type = 'entity.parse.failed';
+      // A body that does not decode with its Content-Encoding (zlib or brotli errors carry no status).
+      const code = (err as { code?: unknown }).code;
+      if (!err.status && typeof code === 'string' && /^(Z_|ERR__ERROR_|ERR_BROTLI)/.test(code)) {
+        err.status = 400;
+        err.type = 'entity.decode.failed';
+      }
+      throw err;
+    },
+  });
+}
+
 const HEALTH_PATHS = new Set(['/healthz', '/readyz']);
 
 export interface BuiltApp {
@@ -73,25 +98,11 @@ export function buildApp(deps: Deps): BuiltApp {
   app.use(serveWebApp());
 
   app.use(requireJson());
-  app.use(
-    bodyParser({
-      enableTypes: ['json'],
-      extendTypes: { json: ['application/*+json'] },
-      jsonLimit: BODY_LIMIT,
-      strict: true,
-      onerror: (err: Error & { status?: number; type?: string }) => {
-        // co-body marks unparsable JSON with status 400 and no type; size errors carry their own.
-        if (!err.type && (err.status === 400 || err instanceof SyntaxError)) err.type = 'entity.parse.failed';
-        // A body that does not decode with its Content-Encoding (zlib or brotli errors carry no status).
-        const code = (err as { code?: unknown }).code;
-        if (!err.status && typeof code === 'string' && /^(Z_|ERR__ERROR_|ERR_BROTLI)/.test(code)) {
-          err.status = 400;
-          err.type = 'entity.decode.failed';
-        }
-        throw err;
-      },
-    }),
-  );
+  // A family export may be bigger than BODY_LIMIT: its import alone reads up to
+  // IMPORT_BODY_LIMIT (docs/api.md "Family export and import"); the parser after it then skips it.
+  const importBody = jsonBody(IMPORT_BODY_LIMIT);
+  app.use((ctx, next) => (ctx.method === 'POST' && ctx.path === IMPORT_PATH ? importBody(ctx, next) : next()));
+  app.use(jsonBody(BODY_LIMIT));
 
   const api = new ApiRouter(deps);
   registerFeatureRoutes(api, deps);

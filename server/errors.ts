@@ -54,6 +54,7 @@ export const ERROR_CODES = {
   already_member: [409],
   unit_in_use: [409],
   last_admin: [409],
+  family_not_empty: [409],
   // Replication
   checkpoint_expired: [410],
   schema_outdated: [426],

@@ -166,3 +166,82 @@ export async function insertFamily(q: Q, row: FamilyRow): Promise<void> {
   await q('families').insert(row);
   await q('family_counters').insert({ family_id: row.id, version: 0 });
 }
+
+// Family export and import (server/family/export.ts, import.ts): the family's own rows of the
+// replicated tables, read and checked as a whole.
+
+/** Live rows of one of the family's replicated tables (`FAMILY_TABLE` and the family catalog
+ *  tables), oldest first. */
+export const liveFamilyRows = (q: Q, table: string, familyId: string) =>
+  q(table)
+    .where({ family_id: familyId, deleted: false })
+    .orderBy([{ column: 'created_at' }, { column: 'id' }])
+    .select('*') as Promise<Array<Record<string, unknown>>>;
+
+/** The family's live overrides with the global product they change, as the effective catalog
+ *  shows it (`effective_*`) and as stored (`name`, `unit_category_flags`: null follows the global). */
+export const liveOverrides = (q: Q, familyId: string) =>
+  q('family_product_overrides as o')
+    .join('products as p', 'p.id', 'o.product_id')
+    .where({ 'o.family_id': familyId, 'o.deleted': false })
+    .orderBy([{ column: 'p.created_at' }, { column: 'p.id' }])
+    .select(
+      'p.id',
+      'o.name',
+      'o.unit_category_flags',
+      q.raw('coalesce(o.name, p.name) as effective_name'),
+      q.raw('coalesce(o.unit_category_flags, p.unit_category_flags) as effective_flags'),
+      'p.created_at',
+      q.raw('greatest(p.updated_at, o.updated_at) as updated_at'),
+    ) as Promise<
+    Array<{
+      id: string;
+      name: string | null;
+      unit_category_flags: number | null;
+      effective_name: string;
+      effective_flags: number;
+      created_at: Date;
+      updated_at: Date;
+    }>
+  >;
+
+/** Whether the family has a live store, list, recipe, family product, override or family unit. */
+export async function familyHasData(q: Q, familyId: string): Promise<boolean> {
+  for (const table of [
+    'stores',
+    'shopping_lists',
+    'recipes',
+    'family_products',
+    'family_product_overrides',
+    'family_units_of_measure',
+  ]) {
+    if (await q(table).where({ family_id: familyId, deleted: false }).first('id')) return true;
+  }
+  return false;
+}
+
+/** Which of these ids a row of `table` holds, in any family and any state (tombstones too). */
+export async function idsInUse(q: Q, table: string, ids: string[]): Promise<Set<string>> {
+  const out = new Set<string>();
+  for (let i = 0; i < ids.length; i += 5000) {
+    const rows = (await q(table)
+      .whereIn('id', ids.slice(i, i + 5000))
+      .select('id')) as Array<{ id: string }>;
+    for (const r of rows) out.add(String(r.id));
+  }
+  return out;
+}
+
+/** Lowercased abbreviations of the global units. */
+export async function globalUnitAbbreviations(q: Q): Promise<Set<string>> {
+  const rows = (await q('units_of_measure').select('abbreviation')) as Array<{ abbreviation: string }>;
+  return new Set(rows.map((r) => r.abbreviation.toLowerCase()));
+}
+
+/** Ids of the family's members. */
+export async function memberIds(q: Q, familyId: string): Promise<Set<string>> {
+  const rows = (await q('family_memberships').where({ family_id: familyId }).select('user_id')) as Array<{
+    user_id: string;
+  }>;
+  return new Set(rows.map((r) => String(r.user_id)));
+}

@@ -14,6 +14,8 @@ import {
 } from '../auth/schemas.js';
 import { changeRole, getFamily, getMembers, removeMember, renameFamily, rotateFamilyCode } from './service.js';
 import { issueInvite, listInvites, resendInvite, revokeInvite } from './invites.js';
+import { exportFamily, FamilyDocument } from './export.js';
+import { importFamily, ImportResult } from './import.js';
 
 const problem = (description: string) => ({ description });
 
@@ -192,4 +194,74 @@ export function registerFamilyRoutes(api: ApiRouter, deps: Deps): void {
       ctx.status = 204;
     },
   );
+
+  api.add(
+    {
+      method: 'get',
+      path: '/family/export',
+      summary:
+        "The family's own records as one document (stores, sections, lists, items, recipes, ingredients, family products and overrides, family units, section memory); no users, tokens or secrets",
+      tag: 'family',
+      access: 'admin',
+      responses: { 200: { description: 'Family export', schema: FamilyDocument }, 403: problem('forbidden') },
+    },
+    async (ctx, { actor }) => {
+      ctx.body = await exportFamily(deps, actor);
+    },
+  );
+
+  api.add(
+    {
+      method: 'post',
+      path: '/family/import',
+      summary:
+        'Write a family export into this family, which must have no stores, lists, recipes or catalog entries yet (body up to 20 MiB; ids taken elsewhere are replaced)',
+      tag: 'family',
+      access: 'admin',
+      body: FamilyDocument,
+      bodyRefs: IMPORT_BODY_REFS,
+      responses: {
+        200: { description: 'Records imported, by collection', schema: ImportResult },
+        400: {
+          description:
+            'Problem: `validation_failed`, or a reference to a record the document does not hold: `store_not_found`, `section_not_found`, `list_not_found`, `recipe_not_found`, `unit_not_found`, `product_not_found`',
+          codes: [
+            'validation_failed',
+            'store_not_found',
+            'section_not_found',
+            'list_not_found',
+            'recipe_not_found',
+            'unit_not_found',
+            'product_not_found',
+          ],
+        },
+        403: problem('forbidden'),
+        409: problem('family_not_empty'),
+      },
+    },
+    async (ctx, { actor, body }) => {
+      ctx.body = await importFamily(deps, actor, body);
+    },
+  );
 }
+
+/** The document's references (the isolation matrix puts another family's ids there: 400). */
+const IMPORT_BODY_REFS = [
+  'sections.0.storeId',
+  'lists.0.storeId',
+  'items.0.listId',
+  'items.0.unitOfMeasureId',
+  'items.0.familyUnitOfMeasureId',
+  'items.0.productId',
+  'items.0.familyProductId',
+  'items.0.sectionId',
+  'ingredients.0.recipeId',
+  'ingredients.0.unitOfMeasureId',
+  'ingredients.0.familyUnitOfMeasureId',
+  'ingredients.0.productId',
+  'ingredients.0.familyProductId',
+  'sectionMemory.0.storeId',
+  'sectionMemory.0.productId',
+  'sectionMemory.0.familyProductId',
+  'sectionMemory.0.sectionId',
+];

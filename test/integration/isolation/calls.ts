@@ -103,6 +103,67 @@ export interface ValidCall {
   query?: string;
   /** The route changes the caller's own account, not family data: the family version stays. */
   account?: true;
+  /** The route writes into a family with no data of its own (the family import): the version
+   *  test calls it as the admin of a new, empty family. */
+  emptyFamily?: true;
+}
+
+/** A small family export: one of every record, referring only to itself. */
+export function familyDocument(): Record<string, unknown> {
+  const now = new Date().toISOString();
+  const t = { createdAt: now, updatedAt: now };
+  const [store, section, list, item, recipe, ingredient, product, unit] = Array.from({ length: 8 }, () => newId());
+  const noQuantity = {
+    quantity: null,
+    unitOfMeasureId: null,
+    familyUnitOfMeasureId: null,
+    isApproximate: false,
+    quantityNote: null,
+    productId: null,
+    familyProductId: null,
+  };
+  return {
+    format: 'family-shopping',
+    version: 1,
+    exportedAt: now,
+    family: { name: 'Exported family' },
+    stores: [{ id: store, name: `Store ${tag()}`, ...t }],
+    sections: [{ id: section, storeId: store, name: 'Produce', position: 0, ...t }],
+    lists: [{ id: list, name: 'Imported list', storeId: store, archivedAt: null, ...t }],
+    items: [
+      {
+        id: item,
+        listId: list,
+        name: 'Imported item',
+        ...noQuantity,
+        sectionId: section,
+        checked: false,
+        checkedAt: null,
+        removedAt: null,
+        removedByUserId: null,
+        ...t,
+      },
+    ],
+    recipes: [{ id: recipe, name: 'Imported recipe', servings: 2, instructions: null, ...t }],
+    ingredients: [{ id: ingredient, recipeId: recipe, name: 'Flour', ...noQuantity, position: 0, ...t }],
+    products: [
+      { id: product, kind: 'family', name: `Product ${tag()}`, unitCategoryFlags: ['Count'], overridden: false, ...t },
+    ],
+    units: [
+      {
+        id: unit,
+        kind: 'family',
+        code: null,
+        name: 'Imported unit',
+        abbreviation: `i${tag()}`,
+        category: 'Count',
+        ...t,
+      },
+    ],
+    sectionMemory: [
+      { id: newId(), storeId: store, productId: null, familyProductId: product, sectionId: section, updatedAt: now },
+    ],
+  };
 }
 
 const named = (prefix: string) => () => ({ name: `${prefix} ${tag()}` });
@@ -124,6 +185,7 @@ export const VALID_CALLS: Record<string, ValidCall> = {
   'POST /family/invites': { body: () => ({ email: `new-${tag()}@example.test` }) },
   'POST /family/invites/:id/resend': {},
   'DELETE /family/invites/:id': {},
+  'POST /family/import': { body: () => familyDocument(), emptyFamily: true },
   // Catalog
   'POST /products': { body: named('Product') },
   'PATCH /products/:familyProductId': { body: named('Renamed product') },

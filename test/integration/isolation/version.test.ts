@@ -5,6 +5,7 @@ import { expect } from 'chai';
 import { testApp, request } from '../../helpers/app.js';
 import type { RunningServer } from '../../../server/server.js';
 import { familyVersion, makeFixture } from './fixture.js';
+import { makeFamily } from '../../helpers/factories.js';
 import { NON_ID_PARAMS, paramValue, routeKey, VALID_CALLS } from './calls.js';
 
 describe('family version bumps (generated from the route table)', function () {
@@ -43,13 +44,14 @@ describe('family version bumps (generated from the route table)', function () {
         failures.push((err as Error).message);
         continue;
       }
-      const before = await familyVersion(app, fx.family.familyId);
+      const caller = call.emptyFamily ? await makeFamily(app) : fx.family;
+      const before = await familyVersion(app, caller.familyId);
       if (call.query) path += `?${call.query}`;
       const res = await request(app, route.method.toUpperCase(), path, {
-        token: fx.admin.token,
+        token: caller.admin.token,
         body: call.body?.(fx),
       });
-      const after = await familyVersion(app, fx.family.familyId);
+      const after = await familyVersion(app, caller.familyId);
       if (res.status < 200 || res.status >= 300)
         failures.push(`${key}: expected success, got ${res.status} ${res.text.slice(0, 200)}`);
       else if (call.account) {
