@@ -13,8 +13,9 @@
 // pattern without `TM`, times turned to UTC first, text values), so the result depends on the
 // arguments alone.
 //
-// test/integration/lists/detail-sql.test.ts and test/integration/sync/item-record-json.test.ts
-// hold the column to `toItem`: a change of the item record needs a migration that redefines it.
+// test/integration/lists/detail-sql.test.ts holds the column to `toItem` (the list detail, a pull
+// page, and the stored JSON after every kind of write): a change of the item record needs a
+// migration that redefines it.
 //
 // Stands alone: no imports of live server code.
 import type { Knex } from 'knex';
