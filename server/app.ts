@@ -10,6 +10,7 @@ import { problem } from './http/errors.js';
 import { registerFeatureRoutes } from './features.js';
 import { DbAvailability } from './db/availability.js';
 import { serveWebApp } from './web/static.js';
+import { requestMetrics } from './http/metrics.js';
 
 export const BODY_LIMIT = '1mb';
 
@@ -55,7 +56,10 @@ export function buildApp(deps: Deps): BuiltApp {
   const app = new Koa({ proxy: deps.config.TRUST_PROXY, maxIpsCount: 1 });
   app.silent = true; // errors are logged by our middleware, without stacks reaching clients
 
-  const dbAvailability = new DbAvailability(deps.db, deps.log);
+  const dbAvailability = new DbAvailability(deps.db, deps.log, undefined, (down) =>
+    deps.metrics?.dependencyState('database', 'pool', down),
+  );
+  if (deps.metrics) app.use(requestMetrics(deps.metrics));
   app.use(requestContext(deps.log));
   app.use(errorHandler({ db: dbAvailability }));
 

@@ -60,8 +60,26 @@ const schema = z.object({
     .transform(Number)
     .default(32),
   TRUST_PROXY: bool.default(false),
+  /** PEM certificate (chain) and private key: both set, the server listens with TLS (server/tls.ts). */
+  TLS_CERT_FILE: z.string().min(1).optional(),
+  TLS_KEY_FILE: z.string().min(1).optional(),
+  /** Prometheus text at http://127.0.0.1:{METRICS_PORT}/metrics (server/metrics); unset: off. */
+  METRICS_PORT: z
+    .string()
+    .regex(/^\d{1,5}$/, 'must be a port number from 0 to 65535')
+    .transform(Number)
+    .pipe(z.number().max(65535, 'must be a port number from 0 to 65535'))
+    .optional(),
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+});
+
+// TLS needs both files; one alone is a mistake, not plain HTTP.
+const checked = schema.superRefine((c, ctx) => {
+  if (c.TLS_CERT_FILE && !c.TLS_KEY_FILE)
+    ctx.addIssue({ code: 'custom', path: ['TLS_KEY_FILE'], message: 'must be set with TLS_CERT_FILE' });
+  if (c.TLS_KEY_FILE && !c.TLS_CERT_FILE)
+    ctx.addIssue({ code: 'custom', path: ['TLS_CERT_FILE'], message: 'must be set with TLS_KEY_FILE' });
 });
 
 export type Config = Omit<z.output<typeof schema>, 'ACCESS_TOKEN_TTL' | 'REFRESH_TOKEN_TTL'> & {
@@ -105,7 +123,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     const v = env[key];
     if (v !== undefined && v !== '') input[key] = v;
   }
-  const parsed = schema.safeParse(input);
+  const parsed = checked.safeParse(input);
   if (!parsed.success) {
     const vars = [...new Set(parsed.error.issues.map((i) => String(i.path[0])))];
     const lines = parsed.error.issues.map((i) => `  ${String(i.path[0])}: ${i.message}`);

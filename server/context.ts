@@ -9,6 +9,7 @@ import type { RateLimiters } from './http/ratelimit.js';
 import type { RealtimeServer } from './realtime/server.js';
 import type { DetailCache } from './lists/detail-cache.js';
 import type { ReadCache } from './db/read-cache.js';
+import type { Metrics } from './metrics/metrics.js';
 
 export interface Clock {
   now(): Date;
@@ -48,6 +49,8 @@ export interface Deps {
   /** Hot statements run as the database functions made of them at start (PGlite only:
    *  server/db/statement-function.ts). */
   statementFunctions?: boolean;
+  /** Prometheus metrics of this app (server/metrics); only when METRICS_PORT is set. */
+  metrics?: Metrics;
   /** Extension slots filled by features (mailer, realtime hub, ...). */
   [key: string]: unknown;
 }

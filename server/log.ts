@@ -1,4 +1,5 @@
 import { pino, type DestinationStream, type Logger } from 'pino';
+import pretty from 'pino-pretty';
 
 // Field paths that may carry secrets; pino replaces them before a line is written.
 const REDACT = [
@@ -20,7 +21,12 @@ const REDACT = [
   'headers.authorization',
 ];
 
-/** The service's logger (stdout, or `destination` where given, e.g. a test's capture). */
+/**
+ * The service's logger: `destination` where given (e.g. a test's capture); otherwise stdout, as
+ * one JSON object a line for log collectors, or readable lines (pino-pretty, in this process and
+ * synchronous like pino's own stdout) when stdout is a terminal. Redaction and the error
+ * serializer apply before either.
+ */
 export function createLogger(level: string, destination?: DestinationStream): Logger {
   const options = {
     level,
@@ -28,7 +34,11 @@ export function createLogger(level: string, destination?: DestinationStream): Lo
     base: undefined,
     serializers: { err: errorFields },
   };
-  return destination ? pino(options, destination) : pino(options);
+  if (destination) return pino(options, destination);
+  if (process.stdout.isTTY) {
+    return pino(options, pretty({ destination: 1, sync: true, translateTime: 'SYS:HH:MM:ss.l' }));
+  }
+  return pino(options);
 }
 
 /**

@@ -41,6 +41,8 @@ try {
   const running = await starting;
   if (!stopping) log.info({ url: running.url }, `Family Shopping listening on ${running.url}`);
 } catch (err) {
-  log.fatal({ err: errorFields(err) }, 'failed to start');
+  // A configuration found wrong while starting (e.g. TLS files: server/tls.ts) reads as one above.
+  if (err instanceof ConfigError) console.error(err.message);
+  else log.fatal({ err: errorFields(err) }, 'failed to start');
   process.exit(1);
 }

@@ -1,6 +1,7 @@
 // Starts the whole service: config → database → migrations → startup jobs → HTTP (+ WebSocket).
 // Used by main.ts and by the tests (port 0).
 import http from 'node:http';
+import https from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { loadConfig, type Config } from './config.js';
 import { createLogger, errorFields, type Logger } from './log.js';
@@ -26,6 +27,9 @@ import { ownBaseUrl } from './mail/base-url.js';
 import { connectRateLimitRedis, createRateLimiters } from './http/ratelimit.js';
 import { schedulePurge } from './sync/purge.js';
 import { openControlSocket } from './ops/control.js';
+import { loadTlsFiles } from './tls.js';
+import { Metrics } from './metrics/metrics.js';
+import { startMetricsEndpoint, type MetricsEndpoint } from './metrics/endpoint.js';
 
 export interface StartOptions {
   env?: Record<string, string | undefined>;
@@ -48,8 +52,11 @@ export interface CloseOptions {
 }
 
 export interface RunningServer {
+  /** `https://…` when TLS_CERT_FILE / TLS_KEY_FILE are set, `http://…` otherwise. */
   url: string;
   port: number;
+  /** `http://127.0.0.1:{port}/metrics` when METRICS_PORT is set (server/metrics). */
+  metricsUrl?: string;
   deps: Deps;
   api: ApiRouter;
   server: http.Server;
@@ -61,15 +68,21 @@ const STATEMENT_FUNCTIONS = [DETAIL_FUNCTION, ITEMS_PAGE_FUNCTIONS.first, ITEMS_
 
 export async function startServer(options: StartOptions = {}): Promise<RunningServer> {
   const config: Config = loadConfig(options.env ?? process.env);
+  // Checked before anything is opened: bad files stop the start with the variable named.
+  const tls = loadTlsFiles(config);
   const log = options.logger ?? createLogger(config.LOG_LEVEL);
   const ownsDb = !options.db;
   const target = resolveTarget(config.DATABASE_URL, config.DATA_DIR);
   const db = options.db ?? createDb(target, log);
   await migrateLatest(db);
   const { jwtSecret } = await runStartupJobs(db, config, log);
+  const metrics = config.METRICS_PORT !== undefined ? new Metrics(db) : undefined;
+  const onRedisChange = metrics && ((name: string, down: boolean) => metrics.dependencyState('redis', name, down));
 
   // With REDIS_URL, events fan out to every instance through Redis; otherwise in process.
-  const bus: EventBus = config.REDIS_URL ? await RedisBus.connect({ url: config.REDIS_URL, log }) : new InProcessBus();
+  const bus: EventBus = config.REDIS_URL
+    ? await RedisBus.connect({ url: config.REDIS_URL, log, onConnectionChange: onRedisChange })
+    : new InProcessBus();
   const deps: Deps = {
     config,
     db,
@@ -80,6 +93,7 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
     jwtKey: jwtKey(jwtSecret),
     livePatch: committedDocs,
   };
+  if (metrics) deps.metrics = metrics;
   if (config.LIST_DETAIL_CACHE_MB > 0)
     deps.listDetailCache = new DetailCache(config.LIST_DETAIL_CACHE_MB * 1024 * 1024);
   // PGlite: this process makes every write, so a read can be remembered exactly until the next.
@@ -90,7 +104,7 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
     deps.statementFunctions = true;
   }
   // The rate-limit counters' own connection, which never makes a request wait (ratelimit.ts).
-  const redis = config.REDIS_URL ? await connectRateLimitRedis(config.REDIS_URL, log) : undefined;
+  const redis = config.REDIS_URL ? await connectRateLimitRedis(config.REDIS_URL, log, onRedisChange) : undefined;
   if (redis) deps.redis = redis;
   deps.mailer = createMailer(config, log, config.APP_BASE_URL ? { appBaseUrl: config.APP_BASE_URL } : {});
   deps.rateLimiters = createRateLimiters({
@@ -102,11 +116,15 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
   });
 
   const { app, api, dbAvailability } = buildApp(deps);
-  const server = http.createServer(app.callback());
+  // TLS: HTTPS, and WSS through the same server's upgrade event (realtime/server.ts).
+  const server = tls
+    ? https.createServer({ cert: tls.cert, key: tls.key }, app.callback())
+    : http.createServer(app.callback());
   server.keepAliveTimeout = 5_000;
   server.on('clientError', clientErrorHandler());
   const realtime = attachRealtime(server, deps, options.realtime);
   deps.realtime = realtime;
+  metrics?.countLiveSockets(() => realtime.connectionCount());
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(config.PORT, config.HOST, () => resolve());
@@ -114,9 +132,11 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
   const stopPurge = schedulePurge(deps); // tombstone retention (unref'd interval)
   const { port } = server.address() as AddressInfo;
   const host = config.HOST.includes(':') ? `[${config.HOST}]` : config.HOST;
-  const url = `http://${host}:${port}`;
+  const protocol = tls ? 'https' : 'http';
+  const url = `${protocol}://${host}:${port}`;
   // APP_BASE_URL unset: links in emails start with the address the server listens on.
-  deps.mailer.setAppBaseUrl(config.APP_BASE_URL ?? ownBaseUrl(config.HOST, port));
+  deps.mailer.setAppBaseUrl(config.APP_BASE_URL ?? ownBaseUrl(config.HOST, port, protocol));
+  let metricsEndpoint: MetricsEndpoint | undefined;
   // The embedded database in a directory: `npm run backup` and `npm run admin` reach it through
   // this service, as no second process may open it (server/ops/control.ts).
   const control =
@@ -132,6 +152,7 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
     (closing ??= (async () => {
       stopPurge();
       dbAvailability.close();
+      await metricsEndpoint?.close();
       // Live sockets first, with a code that tells clients to reconnect (elsewhere).
       await realtime.close(closeOptions.restart ? 1012 : 1001);
       await new Promise<void>((resolve) => {
@@ -146,5 +167,15 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
       if (ownsDb) await closeDb(db, target);
     })());
 
-  return { url, port, deps, api, server, close };
+  const running: RunningServer = { url, port, deps, api, server, close };
+  if (metrics && config.METRICS_PORT !== undefined) {
+    try {
+      metricsEndpoint = await startMetricsEndpoint(metrics, config.METRICS_PORT, log);
+    } catch (err) {
+      await close(); // METRICS_PORT taken: the start fails as a taken PORT does
+      throw err;
+    }
+    running.metricsUrl = metricsEndpoint.url;
+  }
+  return running;
 }

@@ -18,6 +18,8 @@ export class DbAvailability {
     private readonly db: Db,
     private readonly log: Logger,
     private readonly probeMs = 1_000,
+    /** Told of each change of state (the metrics, server/metrics). */
+    private readonly onChange?: (down: boolean) => void,
   ) {}
 
   get isDown(): boolean {
@@ -31,6 +33,7 @@ export class DbAvailability {
       this.down = true;
       this.since = Date.now();
       this.log.error({ err: errorFields(err) }, 'database unreachable: requests answer 503 until it is back');
+      this.onChange?.(true);
       this.probe = setInterval(() => void this.check(), this.probeMs);
       this.probe.unref();
     }
@@ -44,6 +47,7 @@ export class DbAvailability {
     clearInterval(this.probe);
     this.probe = undefined;
     this.log.info({ downMs: Date.now() - this.since }, 'database reachable again');
+    this.onChange?.(false);
   }
 
   private async check(): Promise<void> {

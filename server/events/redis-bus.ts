@@ -24,7 +24,7 @@ import { Redis, type RedisOptions } from 'ioredis';
 import crypto from 'node:crypto';
 import type { EventBus, FamilyEvent, FamilyEventHandler } from './bus.js';
 import { errorFields, type Logger } from '../log.js';
-import { failFast, watchRedis } from './redis-connection.js';
+import { failFast, watchRedis, type RedisStateListener } from './redis-connection.js';
 
 export const EVENTS_CHANNEL = 'fs:events';
 
@@ -36,6 +36,8 @@ export interface RedisBusOptions {
   redisOptions?: RedisOptions;
   /** How long start-up waits for the subscription before failing. */
   connectTimeoutMs?: number;
+  /** Told when a connection is lost and back (the metrics). */
+  onConnectionChange?: RedisStateListener;
 }
 
 interface Envelope {
@@ -66,8 +68,8 @@ export class RedisBus implements EventBus {
       retryStrategy: failFast.retryStrategy,
       connectionName: 'fs-events-sub',
     });
-    watchRedis(this.pub, this.log, 'fs-events-pub');
-    watchRedis(this.sub, this.log, 'fs-events-sub');
+    watchRedis(this.pub, this.log, 'fs-events-pub', options.onConnectionChange);
+    watchRedis(this.sub, this.log, 'fs-events-sub', options.onConnectionChange);
     this.sub.on('message', (channel: string, message: string) => {
       if (channel === this.channel) this.onMessage(message);
     });

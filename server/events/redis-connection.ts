@@ -23,14 +23,19 @@ export const failFast: RedisOptions = {
   retryStrategy: (times: number) => Math.min(100 * times, 2_000),
 };
 
-export function watchRedis(conn: Redis, log: Logger, name: string): void {
+/** Told when a connection is lost (`down`) and when it is back (the metrics, server/metrics). */
+export type RedisStateListener = (connection: string, down: boolean) => void;
+
+export function watchRedis(conn: Redis, log: Logger, name: string, onChange?: RedisStateListener): void {
   let down = false;
   let since = 0;
+  onChange?.(name, false);
   conn.on('error', (err: Error) => {
     if (down) return;
     down = true;
     since = Date.now();
     log.error({ err: errorFields(err), redis: name }, 'redis unreachable');
+    onChange?.(name, true);
   });
   // Emitted only for a connection lost unexpectedly (not after quit or disconnect).
   conn.on('reconnecting', () => {
@@ -38,11 +43,13 @@ export function watchRedis(conn: Redis, log: Logger, name: string): void {
     down = true;
     since = Date.now();
     log.error({ redis: name }, 'redis connection lost');
+    onChange?.(name, true);
   });
   conn.on('ready', () => {
     if (!down) return;
     down = false;
     log.info({ redis: name, downMs: Date.now() - since }, 'redis reachable again');
+    onChange?.(name, false);
   });
 }
 
@@ -52,11 +59,11 @@ export function watchRedis(conn: Redis, log: Logger, name: string): void {
  */
 export async function connectRedis(
   url: string,
-  options: RedisOptions & { log: Logger; name: string; timeoutMs?: number },
+  options: RedisOptions & { log: Logger; name: string; timeoutMs?: number; onChange?: RedisStateListener },
 ): Promise<Redis> {
-  const { log, name, timeoutMs = 10_000, ...redisOptions } = options;
+  const { log, name, timeoutMs = 10_000, onChange, ...redisOptions } = options;
   const conn = new Redis(url, { ...redisOptions, lazyConnect: true, connectionName: name });
-  watchRedis(conn, log, name);
+  watchRedis(conn, log, name, onChange);
   let timer: NodeJS.Timeout | undefined;
   try {
     await Promise.race([

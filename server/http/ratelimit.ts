@@ -13,7 +13,7 @@ import type { Context, Middleware, Next } from 'koa';
 import type { Redis } from 'ioredis';
 import { errorFields, type Logger } from '../log.js';
 import { AppError } from '../errors.js';
-import { connectRedis, failFast } from '../events/redis-connection.js';
+import { connectRedis, failFast, type RedisStateListener } from '../events/redis-connection.js';
 
 // koa-ratelimit ships no type declarations; this is the part of its options we use.
 type KoaRateLimit = (opts: {
@@ -62,8 +62,8 @@ const H_REMAINING = 'RateLimit-Remaining';
 const H_RESET = 'RateLimit-Reset';
 
 /** The Redis connection of the counters: fails fast, so a request never waits for Redis. */
-export function connectRateLimitRedis(url: string, log: Logger): Promise<Redis> {
-  return connectRedis(url, { ...failFast, log, name: 'fs-ratelimit' });
+export function connectRateLimitRedis(url: string, log: Logger, onChange?: RedisStateListener): Promise<Redis> {
+  return connectRedis(url, { ...failFast, log, name: 'fs-ratelimit', onChange });
 }
 
 export function createRateLimiters(options: RateLimiterOptions): RateLimiters {

@@ -3,7 +3,7 @@
 // a browser can open, so it becomes `localhost`; an IPv6 host is bracketed.
 const WILDCARD_HOSTS = new Set(['0.0.0.0', '::', '[::]', '::0', '0:0:0:0:0:0:0:0']);
 
-export function ownBaseUrl(host: string, port: number): string {
+export function ownBaseUrl(host: string, port: number, protocol: 'http' | 'https' = 'http'): string {
   const h = WILDCARD_HOSTS.has(host) ? 'localhost' : host.includes(':') && !host.startsWith('[') ? `[${host}]` : host;
-  return `http://${h}:${port}`;
+  return `${protocol}://${h}:${port}`;
 }

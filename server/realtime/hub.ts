@@ -30,7 +30,11 @@ interface FamilyGroup {
 export class RealtimeHub {
   private readonly families = new Map<string, FamilyGroup>();
 
-  constructor(private readonly log: Logger) {}
+  constructor(
+    private readonly log: Logger,
+    /** Told how many frames each delivery sent (the metrics, server/metrics). */
+    private readonly onDelivered?: (frames: number) => void,
+  ) {}
 
   add(m: HubMember): void {
     let g = this.families.get(m.familyId);
@@ -99,8 +103,13 @@ export class RealtimeHub {
     const flush = () => {
       // A send may close a slow consumer, which drops its remaining frames (sendText ignores a
       // closed socket).
-      for (const [m, texts] of outbox) for (const text of texts) m.sendText(text);
+      let frames = 0;
+      for (const [m, texts] of outbox) {
+        for (const text of texts) m.sendText(text);
+        frames += texts.length;
+      }
       outbox.clear();
+      if (frames > 0) this.onDelivered?.(frames);
     };
     for (const e of events) {
       const route = routeEvent(e);

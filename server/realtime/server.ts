@@ -28,7 +28,7 @@ export interface RealtimeServer {
 
 export function attachRealtime(server: http.Server, deps: Deps, options: RealtimeOptions = {}): RealtimeServer {
   const opts = resolveOptions(options);
-  const hub = new RealtimeHub(deps.log);
+  const hub = new RealtimeHub(deps.log, deps.metrics && ((n) => deps.metrics!.liveEventsDelivered.inc(n)));
   const connections = new Set<RealtimeConnection>();
   let closing = false;
 

@@ -110,7 +110,12 @@ export function registerSyncRoutes(api: ApiRouter, deps: Deps): void {
       const limit = parseLimit(query.limit);
       const checkpoint = parseCheckpoint(query.checkpoint);
       ctx.type = 'application/json';
-      ctx.body = pullBody(await pullDocs(deps, actor.familyId, collection, checkpoint, limit));
+      const page = await pullDocs(deps, actor.familyId, collection, checkpoint, limit);
+      ctx.body = pullBody(page);
+      deps.metrics?.replicationRowsPulled.inc(
+        { collection },
+        Array.isArray(page.documents) ? page.documents.length : page.documents.count,
+      );
     },
   );
 
@@ -137,7 +142,18 @@ export function registerSyncRoutes(api: ApiRouter, deps: Deps): void {
       const collection = collectionOf(params.collection);
       checkSchema(query.schema);
       const body = (ctx.request as unknown as { body?: unknown }).body;
-      ctx.body = await pushDocs(deps, actor, collection, body);
+      const result = await pushDocs(deps, actor, collection, body);
+      ctx.body = result;
+      if (deps.metrics && Array.isArray(body)) {
+        // A rejected row's server state is in `conflicts` too: it counts as rejected only.
+        const rejectedIds = new Set(result.rejected.map((r) => r.id));
+        const conflicts = result.conflicts.filter((d) => !rejectedIds.has(String(d.id))).length;
+        const rejected = result.rejected.length;
+        const pushed = deps.metrics.replicationRowsPushed;
+        pushed.inc({ collection, outcome: 'accepted' }, Math.max(0, body.length - conflicts - rejected));
+        pushed.inc({ collection, outcome: 'conflict' }, conflicts);
+        pushed.inc({ collection, outcome: 'rejected' }, rejected);
+      }
     },
   );
 }

@@ -1,0 +1,209 @@
+// Metrics (contract §11): METRICS_PORT serves Prometheus text at /metrics on 127.0.0.1, a port
+// of its own: requests by route, status and duration, live sockets, events delivered,
+// replication rows pulled and pushed, database pool use, dependency outages. Read here after
+// real traffic, as Prometheus would scrape them.
+import { expect } from 'chai';
+import { request, startTestApp, testApp } from '../../helpers/app.js';
+import { makeFamily } from '../../helpers/factories.js';
+import { TestSocket } from '../realtime/client.js';
+import { listDoc, pull, push } from '../sync/helpers.js';
+import { redisServerBinary, ThrowawayRedis } from './throwaway-services.js';
+import type { RunningServer } from '../../../server/server.js';
+
+interface Sample {
+  name: string;
+  labels: Record<string, string>;
+  value: number;
+}
+
+/** The samples of a Prometheus text exposition. */
+function parse(text: string): Sample[] {
+  const samples: Sample[] = [];
+  for (const line of text.split('\n')) {
+    if (!line || line.startsWith('#')) continue;
+    const m = /^([a-zA-Z_:][a-zA-Z0-9_:]*)(?:\{(.*)\})? (\S+)$/.exec(line);
+    if (!m) throw new Error(`not a sample line: ${line}`);
+    const labels: Record<string, string> = {};
+    for (const l of (m[2] ?? '').matchAll(/(\w+)="((?:[^"\\]|\\.)*)"/g)) labels[l[1]!] = l[2]!;
+    samples.push({ name: m[1]!, labels, value: Number(m[3]) });
+  }
+  return samples;
+}
+
+async function scrape(app: RunningServer): Promise<{ samples: Sample[]; text: string; type: string }> {
+  const res = await fetch(app.metricsUrl!);
+  expect(res.status).to.equal(200);
+  const text = await res.text();
+  return { samples: parse(text), text, type: res.headers.get('content-type') ?? '' };
+}
+
+/** The value of the one sample of `name` whose labels include `labels` (0 when there is none). */
+function value(samples: Sample[], name: string, labels: Record<string, string> = {}): number {
+  const found = samples.filter((s) => s.name === name && Object.entries(labels).every(([k, v]) => s.labels[k] === v));
+  if (found.length > 1) throw new Error(`${found.length} samples of ${name} match ${JSON.stringify(labels)}`);
+  return found[0]?.value ?? 0;
+}
+
+async function eventually(what: string, check: () => Promise<boolean>, timeoutMs = 20_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error(`not within ${timeoutMs} ms: ${what}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+const P = 'family_shopping_';
+
+describe('metrics (METRICS_PORT)', function () {
+  this.timeout(60_000);
+  let app: RunningServer;
+  before(async () => {
+    app = await startTestApp({ envOverrides: { METRICS_PORT: '0' } });
+  });
+  after(async () => {
+    await app?.close();
+  });
+
+  it('serves Prometheus text on 127.0.0.1 at a port of its own, not on the public port', async () => {
+    expect(app.metricsUrl).to.match(/^http:\/\/127\.0\.0\.1:[1-9]\d*\/metrics$/);
+    expect(new URL(app.metricsUrl!).port).to.not.equal(String(app.port));
+    const { type, text } = await scrape(app);
+    expect(type).to.match(/^text\/plain; version=0\.0\.4/);
+    expect(text).to.include(`# TYPE ${P}http_request_duration_seconds histogram`);
+    const onPublic = await request(app, 'GET', '/metrics');
+    expect(onPublic.text).to.not.include(P);
+    expect((await fetch(app.metricsUrl!.replace('/metrics', '/elsewhere'))).status).to.equal(404);
+  });
+
+  it('is off without METRICS_PORT', async () => {
+    const shared = await testApp();
+    expect(shared.metricsUrl).to.equal(undefined);
+    expect(shared.deps.metrics).to.equal(undefined);
+  });
+
+  it('counts requests by route template and status, live sockets and the events they were sent', async () => {
+    const f = await makeFamily(app);
+    const token = f.admin.token;
+    const socket = await TestSocket.connect(app, token);
+    try {
+      const created = await request(app, 'POST', '/api/lists', { token, body: { name: 'Weekly' } });
+      expect(created.status).to.equal(201);
+      const listId: string = created.body.id;
+      await socket.next((fr) => fr.type === 'ListCreated' && fr.list?.id === listId);
+      expect((await request(app, 'GET', `/api/lists/${listId}`, { token })).status).to.equal(200);
+      expect((await request(app, 'GET', `/api/lists/${listId}`, { token })).status).to.equal(200);
+      expect((await request(app, 'GET', `/api/lists/${crypto.randomUUID()}`, { token })).status).to.equal(404);
+      expect((await request(app, 'GET', '/api/nowhere', { token })).status).to.equal(404);
+
+      const { samples, text } = await scrape(app);
+      const count = (labels: Record<string, string>) =>
+        value(samples, `${P}http_request_duration_seconds_count`, labels);
+      expect(count({ method: 'POST', route: '/api/lists', status: '201' })).to.equal(1);
+      expect(count({ method: 'GET', route: '/api/lists/:listId', status: '200' })).to.equal(2);
+      expect(count({ method: 'GET', route: '/api/lists/:listId', status: '404' })).to.equal(1);
+      expect(count({ method: 'GET', route: '(unmatched)', status: '404' })).to.equal(1);
+      // Durations: the histogram's buckets and sum for the same labels.
+      const labels = { method: 'GET', route: '/api/lists/:listId', status: '200' };
+      expect(value(samples, `${P}http_request_duration_seconds_bucket`, { ...labels, le: '+Inf' })).to.equal(2);
+      expect(value(samples, `${P}http_request_duration_seconds_sum`, labels)).to.be.greaterThan(0);
+      // Never a raw path: no id reaches a label.
+      expect(text).to.not.include(listId);
+
+      expect(value(samples, `${P}live_sockets`)).to.equal(1);
+      expect(value(samples, `${P}live_events_delivered_total`)).to.be.at.least(1);
+    } finally {
+      socket.close();
+    }
+    await socket.closed;
+    await eventually('the socket leaves the gauge', async () => {
+      return value((await scrape(app)).samples, `${P}live_sockets`) === 0;
+    });
+  });
+
+  it('counts replication rows pulled and pushed, by collection and outcome', async () => {
+    const f = await makeFamily(app);
+    const t = f.admin.token;
+    const before = (await scrape(app)).samples;
+    const a = listDoc({ name: 'A' });
+    const b = listDoc({ name: 'B' });
+    expect((await push(app, t, 'lists', [{ newDocumentState: a }, { newDocumentState: b }])).status).to.equal(200);
+    // The same id again, assuming nothing: a conflict.
+    const again = await push(app, t, 'lists', [{ newDocumentState: { ...a, name: 'A2' } }]);
+    expect(again.body.conflicts).to.have.length(1);
+    const page = await pull(app, t, 'lists');
+    expect(page.body.documents).to.have.length(2);
+    expect((await pull(app, t, 'stores')).body.documents).to.have.length(0);
+
+    const after = (await scrape(app)).samples;
+    const moved = (name: string, labels: Record<string, string>) =>
+      value(after, `${P}${name}`, labels) - value(before, `${P}${name}`, labels);
+    expect(moved('replication_rows_pushed_total', { collection: 'lists', outcome: 'accepted' })).to.equal(2);
+    expect(moved('replication_rows_pushed_total', { collection: 'lists', outcome: 'conflict' })).to.equal(1);
+    expect(moved('replication_rows_pushed_total', { collection: 'lists', outcome: 'rejected' })).to.equal(0);
+    expect(moved('replication_rows_pulled_total', { collection: 'lists' })).to.equal(2);
+    expect(moved('replication_rows_pulled_total', { collection: 'stores' })).to.equal(0);
+  });
+
+  it('reports the database pool and that the database is reachable', async () => {
+    const { samples } = await scrape(app);
+    const pool = (state: string) => value(samples, `${P}db_pool_connections`, { state });
+    expect(pool('max')).to.be.at.least(1);
+    expect(pool('used') + pool('free')).to.be.within(1, pool('max'));
+    expect(pool('pending')).to.equal(0);
+    const db = { dependency: 'database', connection: 'pool' };
+    expect(value(samples, `${P}dependency_unreachable`, db)).to.equal(0);
+    expect(value(samples, `${P}dependency_outages_total`, db)).to.equal(0);
+  });
+
+  it('gives each app its own registry: a second app counts only its own requests', async () => {
+    const other = await startTestApp({ db: app.deps.db, envOverrides: { METRICS_PORT: '0' } });
+    try {
+      expect(other.metricsUrl).to.not.equal(app.metricsUrl);
+      await request(other, 'GET', '/healthz');
+      await request(other, 'GET', '/healthz');
+      const mine = (await scrape(app)).samples;
+      const theirs = (await scrape(other)).samples;
+      const healthz = { method: 'GET', route: '/healthz', status: '200' };
+      expect(value(theirs, `${P}http_request_duration_seconds_count`, healthz)).to.equal(2);
+      expect(value(mine, `${P}http_request_duration_seconds_count`, healthz)).to.equal(0);
+    } finally {
+      await other.close();
+    }
+  });
+
+  describe('a Redis outage', () => {
+    let redis: ThrowawayRedis;
+    let withRedis: RunningServer;
+    before(async function () {
+      if (!redisServerBinary()) this.skip(); // CI installs redis-server in every leg
+      redis = await ThrowawayRedis.start();
+      withRedis = await startTestApp({ envOverrides: { METRICS_PORT: '0', REDIS_URL: redis.url } });
+    });
+    after(async () => {
+      await withRedis?.close();
+      await redis?.destroy();
+    });
+
+    it('is counted once per connection and shown while it lasts', async () => {
+      const series = (connection: string) => ({ dependency: 'redis', connection });
+      const connections = ['fs-events-pub', 'fs-events-sub', 'fs-ratelimit'];
+      let { samples } = await scrape(withRedis);
+      for (const c of connections) {
+        expect(value(samples, `${P}dependency_unreachable`, series(c)), c).to.equal(0);
+        expect(value(samples, `${P}dependency_outages_total`, series(c)), c).to.equal(0);
+      }
+      await redis.stop();
+      await eventually('every Redis connection is reported unreachable', async () => {
+        samples = (await scrape(withRedis)).samples;
+        return connections.every((c) => value(samples, `${P}dependency_unreachable`, series(c)) === 1);
+      });
+      for (const c of connections) expect(value(samples, `${P}dependency_outages_total`, series(c)), c).to.equal(1);
+      await redis.start();
+      await eventually('every Redis connection is reported back', async () => {
+        samples = (await scrape(withRedis)).samples;
+        return connections.every((c) => value(samples, `${P}dependency_unreachable`, series(c)) === 0);
+      });
+      for (const c of connections) expect(value(samples, `${P}dependency_outages_total`, series(c)), c).to.equal(1);
+    });
+  });
+});
