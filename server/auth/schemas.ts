@@ -2,15 +2,16 @@
 // strings out: email ≤ 254, userName ≤ 100, password 8..1024, family names ≤ 100. Each field rule
 // is defined once here and imported wherever the field is taken (registration, self-service).
 import { z } from 'zod';
-import { LIMITS } from '@family-shopping/client/protocol';
+import { LIMITS, nameRule } from '@family-shopping/client/protocol';
 
 /** Trimmed, lower-cased email (emails compare case-insensitively and are stored normalised). */
 export const Email = z.string().trim().toLowerCase().max(254).pipe(z.email());
 export const Password = z.string().min(8, 'must be at least 8 characters').max(1024);
-export const UserName = z.string().trim().min(1).max(LIMITS.userName);
+/** A user name: the name rule of every name (api-contract §13), 1 to 100 characters. */
+export const UserName = nameRule(LIMITS.userName);
 export const FAMILY_NAME_MAX = LIMITS.familyName;
-/** A family's name: trimmed, 1 to 100 characters, not unique. */
-export const FamilyName = z.string().trim().min(1).max(FAMILY_NAME_MAX);
+/** A family's name: the name rule (api-contract §13), 1 to 100 characters, not unique. */
+export const FamilyName = nameRule(FAMILY_NAME_MAX);
 /** Opaque tokens from links and sessions (base64url, 43 characters when we make them). */
 export const OpaqueToken = z.string().min(1).max(512);
 
@@ -21,7 +22,7 @@ export const RegisterBody = z
     password: Password,
     inviteToken: OpaqueToken.optional(),
     familyCode: z.string().trim().min(1).max(64).optional(),
-    newFamilyName: FamilyName.optional(),
+    newFamilyName: z.optional(FamilyName),
   })
   .superRefine((b, ctx) => {
     const given = [b.inviteToken, b.familyCode, b.newFamilyName].filter((v) => v !== undefined).length;

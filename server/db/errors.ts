@@ -48,11 +48,14 @@ const CONSTRAINTS: Record<string, { status: 400 | 409; code: CodeWithStatus<400 
 /** Seconds a client is told to wait (`Retry-After`) while the database cannot be reached. */
 export const DB_RETRY_AFTER_SECONDS = 5;
 
-/** Node socket errors of a connection that cannot be made or was lost. */
+/**
+ * Node socket errors of a connection that cannot be made or was lost. Not ECONNABORTED: that
+ * is what a client aborting its own request body raises (raw-body's `request aborted`), which
+ * is no sign of the database (server/http/middleware.ts logs it as an aborted request).
+ */
 const NETWORK_CODES = new Set([
   'ECONNREFUSED',
   'ECONNRESET',
-  'ECONNABORTED',
   'ETIMEDOUT',
   'EHOSTUNREACH',
   'EHOSTDOWN',

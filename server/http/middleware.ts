@@ -38,6 +38,37 @@ export function requestContext(log: Logger) {
   };
 }
 
+/** A year: browsers that saw the service on HTTPS use nothing else for it. */
+export const HSTS = 'max-age=31536000';
+
+/**
+ * Headers every answer carries (api-contract §13 "Headers"): `X-Content-Type-Options: nosniff`
+ * and `X-Frame-Options: DENY` (the API reference at /api/docs included: nothing of the service
+ * is meant to be framed or sniffed), `Strict-Transport-Security` on HTTPS (TLS, or
+ * `X-Forwarded-Proto: https` from a trusted proxy: Koa's `ctx.secure` with `app.proxy`), and
+ * `Cache-Control: no-store` on the JSON answers of `/api` to an authenticated request, so no
+ * shared or disk cache keeps a family's data. A route that chose its own caching keeps it.
+ * The app's pages add their Content-Security-Policy in server/web/static.ts.
+ */
+export function securityHeaders() {
+  return async (ctx: Context, next: Next) => {
+    try {
+      await next();
+    } finally {
+      if (!ctx.response.get('X-Content-Type-Options')) ctx.set('X-Content-Type-Options', 'nosniff');
+      if (!ctx.response.get('X-Frame-Options')) ctx.set('X-Frame-Options', 'DENY');
+      if (ctx.secure) ctx.set('Strict-Transport-Security', HSTS);
+      if (
+        (ctx.path === '/api' || ctx.path.startsWith('/api/')) &&
+        ctx.get('authorization') &&
+        /json/.test(ctx.response.type) &&
+        !ctx.response.get('Cache-Control')
+      )
+        ctx.set('Cache-Control', 'no-store');
+    }
+  };
+}
+
 export interface ErrorHandlerOptions {
   /** Told of every lost-database error, so an outage is logged once rather than per request. */
   db?: DbAvailability;
@@ -64,6 +95,13 @@ export function errorHandler(options: ErrorHandlerOptions = {}) {
       };
       if (err instanceof AppError) {
         sendProblem(ctx, problem(err.status, err.code, err.message, err.errors), err.headers);
+        return;
+      }
+      if (isClientAbort(e)) {
+        // The client went away while sending its body: nothing to answer, nobody's outage.
+        (ctx.state.log as Logger | undefined)?.info({ method: ctx.method }, 'request aborted by the client');
+        ctx.status = 400;
+        ctx.body = '';
         return;
       }
       const mapped = mapPgError(err);
@@ -108,6 +146,12 @@ export function errorHandler(options: ErrorHandlerOptions = {}) {
   };
 }
 
+/** The body parser's error when the client aborted its request (raw-body: `request.aborted`),
+ *  or the socket closed under a request still being read. */
+function isClientAbort(e: { type?: string; code?: unknown; status?: number }): boolean {
+  return e.type === 'request.aborted' || (e.code === 'ECONNABORTED' && e.status === 400);
+}
+
 /** How much of an oversized body is read and thrown away before the 413 goes out. */
 const DISCARD_MAX_BYTES = 8 * 1024 * 1024;
 const DISCARD_MAX_MS = 2_000;
@@ -146,30 +190,64 @@ export function discardBody(req: IncomingMessage): Promise<void> {
   });
 }
 
+/** The part of @koa/router's Router that methodNotAllowed looks routes up with. */
+export interface RouteMatcher {
+  match(path: string, method: string): { path: { path: string | RegExp; methods: string[] }[] };
+}
+
+/** Literal (parameter-free) segments of a route path: `/api/stores/:id/sections/order` has 4. */
+function literalSegments(routePath: string | RegExp): number {
+  if (typeof routePath !== 'string') return 0;
+  return routePath.split('/').filter((seg) => seg !== '' && !/[:*(]/.test(seg)).length;
+}
+
+function refuseMethod(ctx: Context, allowed: Set<string>): void {
+  allowed.add('OPTIONS');
+  if (allowed.has('GET')) allowed.add('HEAD');
+  const allow = [...allowed].join(', ');
+  if (ctx.method === 'OPTIONS') {
+    ctx.status = 204;
+    ctx.set('Allow', allow);
+    return;
+  }
+  throw new AppError(405, 'method_not_allowed', `${ctx.method} is not allowed here; allowed: ${allow}`, undefined, {
+    Allow: allow,
+  });
+}
+
 /**
- * After the router: a path the API knows asked with a method it does not serve answers `405`
+ * Around the router: a path the API knows asked with a method it does not serve answers `405`
  * problem+json with `Allow` (an OPTIONS request gets `204` and `Allow`); an unknown path, with
  * any method, falls through to the `404` problem. Replaces the router's allowedMethods, which
  * answers a method outside its list (TRACE, PROPFIND, MKCOL, …) with a text/plain 501.
+ *
+ * A literal path segment names its own resource: `/stores/{id}/sections/order` is the order
+ * route, never section `order` of `/stores/{id}/sections/{sectionId}`. So when the routes
+ * matching a path with the most literal segments do not serve the method, the answer is `405`
+ * at once, before any route authenticates or validates (api-contract §13), even if a route
+ * with a parameter in that place would take the method.
  */
-export function methodNotAllowed() {
+export function methodNotAllowed(router?: RouteMatcher) {
   return async (ctx: Context, next: Next) => {
+    if (router && ctx.method !== 'OPTIONS') {
+      const layers = router.match(ctx.path, ctx.method).path.filter((l) => l.methods.length > 0);
+      if (layers.length > 1) {
+        const best = Math.max(...layers.map((l) => literalSegments(l.path)));
+        const own = layers.filter((l) => literalSegments(l.path) === best);
+        const methods = new Set(own.flatMap((l) => l.methods));
+        if (!methods.has(ctx.method) && !(ctx.method === 'HEAD' && methods.has('GET'))) {
+          refuseMethod(ctx, methods);
+          return;
+        }
+      }
+    }
     await next();
     if (ctx.status !== 404 || ctx.body !== undefined) return;
     const layers = (ctx as Context & { matched?: { methods: string[] }[] }).matched ?? [];
     const allowed = new Set<string>();
     for (const layer of layers) for (const m of layer.methods) allowed.add(m);
     if (allowed.size === 0) return;
-    allowed.add('OPTIONS');
-    const allow = [...allowed].join(', ');
-    if (ctx.method === 'OPTIONS') {
-      ctx.status = 204;
-      ctx.set('Allow', allow);
-      return;
-    }
-    throw new AppError(405, 'method_not_allowed', `${ctx.method} is not allowed here; allowed: ${allow}`, undefined, {
-      Allow: allow,
-    });
+    refuseMethod(ctx, allowed);
   };
 }
 
@@ -196,7 +274,11 @@ export function requireJson() {
  */
 export function clientErrorHandler() {
   return (err: Error & { code?: string }, socket: Duplex) => {
-    if (!socket.writable || (socket as Duplex & { _httpMessage?: unknown })._httpMessage) {
+    // A response in flight whose head has gone out cannot be followed by another: just close.
+    // One that has not (a request timed out while its body was still arriving, so the app is
+    // still waiting for it) is replaced by the error answer, as Node itself would do.
+    const inFlight = (socket as Duplex & { _httpMessage?: { headersSent?: boolean } })._httpMessage;
+    if (!socket.writable || inFlight?.headersSent) {
       socket.destroy();
       return;
     }

@@ -106,13 +106,27 @@ export class ApiRouter {
     const limiter = spec.rateLimit
       ? (deps.rateLimiters as Record<string, RouterMiddleware> | undefined)?.[spec.rateLimit]
       : undefined;
-    if (limiter) middlewares.push(limiter);
     if (spec.membershipInRead && spec.access !== 'member')
       throw new Error(`${spec.path}: membershipInRead is for members`);
+    if (limiter && spec.membershipInRead) throw new Error(`${spec.path}: a rate limit needs the full check first`);
+    // The limit of an authenticated route counts per user, after authentication (api-contract
+    // §13): a request without a valid token is refused (401) before it is counted, so nobody
+    // can spend another user's allowance.
+    const authFirst = !!limiter && spec.access !== 'public';
+    if (authFirst) {
+      middlewares.push(async (ctx, next) => {
+        const actor = await authenticate(deps, ctx, spec.access as 'member' | 'admin');
+        ctx.state.actor = actor;
+        ctx.state.rateLimitKey = `user:${actor.userId}`;
+        await next();
+      });
+    }
+    if (limiter) middlewares.push(limiter);
     middlewares.push(async (ctx) => {
       let actor = null as unknown as Actor;
       let claims: AccessClaims | undefined;
-      if (spec.membershipInRead) claims = verifiedClaims(deps, ctx);
+      if (authFirst) actor = ctx.state.actor as Actor;
+      else if (spec.membershipInRead) claims = verifiedClaims(deps, ctx);
       else if (spec.access !== 'public') actor = await authenticate(deps, ctx, spec.access);
       let params: unknown, query: unknown, body: unknown;
       try {

@@ -20,6 +20,7 @@ import type { ResolvedRealtimeOptions } from './options.js';
 import { isFamilyMember, listBelongsToFamily } from './queries.js';
 import { errorFields } from '../log.js';
 import type { ErrorCode } from '../errors.js';
+import { isDbUnavailable, serviceUnavailable } from '../db/errors.js';
 
 /** setTimeout's longest delay; longer expiries are re-armed in steps. */
 const MAX_TIMER_MS = 2_147_483_647;
@@ -127,10 +128,17 @@ export class RealtimeConnection implements HubMember {
     this.queue = this.queue
       .then(() => (this.closed ? undefined : this.handle(data, isBinary)))
       .catch((err: Error) => {
-        this.deps.log.error({ err: errorFields(err) }, 'realtime frame handling failed');
+        const unavailable = isDbUnavailable(err);
+        if (unavailable)
+          this.deps.log.warn({ err: errorFields(err) }, 'realtime frame not handled: database unreachable');
+        else this.deps.log.error({ err: errorFields(err) }, 'realtime frame handling failed');
         // Before authentication there is nothing to answer to: 1011 (server error), reconnect.
         if (!this.authenticated) this.close(1011, 'internal error');
-        else this.sendError('internal_error', 'The frame could not be handled; try again');
+        // The answer names the frame it answers (api-contract §13), an outage included.
+        else if (unavailable)
+          this.sendError('service_unavailable', serviceUnavailable().message, frameRequestId(data, isBinary));
+        else
+          this.sendError('internal_error', 'The frame could not be handled; try again', frameRequestId(data, isBinary));
       })
       .finally(() => {
         this.pending--;
@@ -198,6 +206,7 @@ export class RealtimeConnection implements HubMember {
     this.authenticated = true;
     this.armExpiry(claims.exp);
     this.hub.add(this);
+    this.hub.limitUser(this, this.opts.maxSocketsPerUser);
     this.send({ type: 'Authenticated', familyId: this.familyId });
     // A removal that committed between resolveActor's read and hub.add published its
     // MemberRemoved before this socket was in the hub; read once more to close that window.
@@ -247,6 +256,11 @@ export class RealtimeConnection implements HubMember {
     this.hub.join(this, listId);
     answer();
   }
+}
+
+/** The requestId of a frame, for an Error that answers it (none for binary or unreadable frames). */
+function frameRequestId(data: RawData, isBinary: boolean): RequestId | undefined {
+  return isBinary ? undefined : peekRequestId(rawToString(data));
 }
 
 function rawToString(data: RawData): string {

@@ -18,10 +18,14 @@ export interface RealtimeOptions {
   /** After the server closes a socket, how long the client gets to complete the close handshake
    *  before the TCP connection is dropped. */
   closeGraceMs?: number;
-  /** Every so often the memberships of all authenticated sockets are checked in one query, so a
-   *  removal whose MemberRemoved event never arrived (Redis pub/sub delivers at most once) still
-   *  closes the socket with 4403, and role changes are picked up. */
+  /** Every so often (2 s) the memberships of all authenticated sockets are checked in one query,
+   *  so a removal whose MemberRemoved event never arrived (Redis down, or pub/sub's at most once)
+   *  still closes the socket with 4403 within seconds (api-contract §13), and role changes are
+   *  picked up. */
   membershipCheckMs?: number;
+  /** Live sockets one user may hold on this instance (config MAX_SOCKETS_PER_USER); a new one
+   *  beyond it closes the user's oldest with 4429. */
+  maxSocketsPerUser?: number;
 }
 
 export type ResolvedRealtimeOptions = Required<RealtimeOptions>;
@@ -35,6 +39,7 @@ export function resolveOptions(o: RealtimeOptions = {}): ResolvedRealtimeOptions
     maxListsPerSocket: o.maxListsPerSocket ?? 256,
     maxPendingFrames: o.maxPendingFrames ?? 64,
     closeGraceMs: o.closeGraceMs ?? 5_000,
-    membershipCheckMs: o.membershipCheckMs ?? 60_000,
+    membershipCheckMs: o.membershipCheckMs ?? 2_000,
+    maxSocketsPerUser: o.maxSocketsPerUser ?? 20,
   };
 }

@@ -8,6 +8,8 @@
  * with an ETag), or a deploy would never reach an installed app. A missing file under /assets/
  * is a plain 404 (an HTML page served as a script would be cached by the browser as one).
  *
+ * Pages carry a Content-Security-Policy (contentSecurityPolicy); `/robots.txt` disallows everything.
+ *
  * Without a build (web/dist absent, e.g. tests that never ran `npm run build`) app paths answer
  * 503 with a short page saying how to build it; the API is unaffected.
  */
@@ -81,6 +83,37 @@ const NOT_BUILT = `<!doctype html><html lang="en"><meta charset="utf-8"><title>F
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <h1>The web app is not built</h1><p>Run <code>npm run build</code> (or <code>npm install</code>) and reload. The API is up at <code>/api</code>.</p></html>`;
 
+/** `/robots.txt`: the app holds a family's private data; nothing of it is for crawlers. */
+export const ROBOTS_TXT = 'User-agent: *\nDisallow: /\n';
+
+const HOST = /^(?:[A-Za-z0-9.-]+|\[[0-9A-Fa-f:.]+\])(?::\d{1,5})?$/;
+
+/**
+ * The Content-Security-Policy of the app's pages (api-contract §13 "Headers"): scripts, styles,
+ * fonts, the manifest and the service worker come from the app's own origin only (no inline
+ * script: the build emits none, web/vite.config.ts); `connect-src` is the app's own origin and
+ * its WebSocket on the same host (`'self'` alone does not cover ws:/wss: in every browser, so the
+ * host the page was asked for is named with the scheme the page was served over; a Host header
+ * that is not a plain host[:port] names none); no plugins, no framing.
+ */
+export function contentSecurityPolicy(host: string, secure: boolean): string {
+  const ws = HOST.test(host) ? ` ${secure ? 'wss' : 'ws'}://${host}` : '';
+  return [
+    "default-src 'self'",
+    "script-src 'self'",
+    "style-src 'self'",
+    "img-src 'self' data: blob:",
+    "font-src 'self'",
+    `connect-src 'self'${ws}`,
+    "manifest-src 'self'",
+    "worker-src 'self'",
+    "object-src 'none'",
+    "base-uri 'self'",
+    "form-action 'self'",
+    "frame-ancestors 'none'",
+  ].join('; ');
+}
+
 export interface WebAppOptions {
   /** The built app (default web/dist beside the server). */
   root?: string;
@@ -106,6 +139,13 @@ export function serveWebApp(options: WebAppOptions = {}) {
         },
       );
     }
+    if (ctx.path === '/robots.txt') {
+      ctx.status = 200;
+      ctx.type = 'text/plain; charset=utf-8';
+      ctx.set('Cache-Control', 'public, max-age=86400');
+      ctx.body = ROBOTS_TXT; // Koa sends no body for HEAD
+      return;
+    }
     const index = path.join(root, 'index.html');
     const found = resolveSafe(root, ctx.path);
     let file: string = found ?? index;
@@ -124,6 +164,7 @@ export function serveWebApp(options: WebAppOptions = {}) {
         ctx.set('Cache-Control', 'no-store');
         ctx.set('Retry-After', '60');
         ctx.type = 'text/html; charset=utf-8';
+        ctx.set('Content-Security-Policy', contentSecurityPolicy(ctx.host, ctx.secure));
         ctx.body = NOT_BUILT;
         return;
       }
@@ -136,6 +177,7 @@ export function serveWebApp(options: WebAppOptions = {}) {
       // Invitation and reset links carry their token in the path: never send it on as a referrer.
       ctx.set('Referrer-Policy', 'no-referrer');
       ctx.set('X-Frame-Options', 'DENY');
+      ctx.set('Content-Security-Policy', contentSecurityPolicy(ctx.host, ctx.secure));
     }
     ctx.type = TYPES[ext] ?? 'application/octet-stream';
 

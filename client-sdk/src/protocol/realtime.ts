@@ -65,6 +65,9 @@ export const CLOSE_CODES = {
   /** Slow consumer: the server's send buffer for this connection overflowed. Reconnect
    * and re-pull (events were dropped). */
   SLOW_CONSUMER: 4408,
+  /** Too many live sockets of this user (the server's MAX_SOCKETS_PER_USER): a new one closed
+   *  the user's oldest. Reconnect only when the app is in use again (e.g. on focus), not in a loop. */
+  TOO_MANY_SOCKETS: 4429,
 } as const;
 export type CloseCode = (typeof CLOSE_CODES)[keyof typeof CLOSE_CODES];
 

@@ -6,7 +6,9 @@
  *
  * The rules (docs/api.md "Field rules"):
  * - names (lists, items, stores, sections, recipes, ingredients, products, units and unit
- *   abbreviations) are trimmed (`String.prototype.trim`), then must be 1..max characters long;
+ *   abbreviations, families, user names) match NAME_PATTERN as given (a visible character; no
+ *   control character, bidirectional override or isolate, noncharacter or lone surrogate), are
+ *   trimmed (`String.prototype.trim`), then must be 1..max characters long;
  * - free texts (`quantityNote`, `instructions`) are kept as given, 0..max characters;
  * - lengths count Unicode code points (as Postgres `varchar(n)` and JSON Schema `maxLength`
  *   do), not UTF-16 code units; no text may contain U+0000 (PostgreSQL cannot store it);
@@ -80,9 +82,37 @@ const noNul = (s: string) => !s.includes('\u0000');
 const lengthMessage = (min: number, max: number) =>
   min > 0 ? `must be ${min} to ${max} characters long` : `must be at most ${max} characters long`;
 
-/** A name: trimmed, then 1..max code points, no NUL. */
+/**
+ * What a name may hold (api-contract §13 "Names"), checked on the value as sent, before it is
+ * trimmed:
+ * - at least one visible character: one that is not a separator (`\p{Z}`: spaces, line and
+ *   paragraph separators), a format character (`\p{Cf}`: U+200B zero width space, U+FEFF, …), a
+ *   default-ignorable code point (U+3164 Hangul filler, …) or a lone combining mark (`\p{M}`);
+ * - no control character (`\p{Cc}`: NUL, TAB, LF, CR, DEL, C1 controls), no lone surrogate
+ *   (`\p{Cs}`), no noncharacter (`\p{Noncharacter_Code_Point}`: U+FDD0–U+FDEF, U+xFFFE/U+xFFFF),
+ *   and no bidirectional embedding, override or isolate (U+202A–U+202E, U+2066–U+2069). These two
+ *   ranges are named by hand: the `Bidi_Control` property also holds the marks (U+200E LRM, U+200F
+ *   RLM, U+061C ALM), which names in right-to-left scripts legitimately use.
+ * Joiners (U+200D in emoji sequences) and marks stay allowed inside a name. The pattern is an
+ * ECMAScript pattern with the `u` flag, as JSON Schema's `pattern` is; the OpenAPI document
+ * carries it.
+ */
+export const NAME_PATTERN =
+  '^(?=[\\s\\S]*[^\\p{Z}\\p{Cf}\\p{Default_Ignorable_Code_Point}\\p{M}\\p{Cc}])' +
+  '[^\\p{Cc}\\p{Cs}\\p{Noncharacter_Code_Point}\\u202A-\\u202E\\u2066-\\u2069]*$';
+const NAME_RE = new RegExp(NAME_PATTERN, 'u');
+export const NAME_MESSAGE =
+  'must contain a visible character and no control characters, bidirectional overrides or isolates, or noncharacters';
+
+/** True when a name (as sent) holds a visible character and no refused character. */
+export function isValidNameText(s: string): boolean {
+  return NAME_RE.test(s);
+}
+
+/** A name: NAME_PATTERN as given, then trimmed, then 1..max code points. */
 export function nameRule(max: number) {
   return z.string().check(
+    z.regex(NAME_RE, { message: NAME_MESSAGE }),
     z.trim(),
     z.refine(noNul, { message: NUL_MESSAGE }),
     z.refine(
