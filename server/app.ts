@@ -5,7 +5,7 @@ import type { Deps } from './context.js';
 import { ApiRouter } from './http/route.js';
 import { AppError } from './errors.js';
 import { ping } from './db/knex.js';
-import { errorHandler, methodNotAllowed, requestContext, requireJson } from './http/middleware.js';
+import { errorHandler, methodNotAllowed, requestContext, requireJson, securityHeaders } from './http/middleware.js';
 import { problem } from './http/errors.js';
 import { registerFeatureRoutes } from './features.js';
 import { DbAvailability } from './db/availability.js';
@@ -61,6 +61,7 @@ export function buildApp(deps: Deps): BuiltApp {
   );
   if (deps.metrics) app.use(requestMetrics(deps.metrics));
   app.use(requestContext(deps.log));
+  app.use(securityHeaders());
   app.use(errorHandler({ db: dbAvailability }));
 
   // Liveness and readiness, outside /api.
@@ -110,7 +111,7 @@ export function buildApp(deps: Deps): BuiltApp {
 
   const api = new ApiRouter(deps);
   registerFeatureRoutes(api, deps);
-  app.use(methodNotAllowed());
+  app.use(methodNotAllowed(api.router));
   app.use(api.router.routes());
   return { app, api, dbAvailability };
 }

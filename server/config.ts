@@ -59,6 +59,12 @@ const schema = z.object({
     .regex(/^\d{1,5}$/, 'must be a whole number of MiB (0 turns it off)')
     .transform(Number)
     .default(32),
+  /** Live sockets one user may hold; a new one beyond it closes the user's oldest with 4429. */
+  MAX_SOCKETS_PER_USER: z
+    .string()
+    .regex(/^[1-9]\d{0,5}$/, 'must be a whole number from 1')
+    .transform(Number)
+    .default(20),
   TRUST_PROXY: bool.default(false),
   /** PEM certificate (chain) and private key: both set, the server listens with TLS (server/tls.ts). */
   TLS_CERT_FILE: z.string().min(1).optional(),

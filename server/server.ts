@@ -44,7 +44,16 @@ export interface StartOptions {
   rateLimitKeyPrefix?: string;
   /** Live-channel tunables (tests shorten heartbeats, buffers and timeouts). */
   realtime?: RealtimeOptions;
+  /** Slow-client limits (HTTP_TIMEOUTS); tests shorten them. */
+  httpTimeouts?: Partial<typeof HTTP_TIMEOUTS>;
 }
+
+/**
+ * A request's headers must arrive within 10 s and the whole request within 30 s, else `408`
+ * and the connection is closed (api-contract §13 "Slow clients"; Node's `headersTimeout` and
+ * `requestTimeout`, answered by clientErrorHandler). Node checks them every `checkIntervalMs`.
+ */
+export const HTTP_TIMEOUTS = { headersMs: 10_000, requestMs: 30_000, checkIntervalMs: 1_000 };
 
 export interface CloseOptions {
   /** Close live sockets with 1012 (service restart) instead of 1001 (going away). */
@@ -121,6 +130,11 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
     ? https.createServer({ cert: tls.cert, key: tls.key }, app.callback())
     : http.createServer(app.callback());
   server.keepAliveTimeout = 5_000;
+  const timeouts = { ...HTTP_TIMEOUTS, ...options.httpTimeouts };
+  server.headersTimeout = timeouts.headersMs;
+  server.requestTimeout = timeouts.requestMs;
+  // Read when the server starts listening (Node's default, 30 s, would let a request run 60 s).
+  (server as { connectionsCheckingInterval?: number }).connectionsCheckingInterval = timeouts.checkIntervalMs;
   server.on('clientError', clientErrorHandler());
   const realtime = attachRealtime(server, deps, options.realtime);
   deps.realtime = realtime;
@@ -136,7 +150,6 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
   const url = `${protocol}://${host}:${port}`;
   // APP_BASE_URL unset: links in emails start with the address the server listens on.
   deps.mailer.setAppBaseUrl(config.APP_BASE_URL ?? ownBaseUrl(config.HOST, port, protocol));
-  let metricsEndpoint: MetricsEndpoint | undefined;
   // The embedded database in a directory: `npm run backup` and `npm run admin` reach it through
   // this service, as no second process may open it (server/ops/control.ts).
   const control =
@@ -146,6 +159,7 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
           return undefined;
         })
       : undefined;
+  let metricsEndpoint: MetricsEndpoint | undefined;
 
   let closing: Promise<void> | undefined;
   const close = (closeOptions: CloseOptions = {}) =>

@@ -1,6 +1,8 @@
-// Rate limits of the public auth endpoints, per client address (ctx.ip, which honours
-// X-Forwarded-For only when TRUST_PROXY=true). koa-ratelimit counts; the in-memory driver is
-// used by default and Redis (shared by every instance) when REDIS_URL is set. Past the limit the
+// Rate limits of the auth endpoints: the public ones per client address (ctx.ip, which honours
+// X-Forwarded-For only when TRUST_PROXY=true), the authenticated ones (/api/me/password,
+// /api/me/email-confirmation) per user, counted only once the token is accepted (route.ts).
+// koa-ratelimit counts; the in-memory driver is used by default and Redis (shared by every
+// instance) when REDIS_URL is set. Past the limit the
 // request is answered with 429 problem+json `rate_limited`, `Retry-After` and the IETF draft
 // `RateLimit-Limit / -Remaining / -Reset / -Policy` headers (Reset as seconds from now).
 //
@@ -81,7 +83,9 @@ export function createRateLimiters(options: RateLimiterOptions): RateLimiters {
       namespace: `${options.keyPrefix ?? 'fs:rl'}:${bucket}`,
       duration: rule.durationMs,
       max: rule.max,
-      id: (ctx: Context) => ctx.ip || 'unknown',
+      // Authenticated routes count per user (set by ApiRouter after authentication), public
+      // ones per client address.
+      id: (ctx: Context) => (ctx.state.rateLimitKey as string | undefined) ?? (ctx.ip || 'unknown'),
       headers: { remaining: H_REMAINING, reset: H_RESET, total: H_LIMIT },
     });
     const policy = `${rule.max};w=${Math.round(rule.durationMs / 1000)}`;

@@ -163,6 +163,17 @@ export class RealtimeHub {
     return JSON.stringify(e);
   }
 
+  /** Keeps a user at `max` sockets: beyond it the user's oldest sockets (the first added) are
+   *  closed with 4429, the newest kept. */
+  limitUser(m: HubMember, max: number): void {
+    const g = this.families.get(m.familyId);
+    if (!g) return;
+    const own = [...g.all].filter((x) => x.userId === m.userId);
+    for (const old of own.slice(0, Math.max(0, own.length - max))) {
+      if (old !== m) old.close(CLOSE_CODES.TOO_MANY_SOCKETS, 'too many live connections of this user');
+    }
+  }
+
   /** Every socket, for heartbeats and shutdown. */
   *members(): Iterable<HubMember> {
     for (const g of this.families.values()) yield* g.all;

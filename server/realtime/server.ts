@@ -27,7 +27,7 @@ export interface RealtimeServer {
 }
 
 export function attachRealtime(server: http.Server, deps: Deps, options: RealtimeOptions = {}): RealtimeServer {
-  const opts = resolveOptions(options);
+  const opts = resolveOptions({ maxSocketsPerUser: deps.config.MAX_SOCKETS_PER_USER, ...options });
   const hub = new RealtimeHub(deps.log, deps.metrics && ((n) => deps.metrics!.liveEventsDelivered.inc(n)));
   const connections = new Set<RealtimeConnection>();
   let closing = false;
