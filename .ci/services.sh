@@ -51,6 +51,8 @@ ci_ensure_system_packages() {
   if [ -z "$(ci_pg_bindir)" ]; then missing+=(postgresql); fi
   if ! command -v redis-server >/dev/null 2>&1; then missing+=(redis-server); fi
   if [ ! -x /usr/bin/chromium ]; then missing+=(chromium); fi
+  # The TLS test makes its certificates with the openssl commands of docs/operations.md.
+  if ! command -v openssl >/dev/null 2>&1; then missing+=(openssl); fi
   if [ "${#missing[@]}" -eq 0 ]; then
     ci_log "postgresql server ($(ci_pg_bindir)), redis-server and chromium already installed"
     return 0
