@@ -135,13 +135,26 @@ async function primaryKey(q: Q, table: string): Promise<string[]> {
   return cols.map((c) => c.name);
 }
 
+/** A table's stored columns (generated ones are made again from them), in table order. */
+async function storedColumns(q: Q, table: string): Promise<string[]> {
+  const cols = await rows<{ name: string }>(
+    q,
+    `SELECT column_name AS name FROM information_schema.columns
+      WHERE table_schema = current_schema() AND table_name = ? AND is_generated = 'NEVER'
+      ORDER BY ordinal_position`,
+    [table],
+  );
+  return cols.map((c) => c.name);
+}
+
 /** One table's rows, as row_to_json text, in primary-key order (pages of PAGE rows). */
 async function* tableRows(trx: Trx, table: string): AsyncGenerator<string> {
   const pk = await primaryKey(trx, table);
+  const columns = (await storedColumns(trx, table)).map(ident).join(', ');
+  const from = `(SELECT ${columns} FROM ${ident(table)}) t`;
   if (pk.length !== 1) {
     const order = pk.length ? ` ORDER BY ${pk.map(ident).join(', ')}` : '';
-    for (const r of await rows<{ j: string }>(trx, `SELECT row_to_json(t)::text AS j FROM ${ident(table)} t${order}`))
-      yield r.j;
+    for (const r of await rows<{ j: string }>(trx, `SELECT row_to_json(t)::text AS j FROM ${from}${order}`)) yield r.j;
     return;
   }
   const key = ident(pk[0]!);
@@ -149,7 +162,7 @@ async function* tableRows(trx: Trx, table: string): AsyncGenerator<string> {
   for (;;) {
     const page: Array<{ j: string; k: string }> = await rows<{ j: string; k: string }>(
       trx,
-      `SELECT row_to_json(t)::text AS j, t.${key}::text AS k FROM ${ident(table)} t
+      `SELECT row_to_json(t)::text AS j, t.${key}::text AS k FROM ${from}
         ${after === null ? '' : `WHERE t.${key} > ?`} ORDER BY t.${key} LIMIT ${PAGE}`,
       after === null ? [] : [after],
     );
@@ -310,13 +323,14 @@ export async function restoreSnapshot(db: Db, lines: AsyncIterable<string>): Pro
       if (!tables.includes(table)) throw new OpsError(`The backup has a table this database lacks: ${table}.`);
       if (seen.has(table)) throw new OpsError(`The backup file is damaged (table ${table} twice).`);
       seen.add(table);
+      const columns = (await storedColumns(trx, table)).map(ident).join(', ');
+      const insert =
+        `INSERT INTO ${ident(table)} (${columns}) OVERRIDING SYSTEM VALUE ` +
+        `SELECT ${columns} FROM json_populate_recordset(NULL::${ident(table)}, ?::json)`;
       let batch: string[] = [];
       const flush = async () => {
         if (!batch.length) return;
-        await trx.raw(
-          `INSERT INTO ${ident(table)} SELECT * FROM json_populate_recordset(NULL::${ident(table)}, ?::json)`,
-          [`[${batch.join(',')}]`],
-        );
+        await trx.raw(insert, [`[${batch.join(',')}]`]);
         batch = [];
       };
       for (let i = 0; i < n; i++) {
