@@ -7,7 +7,8 @@ import { request, startTestApp, testApp } from '../../helpers/app.js';
 import { makeFamily } from '../../helpers/factories.js';
 import { TestSocket } from '../realtime/client.js';
 import { listDoc, pull, push } from '../sync/helpers.js';
-import { redisServerBinary, ThrowawayRedis } from './throwaway-services.js';
+import { pgBinDir, redisServerBinary, ThrowawayPostgres, ThrowawayRedis } from './throwaway-services.js';
+import { usingPostgres } from '../../helpers/env.js';
 import type { RunningServer } from '../../../server/server.js';
 
 interface Sample {
@@ -204,6 +205,53 @@ describe('metrics (METRICS_PORT)', function () {
         return connections.every((c) => value(samples, `${P}dependency_unreachable`, series(c)) === 0);
       });
       for (const c of connections) expect(value(samples, `${P}dependency_outages_total`, series(c)), c).to.equal(1);
+    });
+  });
+
+  describe('a database outage', () => {
+    let pg: ThrowawayPostgres;
+    let withPg: RunningServer;
+    before(async function () {
+      // A PostgreSQL cluster of the test's own, in the PostgreSQL leg (as outages.test.ts).
+      if (!usingPostgres || !pgBinDir()) this.skip();
+      this.timeout(120_000);
+      pg = await ThrowawayPostgres.start();
+      withPg = await startTestApp({ envOverrides: { METRICS_PORT: '0', DATABASE_URL: pg.url } });
+    });
+    after(async () => {
+      await withPg?.close();
+      await pg?.destroy();
+    });
+
+    it('is counted once and shown while it lasts, with the pool of PostgreSQL', async () => {
+      const db = { dependency: 'database', connection: 'pool' };
+      const f = await makeFamily(withPg);
+      expect((await request(withPg, 'GET', '/api/lists', { token: f.admin.token })).status).to.equal(200);
+      let { samples } = await scrape(withPg);
+      expect(value(samples, `${P}db_pool_connections`, { state: 'max' })).to.equal(20);
+      expect(value(samples, `${P}dependency_unreachable`, db)).to.equal(0);
+
+      await pg.stop();
+      for (let i = 0; i < 3; i++) {
+        expect((await request(withPg, 'GET', '/api/lists', { token: f.admin.token })).status).to.equal(503);
+      }
+      samples = (await scrape(withPg)).samples;
+      expect(value(samples, `${P}dependency_unreachable`, db)).to.equal(1);
+      expect(value(samples, `${P}dependency_outages_total`, db)).to.equal(1);
+      expect(
+        value(samples, `${P}http_request_duration_seconds_count`, {
+          method: 'GET',
+          route: '/api/lists',
+          status: '503',
+        }),
+      ).to.equal(3);
+
+      await pg.start();
+      await eventually('the database is reported back', async () => {
+        samples = (await scrape(withPg)).samples;
+        return value(samples, `${P}dependency_unreachable`, db) === 0;
+      });
+      expect(value(samples, `${P}dependency_outages_total`, db)).to.equal(1);
     });
   });
 });
