@@ -53,6 +53,10 @@ ci_ensure_system_packages() {
   if [ ! -x /usr/bin/chromium ]; then missing+=(chromium); fi
   # The TLS test makes its certificates with the openssl commands of docs/operations.md.
   if ! command -v openssl >/dev/null 2>&1; then missing+=(openssl); fi
+  # The container image leg (scripts/image-check.sh): buildah (its chroot isolation needs no
+  # runtime; uidmap and containers-common come as its dependencies) and mmdebstrap for the base.
+  if ! command -v buildah >/dev/null 2>&1; then missing+=(buildah); fi
+  if ! command -v mmdebstrap >/dev/null 2>&1; then missing+=(mmdebstrap); fi
   if [ "${#missing[@]}" -eq 0 ]; then
     ci_log "postgresql server ($(ci_pg_bindir)), redis-server and chromium already installed"
     return 0
@@ -61,6 +65,8 @@ ci_ensure_system_packages() {
   [ -n "$(ci_pg_bindir)" ] || { ci_log "PostgreSQL server binaries still missing"; return 1; }
   command -v redis-server >/dev/null 2>&1 || { ci_log "redis-server still missing"; return 1; }
   [ -x /usr/bin/chromium ] || { ci_log "chromium still missing"; return 1; }
+  command -v buildah >/dev/null 2>&1 || { ci_log "buildah still missing"; return 1; }
+  command -v mmdebstrap >/dev/null 2>&1 || { ci_log "mmdebstrap still missing"; return 1; }
 }
 
 # --- helpers -----------------------------------------------------------------
