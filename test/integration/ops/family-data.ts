@@ -149,11 +149,17 @@ export async function readViews(base: string, token: string, paths: string[]): P
  * Where `now` differs from `then`, ignoring fields `now` adds to an object (a newer version may
  * add fields to a view; it must keep every value the older one showed). Empty: equal.
  */
-export function differences(then: unknown, now: unknown, at = ''): string[] {
+export function differences(then: unknown, now: unknown, at = '', options: { catalog?: boolean } = {}): string[] {
   if (Array.isArray(then)) {
     if (!Array.isArray(now)) return [`${at}: was an array`];
+    // The global catalog (units, products) may grow with a version: its entries are matched by
+    // id, and entries it adds are not differences.
+    if (options.catalog && then.every((v) => v && typeof v === 'object' && 'id' in v)) {
+      const byId = new Map(now.map((v: { id?: unknown }) => [v?.id, v]));
+      return then.flatMap((v: { id: unknown }) => differences(v, byId.get(v.id), `${at}[id=${String(v.id)}]`));
+    }
     if (then.length !== now.length) return [`${at}: ${then.length} entries, now ${now.length}`];
-    return then.flatMap((v, i) => differences(v, now[i], `${at}[${i}]`));
+    return then.flatMap((v, i) => differences(v, now[i], `${at}[${i}]`, options));
   }
   if (then && typeof then === 'object') {
     if (!now || typeof now !== 'object' || Array.isArray(now)) return [`${at}: was an object`];
