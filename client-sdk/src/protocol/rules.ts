@@ -6,9 +6,9 @@
  *
  * The rules (docs/api.md "Field rules"):
  * - names (lists, items, stores, sections, recipes, ingredients, products, units and unit
- *   abbreviations, families, user names) match NAME_PATTERN as given (a visible character; no
- *   control character, bidirectional override or isolate, noncharacter or lone surrogate), are
- *   trimmed (`String.prototype.trim`), then must be 1..max characters long;
+ *   abbreviations, families, user names) are trimmed (`String.prototype.trim`), then must match
+ *   NAME_PATTERN (a visible character; no control character, bidirectional override or
+ *   isolate, noncharacter or lone surrogate) and be 1..max characters long;
  * - free texts (`quantityNote`, `instructions`) are kept as given, 0..max characters;
  * - lengths count Unicode code points (as Postgres `varchar(n)` and JSON Schema `maxLength`
  *   do), not UTF-16 code units; no text may contain U+0000 (PostgreSQL cannot store it);
@@ -83,8 +83,8 @@ const lengthMessage = (min: number, max: number) =>
   min > 0 ? `must be ${min} to ${max} characters long` : `must be at most ${max} characters long`;
 
 /**
- * What a name may hold (api-contract §13 "Names"), checked on the value as sent, before it is
- * trimmed:
+ * What a name may hold (api-contract §13 "Names"), checked once it is trimmed (so a trailing
+ * line feed is trimmed away, one inside the name is refused):
  * - at least one visible character: one that is not a separator (`\p{Z}`: spaces, line and
  *   paragraph separators), a format character (`\p{Cf}`: U+200B zero width space, U+FEFF, …), a
  *   default-ignorable code point (U+3164 Hangul filler, …) or a lone combining mark (`\p{M}`);
@@ -104,16 +104,16 @@ const NAME_RE = new RegExp(NAME_PATTERN, 'u');
 export const NAME_MESSAGE =
   'must contain a visible character and no control characters, bidirectional overrides or isolates, or noncharacters';
 
-/** True when a name (as sent) holds a visible character and no refused character. */
+/** True when a (trimmed) name holds a visible character and no refused character. */
 export function isValidNameText(s: string): boolean {
   return NAME_RE.test(s);
 }
 
-/** A name: NAME_PATTERN as given, then trimmed, then 1..max code points. */
+/** A name: trimmed, then NAME_PATTERN and 1..max code points. */
 export function nameRule(max: number) {
   return z.string().check(
-    z.regex(NAME_RE, { message: NAME_MESSAGE }),
     z.trim(),
+    z.regex(NAME_RE, { message: NAME_MESSAGE }),
     z.refine(noNul, { message: NUL_MESSAGE }),
     z.refine(
       (s) => {

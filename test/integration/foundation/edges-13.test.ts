@@ -112,7 +112,7 @@ describe('edges (contract §13)', function () {
     it('refuses such a family name or user name at registration', async () => {
       const app = await startTestApp();
       try {
-        const family = await registerViaApi(app, { newFamilyName: 'The Smiths\r\n' });
+        const family = await registerViaApi(app, { newFamilyName: 'The\r\nSmiths' });
         expect(family.status).to.equal(400);
         expect(family.body.code).to.equal('validation_failed');
         const user = await registerViaApi(app, { newFamilyName: 'Smiths' }, { userName: '\u200B\u200B' });

@@ -30,6 +30,7 @@ describe('protocol/realtime', () => {
       UNAUTHENTICATED: 4401,
       REMOVED_FROM_FAMILY: 4403,
       SLOW_CONSUMER: 4408,
+      TOO_MANY_SOCKETS: 4429,
     });
     expect(MAX_CLIENT_FRAME_BYTES).to.equal(65536);
   });
