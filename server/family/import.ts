@@ -52,166 +52,115 @@ interface Globals {
   abbreviations: Set<string>;
 }
 
+/** What a reference may name: a record of the document, or of this server's global catalog. */
+type Target = 'store' | 'section' | 'list' | 'recipe' | 'familyUnit' | 'familyProduct' | 'globalUnit' | 'globalProduct';
+
+const TARGETS: Record<Target, { code: CodeWithStatus<400>; message: string }> = {
+  store: { code: 'store_not_found', message: 'must name a store of the document' },
+  section: { code: 'section_not_found', message: 'must name a section of the document' },
+  list: { code: 'list_not_found', message: 'must name a list of the document' },
+  recipe: { code: 'recipe_not_found', message: 'must name a recipe of the document' },
+  familyUnit: { code: 'unit_not_found', message: 'must name a unit of the document' },
+  familyProduct: { code: 'product_not_found', message: 'must name a family product of the document' },
+  globalUnit: { code: 'unit_not_found', message: 'must name a global unit of this server' },
+  globalProduct: { code: 'product_not_found', message: 'must name a global product of this server' },
+};
+
+const quantityRefs = [
+  ['unitOfMeasureId', 'globalUnit'],
+  ['familyUnitOfMeasureId', 'familyUnit'],
+  ['productId', 'globalProduct'],
+  ['familyProductId', 'familyProduct'],
+] as const;
+
+/** Every reference field of the document and what it must name (null: no reference). A section
+ *  memory's `sectionId` must moreover be a section of its own store. */
+export const DOCUMENT_REFS: ReadonlyArray<readonly [DocumentCollection, string, Target]> = [
+  ['sections', 'storeId', 'store'],
+  ['lists', 'storeId', 'store'],
+  ['items', 'listId', 'list'],
+  ['items', 'sectionId', 'section'],
+  ...quantityRefs.map(([field, target]) => ['items', field, target] as const),
+  ['ingredients', 'recipeId', 'recipe'],
+  ...quantityRefs.map(([field, target]) => ['ingredients', field, target] as const),
+  ['sectionMemory', 'storeId', 'store'],
+  ['sectionMemory', 'sectionId', 'section'],
+  ['sectionMemory', 'productId', 'globalProduct'],
+  ['sectionMemory', 'familyProductId', 'familyProduct'],
+];
+
 const pairCheck = withPairRules(zm.looseObject({}), [UNIT_PAIR, PRODUCT_PAIR]);
 
-/** Refuses a document whose references or uniqueness rules do not hold (checks 2 and 3). */
+/** Refuses a document whose references or other rules do not hold (checks 2 and 3). */
 function checkDocument(doc: FamilyDocument, globals: Globals): void {
   const refErrors: RefError[] = [];
   const errors: FieldError[] = [];
   const at = (c: DocumentCollection, i: number, field: string) => `body.${c}.${i}.${field}`;
-  const idSet = (rows: Array<{ id: string }>) => new Set(rows.map((r) => r.id));
-  const stores = idSet(doc.stores);
+  const ids = (rows: Array<{ id: string }>) => new Set(rows.map((r) => r.id));
   const sectionStore = new Map(doc.sections.map((s) => [s.id, s.storeId]));
-  const lists = idSet(doc.lists);
-  const recipes = idSet(doc.recipes);
-  const familyUnits = idSet(doc.units.filter((u) => u.kind === 'family'));
-  const familyProducts = idSet(doc.products.filter((p) => p.kind === 'family'));
-
-  const ref = (ok: boolean, path: string, code: RefError['code'], message: string) => {
-    if (!ok) refErrors.push({ path, message, code });
+  const known: Record<Target, Set<string>> = {
+    store: ids(doc.stores),
+    section: new Set(sectionStore.keys()),
+    list: ids(doc.lists),
+    recipe: ids(doc.recipes),
+    familyUnit: ids(doc.units.filter((u) => u.kind === 'family')),
+    familyProduct: ids(doc.products.filter((p) => p.kind === 'family')),
+    globalUnit: globals.units,
+    globalProduct: globals.products,
   };
-  const storeRef = (id: string | null, path: string) =>
-    ref(id == null || stores.has(id), path, 'store_not_found', 'must name a store of the document');
-  const quantityRefs = (
-    c: 'items' | 'ingredients',
-    i: number,
-    r: {
-      unitOfMeasureId: string | null;
-      familyUnitOfMeasureId: string | null;
-      productId: string | null;
-      familyProductId: string | null;
-    },
-  ) => {
-    const unit = 'unit_not_found';
-    const product = 'product_not_found';
-    ref(
-      r.unitOfMeasureId == null || globals.units.has(r.unitOfMeasureId),
-      at(c, i, 'unitOfMeasureId'),
-      unit,
-      'must name a global unit of this server',
-    );
-    ref(
-      r.familyUnitOfMeasureId == null || familyUnits.has(r.familyUnitOfMeasureId),
-      at(c, i, 'familyUnitOfMeasureId'),
-      unit,
-      'must name a unit of the document',
-    );
-    ref(
-      r.productId == null || globals.products.has(r.productId),
-      at(c, i, 'productId'),
-      product,
-      'must name a global product of this server',
-    );
-    ref(
-      r.familyProductId == null || familyProducts.has(r.familyProductId),
-      at(c, i, 'familyProductId'),
-      product,
-      'must name a family product of the document',
-    );
-  };
-  const unique = <T>(
+  const rowsOf = (c: DocumentCollection) => doc[c] as unknown as Array<Record<string, unknown>>;
+  const refuse = (path: string, target: Target, message = TARGETS[target].message) =>
+    refErrors.push({ path, message, code: TARGETS[target].code });
+  const unique = (
     c: DocumentCollection,
-    rows: T[],
-    key: (r: T) => string | null,
+    key: (r: Record<string, unknown>) => unknown,
     field: string,
     message: string,
   ) => {
     const seen = new Set<string>();
-    rows.forEach((r, i) => {
+    rowsOf(c).forEach((r, i) => {
       const k = key(r);
       if (k == null) return;
-      if (seen.has(k)) errors.push({ path: at(c, i, field), message });
-      seen.add(k);
+      const text = String(k).toLowerCase();
+      if (seen.has(text)) errors.push({ path: at(c, i, field), message });
+      seen.add(text);
     });
   };
-  const pairs = (c: 'items' | 'ingredients', rows: unknown[]) =>
-    rows.forEach((r, i) => {
+
+  // References (check 2)
+  for (const [c, field, target] of DOCUMENT_REFS) {
+    rowsOf(c).forEach((r, i) => {
+      const id = r[field] as string | null;
+      if (id != null && !known[target].has(id)) refuse(at(c, i, field), target);
+    });
+  }
+  doc.sectionMemory.forEach((m, i) => {
+    const store = sectionStore.get(m.sectionId);
+    if (store !== undefined && store !== m.storeId)
+      refuse(at('sectionMemory', i, 'sectionId'), 'section', 'must name a section of its own store');
+  });
+  doc.products.forEach((p, i) => {
+    if (p.kind === 'global' && !globals.products.has(p.id)) refuse(at('products', i, 'id'), 'globalProduct');
+  });
+
+  // The rest (check 3)
+  for (const c of DOCUMENT_COLLECTIONS) unique(c, (r) => r.id, 'id', 'is the id of an earlier entry');
+  for (const c of ['items', 'ingredients'] as const) {
+    rowsOf(c).forEach((r, i) => {
       const result = zm.safeParse(pairCheck, r);
       if (!result.success) errors.push(...fieldErrors(result.error, `body.${c}.${i}`));
     });
-
-  for (const c of DOCUMENT_COLLECTIONS) {
-    unique(c, doc[c] as Array<{ id: string }>, (r) => r.id, 'id', 'is the id of an earlier entry of the collection');
   }
-
-  // Catalog
+  unique('stores', (s) => s.name, 'name', 'is the name of an earlier store');
+  unique('products', (p) => (p.kind === 'family' ? p.name : null), 'name', 'is the name of an earlier family product');
+  unique('units', (u) => u.abbreviation, 'abbreviation', 'is the abbreviation of an earlier unit');
   doc.units.forEach((u, i) => {
     if (u.kind !== 'family')
       errors.push({ path: at('units', i, 'kind'), message: "must be 'family' (global units are not imported)" });
     else if (globals.abbreviations.has(u.abbreviation.toLowerCase()))
       errors.push({ path: at('units', i, 'abbreviation'), message: 'is the abbreviation of a global unit' });
   });
-  unique(
-    'units',
-    doc.units,
-    (u) => u.abbreviation.toLowerCase(),
-    'abbreviation',
-    'is the abbreviation of an earlier unit',
-  );
-  doc.products.forEach((p, i) => {
-    if (p.kind === 'global')
-      ref(
-        globals.products.has(p.id),
-        at('products', i, 'id'),
-        'product_not_found',
-        'must name a global product of this server',
-      );
-  });
-  unique(
-    'products',
-    doc.products,
-    (p) => (p.kind === 'family' ? p.name.toLowerCase() : null),
-    'name',
-    'is the name of an earlier family product',
-  );
-
-  // Stores, lists, recipes
-  unique('stores', doc.stores, (s) => s.name.toLowerCase(), 'name', 'is the name of an earlier store');
-  doc.sections.forEach((s, i) => storeRef(s.storeId, at('sections', i, 'storeId')));
-  doc.lists.forEach((l, i) => storeRef(l.storeId, at('lists', i, 'storeId')));
-  doc.items.forEach((item, i) => {
-    ref(lists.has(item.listId), at('items', i, 'listId'), 'list_not_found', 'must name a list of the document');
-    ref(
-      item.sectionId == null || sectionStore.has(item.sectionId),
-      at('items', i, 'sectionId'),
-      'section_not_found',
-      'must name a section of the document',
-    );
-    quantityRefs('items', i, item);
-  });
-  doc.ingredients.forEach((ing, i) => {
-    ref(
-      recipes.has(ing.recipeId),
-      at('ingredients', i, 'recipeId'),
-      'recipe_not_found',
-      'must name a recipe of the document',
-    );
-    quantityRefs('ingredients', i, ing);
-  });
-  pairs('items', doc.items);
-  pairs('ingredients', doc.ingredients);
-
-  // Section memory: a section of its own store, exactly one product, one row per (store, product).
   doc.sectionMemory.forEach((m, i) => {
-    storeRef(m.storeId, at('sectionMemory', i, 'storeId'));
-    ref(
-      sectionStore.get(m.sectionId) === m.storeId,
-      at('sectionMemory', i, 'sectionId'),
-      'section_not_found',
-      'must name a section of its store in the document',
-    );
-    ref(
-      m.productId == null || globals.products.has(m.productId),
-      at('sectionMemory', i, 'productId'),
-      'product_not_found',
-      'must name a global product of this server',
-    );
-    ref(
-      m.familyProductId == null || familyProducts.has(m.familyProductId),
-      at('sectionMemory', i, 'familyProductId'),
-      'product_not_found',
-      'must name a family product of the document',
-    );
     if ((m.productId == null) === (m.familyProductId == null))
       errors.push({
         path: at('sectionMemory', i, 'productId'),
@@ -220,8 +169,7 @@ function checkDocument(doc: FamilyDocument, globals: Globals): void {
   });
   unique(
     'sectionMemory',
-    doc.sectionMemory,
-    (m) => `${m.storeId}:${m.productId ?? ''}:${m.familyProductId ?? ''}`,
+    (m) => `${String(m.storeId)}:${String(m.productId)}:${String(m.familyProductId)}`,
     'storeId',
     'remembers the same store and product as an earlier entry',
   );

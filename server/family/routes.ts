@@ -15,7 +15,7 @@ import {
 import { changeRole, getFamily, getMembers, removeMember, renameFamily, rotateFamilyCode } from './service.js';
 import { issueInvite, listInvites, resendInvite, revokeInvite } from './invites.js';
 import { exportFamily, FamilyDocument } from './export.js';
-import { importFamily, ImportResult } from './import.js';
+import { DOCUMENT_REFS, importFamily, ImportResult } from './import.js';
 
 const problem = (description: string) => ({ description });
 
@@ -246,22 +246,4 @@ export function registerFamilyRoutes(api: ApiRouter, deps: Deps): void {
 }
 
 /** The document's references (the isolation matrix puts another family's ids there: 400). */
-const IMPORT_BODY_REFS = [
-  'sections.0.storeId',
-  'lists.0.storeId',
-  'items.0.listId',
-  'items.0.unitOfMeasureId',
-  'items.0.familyUnitOfMeasureId',
-  'items.0.productId',
-  'items.0.familyProductId',
-  'items.0.sectionId',
-  'ingredients.0.recipeId',
-  'ingredients.0.unitOfMeasureId',
-  'ingredients.0.familyUnitOfMeasureId',
-  'ingredients.0.productId',
-  'ingredients.0.familyProductId',
-  'sectionMemory.0.storeId',
-  'sectionMemory.0.productId',
-  'sectionMemory.0.familyProductId',
-  'sectionMemory.0.sectionId',
-];
+const IMPORT_BODY_REFS = DOCUMENT_REFS.map(([collection, field]) => `${collection}.0.${field}`);
