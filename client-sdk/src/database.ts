@@ -12,6 +12,8 @@ import {
 } from 'rxdb';
 import { RxDBLocalDocumentsPlugin } from 'rxdb/plugins/local-documents';
 import { FamilyClientError } from './errors.js';
+import { sha256Hex } from './hash.js';
+import { dropRxdbAdvert } from './rxdb-notice.js';
 import {
   COLLECTIONS,
   conflictHandlerFor,
@@ -46,13 +48,6 @@ export async function openFamilyDatabase(
   refused: RefusedRows,
   multiInstance: boolean,
 ): Promise<FamilyDatabase> {
-  const subtle = (globalThis as { crypto?: { subtle?: { digest?: unknown } } }).crypto?.subtle;
-  if (typeof subtle?.digest !== 'function') {
-    throw new FamilyClientError(
-      'insecure_context',
-      'this page is not a secure context (the Web Crypto API is missing): serve the app over https, or open it as http://localhost',
-    );
-  }
   if (OPEN.has(name)) {
     throw new FamilyClientError(
       'database_in_use',
@@ -61,9 +56,17 @@ export async function openFamilyDatabase(
   }
   OPEN.add(name);
   addRxPlugin(RxDBLocalDocumentsPlugin);
+  if (storage.name === 'dexie') dropRxdbAdvert();
   let db: FamilyDatabase;
   try {
-    db = await createRxDatabase<FamilyCollections>({ name, storage, multiInstance, localDocuments: true });
+    // SHA-256 without crypto.subtle: the database opens in any page, secure context or not.
+    db = await createRxDatabase<FamilyCollections>({
+      name,
+      storage,
+      multiInstance,
+      localDocuments: true,
+      hashFunction: sha256Hex,
+    });
   } catch (err) {
     OPEN.delete(name);
     throw mapRxError(err, name);
@@ -133,13 +136,6 @@ function mapRxError(err: unknown, name: string): unknown {
     return new FamilyClientError(
       'too_many_clients',
       'another client is open in this page: RxDB allows 13 collections at a time and a client uses 9; close() the other client first',
-      { cause: err },
-    );
-  }
-  if (code === 'UT8') {
-    return new FamilyClientError(
-      'insecure_context',
-      'the Web Crypto API is missing: serve the app over https or from localhost',
       { cause: err },
     );
   }

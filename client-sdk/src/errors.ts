@@ -66,8 +66,6 @@ export async function problemFrom(res: Response): Promise<FamilyApiError> {
  * - `destroyed`, `closed`: the client was destroyed or closed;
  * - `no_websocket`: `realtime: true` but no WebSocket in this runtime (pass one);
  * - `stopped`: the client stopped before `sync()`/`awaitInSync()` settled;
- * - `insecure_context`: the page is not a secure context (https, or http on localhost), so
- *   the Web Crypto API the local database needs is missing;
  * - `database_in_use`: a client of this database is already open in this page (or process);
  * - `too_many_clients`: another client is open in this page with another database (RxDB's
  *   open-source build allows 13 collections at a time; a client uses 9).
@@ -85,7 +83,6 @@ export type FamilyClientErrorCode =
   | 'closed'
   | 'no_websocket'
   | 'stopped'
-  | 'insecure_context'
   | 'database_in_use'
   | 'too_many_clients'
   | 'validation_failed'

@@ -5,6 +5,7 @@
  * nullable fields, false for flags, 0 for `position`, `[]` for `unitCategoryFlags`,
  * `kind: 'family'` for catalog rows, now for timestamps (the server stamps its own).
  */
+import { newId } from './ids.js';
 import { rxSchemas, type CollectionName, type DocData, type JsonSchemaProperty } from './protocol/index.js';
 
 export function newDoc<C extends CollectionName>(collection: C, fields: Partial<DocData<C>>): DocData<C> {
@@ -18,7 +19,7 @@ export function newDoc<C extends CollectionName>(collection: C, fields: Partial<
       continue;
     }
     const types = Array.isArray(prop.type) ? prop.type : [prop.type];
-    if (key === 'id') doc[key] = globalThis.crypto.randomUUID();
+    if (key === 'id') doc[key] = newId();
     else if (key === 'createdAt' || key === 'updatedAt') doc[key] = now;
     else if (key === 'kind') doc[key] = 'family';
     else if (types.includes('null')) doc[key] = null;

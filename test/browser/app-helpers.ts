@@ -1,7 +1,7 @@
 // Helpers of the web app's browser tests: a real server on port 0 serving web/dist, the SMTP
 // sink for emailed links, and an axe-core check of the page as it stands.
 import { createRequire } from 'node:module';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { expect } from 'chai';
 import type { Page } from 'playwright-core';
 import { WEB_DIST } from '../../server/web/static.js';
@@ -14,6 +14,12 @@ export function requireBuiltApp(): void {
 }
 
 export const PASSWORD = 'correct horse battery';
+
+/** A name on the home network: Chromium launched with LAN_BROWSER_ARGS resolves it to
+ * 127.0.0.1, so `lanUrl(app)` is plain http on a non-localhost name (not a secure context). */
+export const LAN_HOST = 'family.lan';
+export const LAN_BROWSER_ARGS = [`--host-resolver-rules=MAP ${LAN_HOST} 127.0.0.1`];
+export const lanUrl = (app: { url: string }): string => `http://${LAN_HOST}:${new URL(app.url).port}`;
 
 let n = 0;
 export function unique(prefix: string): string {
@@ -30,7 +36,8 @@ export function linkPath(text: string, kind: 'invite' | 'reset-password' | 'conf
 /** Runs axe-core in the page; fails on any serious or critical violation. */
 export async function expectAccessible(page: Page, what: string): Promise<void> {
   if (!(await page.evaluate(() => 'axe' in window))) {
-    await page.addScriptTag({ path: require.resolve('axe-core/axe.min.js') });
+    // Evaluated, not a <script> tag: the app's Content-Security-Policy allows no inline script.
+    await page.evaluate(readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8'));
   }
   const violations = await page.evaluate(async () => {
     const axe = (

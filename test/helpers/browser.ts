@@ -16,12 +16,13 @@ const ARGS = [
   '--no-first-run',
 ];
 
-/** Launches headless Chromium; fails with a clear message when it is not installed. */
-export async function launchBrowser(): Promise<Browser> {
+/** Launches headless Chromium (with `extraArgs` after the usual ones); fails with a clear
+ * message when it is not installed. */
+export async function launchBrowser(extraArgs: string[] = []): Promise<Browser> {
   if (!existsSync(CHROMIUM_PATH)) {
     throw new Error(`no Chromium at ${CHROMIUM_PATH}: apt-get install -y chromium (or set CHROMIUM_PATH)`);
   }
-  return chromium.launch({ executablePath: CHROMIUM_PATH, headless: true, args: ARGS });
+  return chromium.launch({ executablePath: CHROMIUM_PATH, headless: true, args: [...ARGS, ...extraArgs] });
 }
 
 /** A phone-sized context (360×640, touch), the app's smallest supported screen. */

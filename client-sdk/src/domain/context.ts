@@ -23,8 +23,8 @@ export interface DomainContext {
   rest?<T = unknown>(method: 'DELETE' | 'GET', path: string): Promise<T>;
 }
 
-/** A new record id (a lowercase UUID). */
-export const newId = (): string => globalThis.crypto.randomUUID();
+/** A new record id (a lowercase UUID, made in any page, secure context or not). */
+export { newId } from '../ids.js';
 
 /** Parses an input with a protocol schema; a refused one is `validation_failed` before anything is written. */
 export function parseInput<T extends z.ZodMiniType>(schema: T, value: unknown, prefix?: string): z.output<T> {

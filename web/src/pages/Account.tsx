@@ -4,6 +4,7 @@ import type { PageProps } from '../App.tsx';
 import { signOut } from '../lib/app.ts';
 import { useAction } from '../lib/hooks.ts';
 import { ErrorText, Field } from '../components/Form.tsx';
+import { PLAIN_HTTP_NOTICE, plainHttp } from '../lib/secure.ts';
 
 export function AccountPage({ client, session }: PageProps) {
   const [userName, setUserName] = useState(session.user.userName);
@@ -104,6 +105,12 @@ export function AccountPage({ client, session }: PageProps) {
         />
         <button type="submit">Change password</button>
       </form>
+      {plainHttp && (
+        <section class="card" aria-labelledby="this-device">
+          <h2 id="this-device">This device</h2>
+          <p class="hint">{PLAIN_HTTP_NOTICE}</p>
+        </section>
+      )}
       <section class="card">
         <h2>Sign out</h2>
         <p class="hint">Signing out removes this family's data from this device.</p>
