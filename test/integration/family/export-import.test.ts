@@ -13,7 +13,7 @@ import type { RunningServer } from '../../../server/server.js';
 import { newId } from '../../../server/db/ids.js';
 import { familyVersion, snapshot } from '../isolation/fixture.js';
 import { TestSocket } from '../realtime/client.js';
-import { pullUrl, SCHEMA_VERSION, type CollectionName } from '@family-shopping/client/protocol';
+import { pullUrl, SCHEMA_VERSION, sectionMemoryId, type CollectionName } from '@family-shopping/client/protocol';
 
 type Json = any;
 
@@ -304,6 +304,8 @@ describe('family export and import', function () {
     expect(normalise(await views(a, family.admin, rich.tag), ids)).to.deep.equal(
       normalise(await views(a, rich.family.admin, rich.tag)),
     );
+    // Section memory ids derived from store and product are derived from the imported ones.
+    for (const m of again.sectionMemory) expect(m.id).to.equal(sectionMemoryId(m.storeId, m));
     // Family A is untouched.
     const now = await exportOf(a, rich.family.admin);
     expect(normalise({ ...now, exportedAt: null })).to.deep.equal(normalise({ ...exported, exportedAt: null }));
@@ -318,6 +320,16 @@ describe('family export and import', function () {
     expect(res.body.code).to.equal('family_not_empty');
     expect(res.headers.get('content-type')).to.match(/^application\/problem\+json/);
     expect(await snapshot(a, family.familyId)).to.equal(before);
+  });
+
+  it('two imports at once into one empty family: one is written, the other is 409; deleted records do not count', async () => {
+    const family = await makeFamily(a);
+    const api = as(a, family.admin);
+    const gone = await api('POST', '/stores', { name: 'Closed down' });
+    await api('DELETE', `/stores/${gone.id}`);
+    const results = await Promise.all([importInto(a, family.admin, exported), importInto(a, family.admin, exported)]);
+    expect(results.map((r) => r.status).sort()).to.deep.equal([200, 409]);
+    expect((await exportOf(a, family.admin)).lists).to.have.length(exported.lists.length);
   });
 
   it('400 for an invalid document or a dangling reference, naming the path; nothing written, version unchanged', async () => {
