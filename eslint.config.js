@@ -69,6 +69,8 @@ export default tseslint.config(
       'coverage/**',
       'data/**',
       'docs/screenshots/**',
+      '.stryker-tmp/**',
+      'reports/**',
       '**/*.js',
       '**/*.mjs',
       '**/*.cjs',

@@ -1,0 +1,47 @@
+// What the two mutation runs (stryker.sdk.config.mjs, stryker.server.config.mjs) share. Not in
+// CI: a run is long. See docs/architecture.md "Mutation testing".
+//
+// - The mutants live in a sandbox copy of the project (never in the working tree); its
+//   node_modules is rebuilt by stryker/link-sandbox.mjs so that our workspace packages resolve
+//   to the sandbox's mutated sources.
+// - Tests run with mocha in Stryker's workers, under the same Node options as `npm test`
+//   (.mocharc.json's `node-option`, which a worker does not read).
+// - perTest coverage: each mutant is run against the tests that reach it only.
+// - Incremental: the results of a run are kept in reports/ and reused for unchanged code and
+//   tests; only what changed since is tested again.
+// - MUTATE and MUTATION_SPEC (comma-separated globs) narrow a run to some files and tests, e.g.
+//   MUTATE=client-sdk/src/backoff.ts MUTATION_SPEC=test/e2e/sdk/network.test.ts npm run mutation:sdk
+const list = (v) =>
+  v
+    ? v
+        .split(',')
+        .map((s) => s.trim())
+        .filter(Boolean)
+    : undefined;
+
+export function mutationConfig({ name, mutate, spec }) {
+  return {
+    packageManager: 'npm',
+    testRunner: 'mocha',
+    checkers: ['typescript'],
+    tsconfigFile: 'tsconfig.json',
+    typescriptChecker: { prioritizePerformanceOverAccuracy: true },
+    mutate: list(process.env.MUTATE) ?? mutate,
+    mochaOptions: { config: '.mocharc.json', spec: list(process.env.MUTATION_SPEC) ?? spec },
+    testRunnerNodeArgs: ['--conditions=@family-shopping/source', '--import=tsx'],
+    symlinkNodeModules: false,
+    buildCommand: `node stryker/link-sandbox.mjs ${JSON.stringify(process.cwd())}`,
+    ignorePatterns: ['node_modules', 'reports', '.stryker-tmp', 'web/dist', 'client-sdk/dist', 'data', 'test/chaos'],
+    coverageAnalysis: 'perTest',
+    incremental: true,
+    incrementalFile: `reports/mutation/${name}-incremental.json`,
+    concurrency: 1,
+    timeoutMS: 30_000,
+    reporters: ['clear-text', 'progress', 'html', 'json'],
+    htmlReporter: { fileName: `reports/mutation/${name}.html` },
+    jsonReporter: { fileName: `reports/mutation/${name}.json` },
+    thresholds: { high: 90, low: 80, break: null },
+    tempDirName: '.stryker-tmp',
+    cleanTempDir: 'always',
+  };
+}
