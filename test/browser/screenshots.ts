@@ -1,19 +1,21 @@
 // `npm run screenshots`: phone-size PNGs of the app's main pages into docs/screenshots/, from
 // a fresh in-memory server with a small family seeded over REST. Needs web/dist (npm run build)
-// and Chromium (test/helpers/browser.ts).
+// and Chromium (test/helpers/browser.ts). Names as arguments shoot only those
+// (`npm run screenshots -- lan-notice`).
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { launchBrowser, phoneContext } from '../helpers/browser.js';
 import { startTestApp, request } from '../helpers/app.js';
-import { PASSWORD, requireBuiltApp } from './app-helpers.js';
+import { LAN_BROWSER_ARGS, PASSWORD, lanUrl, requireBuiltApp } from './app-helpers.js';
 
 const OUT = fileURLToPath(new URL('../../docs/screenshots/', import.meta.url));
+const only = process.argv.slice(2);
 
 requireBuiltApp();
 await mkdir(OUT, { recursive: true });
 const app = await startTestApp();
-const browser = await launchBrowser();
+const browser = await launchBrowser(LAN_BROWSER_ARGS);
 try {
   const reg = await request(app, 'POST', '/api/auth/register', {
     body: { email: 'ann@example.com', userName: 'Ann', password: PASSWORD, newFamilyName: 'The Millers' },
@@ -61,19 +63,31 @@ try {
   await api('POST', '/api/products', { name: 'Sourdough starter', unitCategoryFlags: ['Weight'] });
   await api('POST', '/api/units', { name: 'Handful', abbreviation: 'hf', category: 'Count' });
 
-  const shoot = async (scheme: 'light' | 'dark', pages: [string, string, string?][], signedIn: boolean) => {
+  const shoot = async (
+    scheme: 'light' | 'dark',
+    pages: [string, string, string?, 'centre'?][],
+    signedIn: boolean,
+    base = app.url,
+  ) => {
+    pages = pages.filter(([name]) => only.length === 0 || only.includes(name));
+    if (pages.length === 0) return;
     const ctx = await phoneContext(browser, { deviceScaleFactor: 1, colorScheme: scheme });
     const page = await ctx.newPage();
     if (signedIn) {
-      await page.goto(`${app.url}/login`);
+      await page.goto(`${base}/login`);
       await page.getByRole('textbox', { name: 'Email' }).fill('ann@example.com');
       await page.getByLabel('Password', { exact: true }).fill(PASSWORD);
       await page.getByRole('button', { name: 'Sign in' }).click();
       await page.getByRole('textbox', { name: 'New list' }).waitFor();
     }
-    for (const [name, p, waitText] of pages) {
-      await page.goto(app.url + p);
+    for (const [name, p, waitText, centre] of pages) {
+      await page.goto(base + p);
       if (waitText) await page.getByText(waitText).first().waitFor({ timeout: 20_000 });
+      if (centre)
+        await page
+          .getByText(waitText!)
+          .first()
+          .evaluate((e) => e.scrollIntoView({ block: 'center' }));
       await page.waitForTimeout(400);
       await page.screenshot({ path: path.join(OUT, `${name}.png`) });
       console.log(`docs/screenshots/${name}.png`);
@@ -102,6 +116,8 @@ try {
     true,
   );
   await shoot('dark', [['list-dark', `/lists/${list.id}`, 'Sourdough bread']], true);
+  // Over plain http on a home network (contract §11): the Account page's one notice.
+  await shoot('light', [['lan-notice', '/account', 'Opened over plain HTTP', 'centre']], true, lanUrl(app));
 } finally {
   await browser.close();
   await app.close();
