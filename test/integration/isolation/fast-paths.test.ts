@@ -88,6 +88,23 @@ describe('isolation: bulk push, list-detail copy, remembered reads', function ()
       expect(pulled.docs.has(foreign.id)).to.equal(false);
     });
 
+    it("another family's item ids (new state for them) are refused as not found, and nothing is written", async () => {
+      const { family: other, listId: ownList } = await familyWithList();
+      const before = await snapshot(app, owner.family.familyId);
+      const rows = [owner.itemId, owner.removedItemId].map((id) => itemDoc(ownList, { id, name: 'Taken over' }));
+      const r = await push(
+        app,
+        other.admin.token,
+        'items',
+        rows.map((d) => ({ newDocumentState: d })),
+      );
+      expect(r.body.rejected.map((x) => [x.id, x.code])).to.deep.equal(rows.map((d) => [d.id, 'not_found']));
+      expect(JSON.stringify(r.body.conflicts)).to.not.include('Fixture');
+      expect(await snapshot(app, owner.family.familyId)).to.equal(before);
+      const pulled = await pullAll(app, other.admin.token, 'items');
+      expect(rows.some((d) => pulled.docs.has(d.id))).to.equal(false);
+    });
+
     it("naming another family's unit or product is refused, and nothing of it is written", async () => {
       const { family: other, listId: ownList } = await familyWithList();
       const before = await snapshot(app, owner.family.familyId);
