@@ -237,6 +237,12 @@ expect('GET /api/lists count', all.body.length, 1);
 const web = await fetch(base + '/');
 expect('GET / (web app) status', web.status, 200);
 JS
+# An administration command as `docker exec … npm run admin -- families` runs it: npm and tsx
+# in the image, talking to the running service over its control socket in /data.
+chroot --userspec="$U:$G" --groups="$G" "$RUN_MNT" /usr/bin/env -i -C "${IMG_WORKDIR:-/}" "${ENV_ARGS[@]}" \
+  npm run --silent admin -- families >"$WORK/admin.out" 2>&1 || { cat "$WORK/admin.out"; fail "npm run admin -- families"; }
+grep -q 'Family' "$WORK/admin.out" || { cat "$WORK/admin.out"; fail "npm run admin -- families does not list the default family"; }
+log "npm run admin -- families: $(head -c 200 "$WORK/admin.out" | tr '\n' ' ')"
 [ -n "$(find "$WORK/data" -mindepth 1 -print -quit)" ] || fail "nothing was written to the /data volume"
 log "the /data volume holds: $(cd "$WORK/data" && du -sh . | cut -f1) ($(ls "$WORK/data" | tr '\n' ' '))"
 
