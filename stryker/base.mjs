@@ -31,7 +31,7 @@ export function mutationConfig({ name, mutate, spec }) {
     testRunnerNodeArgs: ['--conditions=@family-shopping/source', '--import=tsx'],
     symlinkNodeModules: false,
     buildCommand: `node stryker/link-sandbox.mjs ${JSON.stringify(process.cwd())}`,
-    ignorePatterns: ['node_modules', 'reports', '.stryker-tmp', 'web/dist', 'client-sdk/dist', 'data', 'test/chaos'],
+    ignorePatterns: ['node_modules', '/reports', '/.stryker-tmp', '/data', 'dist', '/test/chaos'],
     coverageAnalysis: 'perTest',
     incremental: true,
     incrementalFile: `reports/mutation/${name}-incremental.json`,
