@@ -107,7 +107,7 @@ make_base() {
 
 T0=$SECONDS
 if [ "${IMAGE_CHECK_REBUILD_BASE:-0}" = 1 ] && image_exists "$BASE_IMAGE"; then
-  buildah rmi "$BASE_IMAGE" >/dev/null
+  buildah rmi --force "$BASE_IMAGE" >/dev/null
 fi
 if image_exists "$BASE_IMAGE"; then
   log "base image $BASE_IMAGE exists; reused (IMAGE_CHECK_REBUILD_BASE=1 makes it anew)"
@@ -124,6 +124,8 @@ if [ -n "${NODE_EXTRA_CA_CERTS:-}" ] && [ -f "$NODE_EXTRA_CA_CERTS" ]; then
   cp "$NODE_EXTRA_CA_CERTS" "$WORK/extra-ca.pem"
   BUILD_ARGS+=(-v "$WORK/extra-ca.pem:/run/extra-ca.pem:ro" --build-arg NODE_EXTRA_CA_CERTS=/run/extra-ca.pem)
 fi
+# An image left by an earlier run that failed would only become an unnamed leftover.
+if image_exists "$IMAGE"; then buildah rmi "$IMAGE" >/dev/null; fi
 log "buildah bud --isolation chroot -t $IMAGE (NODE_IMAGE=$BASE_IMAGE)"
 t=$SECONDS
 buildah bud --isolation chroot --format docker --pull=false "${BUILD_ARGS[@]}" -t "$IMAGE" -f "$ROOT/Dockerfile" "$ROOT"
