@@ -230,9 +230,11 @@ function callOf(world: World, made: Made, op: Op): Call | null {
       return { device: (c) => c.lists.update(list.id, body), rest: ['PATCH', `/api/lists/${list.id}`, body] };
     }
     case 'archive':
-    case 'unarchive':
+    case 'unarchive': {
       if (!list) return null;
-      return { device: (c) => c.lists[op.op](list.id), rest: ['POST', `/api/lists/${list.id}/${op.op}`] };
+      const action = op.op;
+      return { device: (c) => c.lists[action](list.id), rest: ['POST', `/api/lists/${list.id}/${action}`] };
+    }
     case 'deleteList':
       if (!list) return null;
       return { device: (c) => c.lists.delete(list.id), rest: ['DELETE', `/api/lists/${list.id}`] };
