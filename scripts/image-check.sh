@@ -118,10 +118,12 @@ fi
 # --- 2. the build ----------------------------------------------------------------------
 
 BUILD_ARGS=(--build-arg "NODE_IMAGE=$BASE_IMAGE")
-# A TLS-inspecting proxy's CA (the machine trusts it through NODE_EXTRA_CA_CERTS): handed to
-# the build's npm for the build only; it is not in the image.
-if [ -n "${NODE_EXTRA_CA_CERTS:-}" ] && [ -f "$NODE_EXTRA_CA_CERTS" ]; then
-  cp "$NODE_EXTRA_CA_CERTS" "$WORK/extra-ca.pem"
+# A TLS-inspecting proxy's CA (the machine trusts it through NODE_EXTRA_CA_CERTS or npm's
+# cafile): handed to the build's npm for the build only; it is not in the image.
+CA_FILE="${NODE_EXTRA_CA_CERTS:-}"
+[ -n "$CA_FILE" ] || CA_FILE="$(npm config get cafile 2>/dev/null || true)"
+if [ -n "$CA_FILE" ] && [ -f "$CA_FILE" ]; then
+  cp "$CA_FILE" "$WORK/extra-ca.pem"
   BUILD_ARGS+=(-v "$WORK/extra-ca.pem:/run/extra-ca.pem:ro" --build-arg NODE_EXTRA_CA_CERTS=/run/extra-ca.pem)
 fi
 # An image left by an earlier run that failed would only become an unnamed leftover.
