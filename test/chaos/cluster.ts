@@ -5,14 +5,31 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
+import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
-import { freePort, ThrowawayPostgres, ThrowawayRedis } from '../integration/foundation/throwaway-services.js';
+import { ThrowawayPostgres, ThrowawayRedis } from '../integration/foundation/throwaway-services.js';
 import { startSmtpSink, type SmtpSink } from '../helpers/smtp.js';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
-const TSX = path.join(ROOT, 'node_modules/.bin/tsx');
+// `npm start`'s command as one process (node with tsx's loader): the `tsx` binary would run
+// the server in a child of its own, which a SIGKILL of the parent leaves running.
+const NODE_ARGS = ['--import', 'tsx', '--conditions=@family-shopping/source', 'server/main.ts'];
+
+/** A free port below Linux's ephemeral range (32768–60999): while an instance is down, no
+ *  outgoing connection can take its port, so it starts again on the same one. */
+async function instancePort(): Promise<number> {
+  for (;;) {
+    const port = 20_000 + crypto.randomInt(12_000);
+    const free = await new Promise<boolean>((resolve) => {
+      const srv = net.createServer();
+      srv.once('error', () => resolve(false));
+      srv.listen(port, '127.0.0.1', () => srv.close(() => resolve(true)));
+    });
+    if (free) return port;
+  }
+}
 
 export class Instance {
   private child: ChildProcess | undefined;
@@ -33,7 +50,7 @@ export class Instance {
 
   async start(): Promise<void> {
     const log = fs.openSync(this.logFile, 'a');
-    const child = spawn(TSX, ['--conditions=@family-shopping/source', 'server/main.ts'], {
+    const child = spawn(process.execPath, NODE_ARGS, {
       cwd: ROOT,
       env: { ...process.env, ...this.env, PORT: String(this.port) },
       stdio: ['ignore', log, log],
@@ -45,13 +62,18 @@ export class Instance {
       if (child.exitCode !== null) throw new Error(`${this.name} exited with ${child.exitCode}; see ${this.logFile}`);
       try {
         const r = await fetch(`${this.url}/healthz`, { signal: AbortSignal.timeout(2000) });
-        if (r.status < 500) return;
+        // answered, and by this process (not one left over on the port)
+        if (r.status < 500 && child.exitCode === null) return;
       } catch {
         // not listening yet
       }
       if (Date.now() > deadline) throw new Error(`${this.name} did not start within 60 s; see ${this.logFile}`);
       await new Promise((r) => setTimeout(r, 200));
     }
+  }
+
+  killNow(): void {
+    this.child?.kill('SIGKILL');
   }
 
   /** A crash: SIGKILL, nothing flushed or closed. */
@@ -118,9 +140,13 @@ export async function startCluster(seed: number): Promise<Cluster> {
   };
   delete (env as Partial<typeof env>).METRICS_PORT;
   const instances: [Instance, Instance] = [
-    new Instance('instance A', await freePort(), env, path.join(dir, 'a.log')),
-    new Instance('instance B', await freePort(), env, path.join(dir, 'b.log')),
+    new Instance('instance A', await instancePort(), env, path.join(dir, 'a.log')),
+    new Instance('instance B', await instancePort(), env, path.join(dir, 'b.log')),
   ];
+  // Should the run itself die, its instances go with it.
+  process.on('exit', () => {
+    for (const i of instances) i.killNow();
+  });
   // One at a time: the first runs the migrations.
   await instances[0].start();
   await instances[1].start();

@@ -29,6 +29,11 @@ console.log(`[chaos] seed ${seed}, ${minutes} min, ${clients} clients (replay: $
 const started = Date.now();
 const cluster = await startCluster(seed);
 let failed = true;
+for (const signal of ['SIGINT', 'SIGTERM'] as const)
+  process.once(signal, () => {
+    console.error(`[chaos] ${signal}: stopping (seed ${seed})`);
+    void cluster.close().finally(() => process.exit(130));
+  });
 try {
   const figures = await runScenario(cluster, { seed, minutes, clients }, (s) => console.log(s));
   const ops = Object.entries(figures.operations)

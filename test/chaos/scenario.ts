@@ -125,18 +125,14 @@ export async function runScenario(cluster: Cluster, o: Options, log: (s: string)
       const home = instances[index % 2]!;
       const other = instances[(index + 1) % 2]!;
       const proxy = new FaultProxy(() => [home.port, other.port]);
-      const url = await proxy.listen();
-      const proc = forkClient();
-      const userId = await proc.call<string>('open', { url, email, password: PASSWORD });
-      await proc.call('start');
       actors.push({
         index,
         family: f,
         email,
         userName,
-        userId,
+        userId: session.user.id,
         admin: k === 0,
-        proc,
+        proc: forkClient(),
         proxy,
         chain: Promise.resolve(),
         removed: false,
@@ -145,6 +141,14 @@ export async function runScenario(cluster: Cluster, o: Options, log: (s: string)
       });
     }
   }
+  // The clients sign in and start all at once.
+  await Promise.all(
+    actors.map(async (a) => {
+      const url = await a.proxy.listen();
+      await a.proc.call('open', { url, email: a.email, password: PASSWORD }, 120_000);
+      await a.proc.call('start');
+    }),
+  );
   async function familyCode(f: number) {
     return (await must('GET', '/api/family', { token: adminTokens[f] })).inviteCode;
   }
@@ -333,6 +337,12 @@ export async function runScenario(cluster: Cluster, o: Options, log: (s: string)
     figures.removals++;
     log(`[chaos] ${(Date.now() - t0) / 1000}s: client ${a.index} removed from family ${a.family}`);
   }
+  async function removeOne(now: number): Promise<void> {
+    const candidate = rnd.pick(actors.filter((a) => !a.admin && !a.removed));
+    if (!candidate) return;
+    await remove(candidate);
+    if (candidate.removed) pendingRejoin.push({ actor: candidate, at: now + rnd.int(6000, 15000) });
+  }
   async function reinvite(a: Actor): Promise<boolean> {
     const before = cluster.smtp.to(a.email).length;
     const inv = await adminRest(a.family, 'POST', '/api/family/invites', { email: a.email });
@@ -381,7 +391,11 @@ export async function runScenario(cluster: Cluster, o: Options, log: (s: string)
     figures.redisRestarts++;
     log(`[chaos] ${(Date.now() - t0) / 1000}s: redis-server killed`);
     await cluster.redis.stop();
-    await sleep(rnd.int(1000, 5000));
+    // A removal while Redis is down: the other instance learns of it from its own membership
+    // check only (contract §13: sockets closed within 5 s all the same).
+    const wait = sleep(rnd.int(3000, 8000));
+    await removeOne(Date.now());
+    await wait;
     await cluster.redis.start();
     log(`[chaos] ${(Date.now() - t0) / 1000}s: redis-server started again`);
   }
@@ -394,7 +408,7 @@ export async function runScenario(cluster: Cluster, o: Options, log: (s: string)
   let nextRedis = t0 + 0.6 * (end - t0);
   let nextRemoval = t0 + 0.15 * (end - t0);
   const period = Math.min(end - t0, 180_000); // process faults recur every 3 minutes of a long run
-  const pendingRejoin: { actor: Actor; at: number }[] = [];
+  const pendingRejoin: { actor: Actor; at: number; busy?: boolean }[] = [];
   let busyProcessFault: Promise<void> | null = null;
 
   while (Date.now() < end) {
@@ -411,15 +425,17 @@ export async function runScenario(cluster: Cluster, o: Options, log: (s: string)
     }
     if (now >= nextRemoval) {
       nextRemoval += Math.max(20_000, (end - t0) / 3);
-      const candidate = rnd.pick(actors.filter((a) => !a.admin && !a.removed));
-      if (candidate) {
-        await remove(candidate);
-        if (candidate.removed) pendingRejoin.push({ actor: candidate, at: now + rnd.int(6000, 15000) });
-      }
+      await removeOne(now);
     }
-    for (const p of pendingRejoin.filter((x) => x.at <= now)) {
-      p.at = now + 5000; // if it fails, again in 5 s
-      if (await reinvite(p.actor)) pendingRejoin.splice(pendingRejoin.indexOf(p), 1);
+    for (const p of pendingRejoin.filter((x) => x.at <= now && !x.busy)) {
+      p.busy = true;
+      background.push(
+        reinvite(p.actor).then((ok) => {
+          p.busy = false;
+          if (ok) pendingRejoin.splice(pendingRejoin.indexOf(p), 1);
+          else p.at = Date.now() + 5000; // again in 5 s
+        }),
+      );
     }
     const roll = rnd.next();
     if (roll < 0.08) networkFault(rnd.pick(actors)!);
@@ -467,7 +483,7 @@ export async function runScenario(cluster: Cluster, o: Options, log: (s: string)
       for (const key of Object.keys(theirs)) {
         if (!isDeepStrictEqual((mine as any)[key], (theirs as any)[key]))
           out.push(
-            `client ${a.index}: ${key} differs from REST:\n  sdk:  ${short(mine, key)}\n  rest: ${short(theirs, key)}`,
+            `client ${a.index}: ${key} differs from REST:\n${differences((mine as any)[key], (theirs as any)[key], key)}`,
           );
       }
     }
@@ -601,7 +617,26 @@ function project(v: any) {
   };
 }
 
-function short(v: any, key: string): string {
-  const s = JSON.stringify(v[key]);
-  return s.length > 600 ? `${s.slice(0, 600)}…` : s;
+/** Where two views differ: up to 6 paths, each with both sides' values. */
+function differences(sdk: unknown, restView: unknown, root: string): string {
+  const out: string[] = [];
+  const show = (v: unknown) => {
+    const s = JSON.stringify(v);
+    return s === undefined ? 'absent' : s.length > 400 ? `${s.slice(0, 400)}…` : s;
+  };
+  const walk = (x: any, y: any, path: string) => {
+    if (out.length >= 6 || isDeepStrictEqual(x, y)) return;
+    if (x && y && typeof x === 'object' && typeof y === 'object' && Array.isArray(x) === Array.isArray(y)) {
+      if (Array.isArray(x) && x.length !== y.length) {
+        const ids = (xs: any[]) => xs.map((e) => e?.id ?? JSON.stringify(e).slice(0, 60));
+        out.push(`  ${path}: ${x.length} entries in the SDK ${show(ids(x))}, ${y.length} in REST ${show(ids(y))}`);
+        return;
+      }
+      for (const k of new Set([...Object.keys(x), ...Object.keys(y)])) walk(x[k], y[k], `${path}.${k}`);
+      return;
+    }
+    out.push(`  ${path}: sdk ${show(x)}\n    rest ${show(y)}`);
+  };
+  walk(sdk, restView, root);
+  return out.join('\n');
 }
