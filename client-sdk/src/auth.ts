@@ -6,7 +6,7 @@
  * another tab stored).
  */
 import { FamilyApiError, problemFrom } from './errors.js';
-import { isExpired, tokenTimes, type Session } from './session.js';
+import { isExpired, tokenTimes, type Session, type SessionChange } from './session.js';
 import { readJson, type Transport } from './transport.js';
 import type { SharedSessionRecord, Tabs } from './tabs.js';
 
@@ -20,9 +20,6 @@ export interface RegisterInput {
   newFamilyName?: string;
 }
 
-/** Why the session changed: `signed_in` (register/login), `refreshed`, `signed_out` (logout
- * or a removal from the family), `expired` (the refresh token was refused). */
-export type SessionChange = 'signed_in' | 'refreshed' | 'signed_out' | 'expired';
 
 export class Auth {
   private current: Session | null;

@@ -3,8 +3,8 @@
  * contract it speaks (`./protocol`). Runs in browsers and Node 20+ (no Node built-ins).
  */
 export { createFamilyClient, type FamilyClient, type FamilyClientOptions } from './client.js';
-export { Auth, type RegisterInput, type SessionChange } from './auth.js';
-export type { Session, Role } from './session.js';
+export { Auth, type RegisterInput } from './auth.js';
+export type { Session, Role, SessionChange } from './session.js';
 export { FamilyApiError, FamilyClientError, type FamilyClientErrorCode, type ProblemFieldError } from './errors.js';
 export type { PullProgress } from './status.js';
 export type { ClientState, FamilyClientEvent, FamilyClientEventType, FamilyClientEventOf } from './events.js';

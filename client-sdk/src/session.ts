@@ -1,6 +1,10 @@
 /** The session body of register, login and refresh (api-contract §3), and token timing. */
 export type Role = 'admin' | 'member';
 
+/** Why the session changed: `signed_in` (register/login), `refreshed`, `signed_out` (logout
+ * or a removal from the family), `expired` (the refresh token was refused). */
+export type SessionChange = 'signed_in' | 'refreshed' | 'signed_out' | 'expired';
+
 export interface Session {
   accessToken: string;
   refreshToken: string;

@@ -15,8 +15,7 @@
 import { getSingleDocument } from 'rxdb';
 import { getLocalDocStateByParent } from 'rxdb/plugins/local-documents';
 import type { FamilyDatabase } from './database.js';
-import type { SessionChange } from './auth.js';
-import type { Session } from './session.js';
+import type { Session, SessionChange } from './session.js';
 import type { ClientState, FamilyClientEvent } from './events.js';
 import type { PullProgress } from './status.js';
 

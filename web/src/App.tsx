@@ -1,8 +1,8 @@
-import type { FamilyClient, Session } from '@family-shopping/client';
+import type { FamilyClient } from '@family-shopping/client';
 import { useEffect, useState } from 'preact/hooks';
 import { boot, client$, familyName$, session$ } from './lib/app.ts';
 import { useObservable } from './lib/hooks.ts';
-import { Link, match, navigate, usePath } from './lib/router.tsx';
+import { Link, match, navigate, usePath, type PageProps } from './lib/router.tsx';
 import { StatusBar } from './components/StatusBar.tsx';
 import { LoginPage } from './pages/Login.tsx';
 import { RegisterPage, InvitePage } from './pages/Register.tsx';
@@ -15,12 +15,6 @@ import { RecipesPage, RecipePage } from './pages/Recipes.tsx';
 import { CatalogPage } from './pages/Catalog.tsx';
 import { FamilyPage } from './pages/Family.tsx';
 import { AccountPage } from './pages/Account.tsx';
-
-export interface PageProps {
-  client: FamilyClient;
-  session: Session;
-  params: Record<string, string>;
-}
 
 type Route = { path: string; title: string; page: (p: PageProps) => preact.JSX.Element };
 

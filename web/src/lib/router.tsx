@@ -1,10 +1,18 @@
 /** A small history router: the app's routes are few and flat (contract §9 pages). */
+import type { FamilyClient, Session } from '@family-shopping/client';
 import type { ComponentChildren, PartialAnchorHTMLAttributes } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
 
 const listeners = new Set<() => void>();
 const notify = () => listeners.forEach((l) => l());
 if (typeof window !== 'undefined') window.addEventListener('popstate', notify);
+
+/** What the router hands every signed-in page. */
+export interface PageProps {
+  client: FamilyClient;
+  session: Session;
+  params: Record<string, string>;
+}
 
 export function navigate(to: string, options: { replace?: boolean } = {}): void {
   if (to === location.pathname + location.search) return;

@@ -1,6 +1,6 @@
 import { LIMITS } from '@family-shopping/client';
 import { useState } from 'preact/hooks';
-import type { PageProps } from '../App.tsx';
+import type { PageProps } from '../lib/router.tsx';
 import { signOut } from '../lib/app.ts';
 import { useAction } from '../lib/hooks.ts';
 import { ErrorText, Field } from '../components/Form.tsx';

@@ -6,7 +6,7 @@
  */
 import { LIMITS, UNIT_CATEGORIES, type UnitCategory } from '@family-shopping/client';
 import { useEffect, useRef, useState } from 'preact/hooks';
-import type { PageProps } from '../App.tsx';
+import type { PageProps } from '../lib/router.tsx';
 import { domain, type Product, type Unit } from '../lib/domain.ts';
 import { errorMessage, useAction, useObservable } from '../lib/hooks.ts';
 import { ErrorText, Field } from '../components/Form.tsx';

@@ -4,7 +4,7 @@
  */
 import { LIMITS } from '@family-shopping/client';
 import { useEffect, useState } from 'preact/hooks';
-import type { PageProps } from '../App.tsx';
+import type { PageProps } from '../lib/router.tsx';
 import { familyName$ } from '../lib/app.ts';
 import { errorMessage, useAction } from '../lib/hooks.ts';
 import { ErrorText, Field } from '../components/Form.tsx';

@@ -1,10 +1,9 @@
 import { LIMITS } from '@family-shopping/client';
 import { useEffect, useRef, useState } from 'preact/hooks';
-import type { PageProps } from '../App.tsx';
 import { domain, type Item, type ListDetail, type Unit } from '../lib/domain.ts';
 import { stores$, type StoreWithSections } from '../lib/local.ts';
 import { useAction, useObservable } from '../lib/hooks.ts';
-import { Link, navigate } from '../lib/router.tsx';
+import { Link, navigate, type PageProps } from '../lib/router.tsx';
 import { ErrorText, Field } from '../components/Form.tsx';
 import {
   AmountFields,

@@ -1,10 +1,9 @@
 import { LIMITS } from '@family-shopping/client';
 import { useState } from 'preact/hooks';
-import type { PageProps } from '../App.tsx';
 import { domain } from '../lib/domain.ts';
 import { stores$ } from '../lib/local.ts';
 import { useAction, useObservable } from '../lib/hooks.ts';
-import { Link } from '../lib/router.tsx';
+import { Link, type PageProps } from '../lib/router.tsx';
 import { ErrorText } from '../components/Form.tsx';
 
 export function ListsPage({ client }: PageProps) {

@@ -1,10 +1,9 @@
 import { LIMITS } from '@family-shopping/client';
 import { useState } from 'preact/hooks';
-import type { PageProps } from '../App.tsx';
 import { domain, type ListSummary, type Unit } from '../lib/domain.ts';
 import { recipe$, recipes$ } from '../lib/local.ts';
 import { useAction, useObservable } from '../lib/hooks.ts';
-import { Link, navigate } from '../lib/router.tsx';
+import { Link, navigate, type PageProps } from '../lib/router.tsx';
 import { ErrorText, Field } from '../components/Form.tsx';
 import { AmountFields, EMPTY_AMOUNT, amountInput, formatAmount, type Amount } from '../components/ItemFields.tsx';
 import { ProductInput, productFor, productIds, useSuggestions, type Named } from '../components/ProductInput.tsx';

@@ -1,6 +1,6 @@
 import { LIMITS } from '@family-shopping/client';
 import { useRef, useState } from 'preact/hooks';
-import type { PageProps } from '../App.tsx';
+import type { PageProps } from '../lib/router.tsx';
 import { domain, type Section } from '../lib/domain.ts';
 import { stores$, type StoreWithSections } from '../lib/local.ts';
 import { useAction, useObservable } from '../lib/hooks.ts';
