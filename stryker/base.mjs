@@ -30,7 +30,8 @@ export function mutationConfig({ name, mutate, spec }) {
     mochaOptions: { config: '.mocharc.json', spec: list(process.env.MUTATION_SPEC) ?? spec },
     testRunnerNodeArgs: ['--conditions=@family-shopping/source', '--import=tsx'],
     symlinkNodeModules: false,
-    buildCommand: `node stryker/link-sandbox.mjs ${JSON.stringify(process.cwd())}`,
+    // Run without a shell: the path is one argument as it is (a path with spaces is not supported).
+    buildCommand: `node stryker/link-sandbox.mjs ${process.cwd()}`,
     ignorePatterns: ['node_modules', '/reports', '/.stryker-tmp', '/data', 'dist', '/test/chaos'],
     coverageAnalysis: 'perTest',
     incremental: true,
