@@ -346,19 +346,35 @@ export async function runScenario(cluster: Cluster, o: Options, log: (s: string)
   async function reinvite(a: Actor): Promise<boolean> {
     const before = cluster.smtp.to(a.email).length;
     const inv = await adminRest(a.family, 'POST', '/api/family/invites', { email: a.email });
-    if (inv.status !== 201) return false;
+    const failed = (why: string) => {
+      log(`[chaos] ${(Date.now() - t0) / 1000}s: client ${a.index} not joined yet (${why}): again later`);
+      return false;
+    };
+    if (inv.status === 409 && inv.body?.code === 'already_member') {
+      // Its registration went through but the answer was lost on the way: it signs in.
+      try {
+        await a.proc.call('login', { email: a.email, password: PASSWORD });
+      } catch (err) {
+        return failed(`login after a lost registration answer: ${String(err).split('\n')[0]!}`);
+      }
+      return joined();
+    }
+    if (inv.status !== 201) return failed(`invite: ${inv.status} ${JSON.stringify(inv.body)}`);
     const mail = await cluster.smtp.waitFor(a.email, before + 1, 15_000).catch(() => null);
     const token = mail && /\/invite\/([A-Za-z0-9_-]+)/.exec(mail.text)?.[1];
-    if (!token) return false;
+    if (!token) return failed(mail ? 'no link in the mail' : 'no mail');
     try {
       await a.proc.call('register', { email: a.email, userName: a.userName, password: PASSWORD, inviteToken: token });
-    } catch {
-      return false; // its network is down: invited again later
+    } catch (err) {
+      return failed(String(err).split('\n')[0]!); // e.g. its network is down
     }
-    a.removed = false;
-    a.removals[a.removals.length - 1]!.until = Date.now();
-    log(`[chaos] ${(Date.now() - t0) / 1000}s: client ${a.index} joined family ${a.family} again`);
-    return true;
+    return joined();
+    function joined() {
+      a.removed = false;
+      a.removals[a.removals.length - 1]!.until = Date.now();
+      log(`[chaos] ${(Date.now() - t0) / 1000}s: client ${a.index} joined family ${a.family} again`);
+      return true;
+    }
   }
 
   // --- faults -----------------------------------------------------------------------------
