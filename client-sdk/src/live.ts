@@ -184,7 +184,9 @@ export class LiveChannel {
   reauthenticate(token: string): void {
     const ws = this.ws;
     if (!ws || ws.readyState !== OPEN || token === this.sentToken) return;
-    this.sentToken = token;
+    // Until the server accepted one, a refusal (it closes the socket) is of the first token
+    // sent: keep that one as the refused, or the fresh token would be refreshed once more.
+    if (this.authenticated) this.sentToken = token;
     ws.send(encodeFrame({ type: 'Authenticate', token }));
   }
 
