@@ -77,7 +77,7 @@ export const FamilyDocument = named(
     format: z.literal(EXPORT_FORMAT),
     version: z.literal(EXPORT_VERSION),
     exportedAt: timestampSchema,
-    family: z.object({ name: FamilyName }),
+    family: z.strictObject({ name: FamilyName }),
     stores: rows(z.object(recordSchemas.stores.shape)),
     sections: rows(z.object(recordSchemas.sections.shape)),
     lists: rows(z.object(recordSchemas.lists.shape)),

@@ -2,6 +2,7 @@ import { expect } from 'chai';
 import type { z } from 'zod';
 import type { RouteSpec } from '../../../server/http/route.js';
 import { startAccountsApp, newFamily, register, uniq, type AccountsApp } from './harness.js';
+import { familyDocument } from '../isolation/calls.js';
 
 const TABLES = [
   'users',
@@ -230,6 +231,8 @@ describe('auth and family: bad input gets 400 naming the field (a malformed path
     'POST /family/invites': { body: () => ({ email: `v-${uniq()}@example.test` }) },
     'POST /family/invites/:id/resend': { params: () => ({ id: '00000000-0000-4000-8000-000000000000' }) },
     'DELETE /family/invites/:id': { params: () => ({ id: '00000000-0000-4000-8000-000000000000' }) },
+    'GET /family/export': 'no input',
+    'POST /family/import': { body: () => familyDocument() },
   };
   const areaRoutes = () => a.app.api.routes.filter((r) => AREA_TAGS.includes(r.tag));
 
