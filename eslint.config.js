@@ -15,18 +15,20 @@ const ELEMENTS = [
   { type: 'web', pattern: 'web/**', mode: 'full' },
   { type: 'errors', pattern: 'server/errors.ts', mode: 'full' },
   { type: 'db', pattern: 'server/db/**', mode: 'full' },
-  { type: 'queries', pattern: 'server/*/queries.ts', mode: 'full' },
-  { type: 'routes', pattern: 'server/*/routes.ts', mode: 'full' },
+  // Helpers shared by several features (value mapping, create ids, the REST write wrapper).
+  { type: 'shared', pattern: 'server/shared/**', mode: 'full' },
+  // A feature's front door: the one file other features import from it.
+  { type: 'door', pattern: 'server/*/public.ts', mode: 'full', capture: ['feature'] },
+  { type: 'queries', pattern: 'server/*/queries.ts', mode: 'full', capture: ['feature'] },
+  { type: 'routes', pattern: 'server/*/routes.ts', mode: 'full', capture: ['feature'] },
   // Route declaration helpers (response specs, schema names): data, no Koa; records use them.
   { type: 'core', pattern: 'server/openapi/responses.ts', mode: 'full' },
-  // HTTP and WebSocket edges: middleware, the app and server wiring, static assets, the OpenAPI
-  // document, the live channel's socket handling.
+  // HTTP: middleware, static assets, the OpenAPI document.
+  { type: 'http', pattern: ['server/http/**', 'server/openapi/**', 'server/web/**'], mode: 'full' },
+  // The other edges: the live channel's socket handling, the app and server wiring.
   {
     type: 'edge',
     pattern: [
-      'server/http/**',
-      'server/openapi/**',
-      'server/web/**',
       'server/realtime/server.ts',
       'server/realtime/connection.ts',
       'server/app.ts',
@@ -37,12 +39,15 @@ const ELEMENTS = [
     mode: 'full',
   },
   // Services: the rest of a feature folder (rules, records, schemas, jobs), no HTTP.
-  { type: 'service', pattern: 'server/*/*.ts', mode: 'full' },
+  { type: 'service', pattern: 'server/*/*.ts', mode: 'full', capture: ['feature', 'file'] },
   // Shared plumbing at the top of server/: config, context, log.
   { type: 'core', pattern: 'server/*.ts', mode: 'full' },
 ];
 
-const SERVER_LAYERS = ['errors', 'db', 'queries', 'service', 'routes', 'edge', 'core'];
+const SERVER_LAYERS = ['errors', 'db', 'shared', 'door', 'queries', 'service', 'routes', 'http', 'edge', 'core'];
+
+/** A feature's own files: behind its front door. */
+const FEATURE_INSIDE = ['queries', 'service', 'routes'];
 
 /** Knex query builders: only queries.ts files and server/db build SQL. */
 const KNEX_BUILDERS = [
@@ -120,20 +125,41 @@ export default tseslint.config(
             {
               from: { element: { types: { anyOf: ['db'] } } },
               disallow: {
-                to: { element: { types: { anyOf: ['queries', 'service', 'routes', 'edge'] } } },
+                to: { element: { types: { anyOf: ['door', 'queries', 'service', 'routes', 'http', 'edge'] } } },
                 dependency: { kind: 'value' },
               },
             },
             {
               from: { element: { types: { anyOf: ['queries'] } } },
               disallow: {
-                to: { element: { types: { anyOf: ['service', 'routes', 'edge'] } } },
+                to: { element: { types: { anyOf: ['service', 'routes', 'http', 'edge'] } } },
                 dependency: { kind: 'value' },
               },
             },
             {
-              from: { element: { types: { anyOf: ['service'] } } },
-              disallow: { to: { element: { types: { anyOf: ['routes', 'edge'] } } } },
+              from: { element: { types: { anyOf: ['service', 'door'] } } },
+              disallow: { to: { element: { types: { anyOf: ['routes', 'http', 'edge'] } } } },
+            },
+            // Front doors: a feature uses another only through its public.ts; what several
+            // features share lives in server/shared, below them all.
+            {
+              from: { element: { types: { anyOf: [...FEATURE_INSIDE, 'door'] } } },
+              disallow: {
+                to: {
+                  element: {
+                    types: { anyOf: FEATURE_INSIDE },
+                    captured: { feature: '!{{ from.element.captured.feature }}' },
+                  },
+                },
+              },
+            },
+            {
+              from: { element: { types: { anyOf: ['db', 'shared', 'http', 'core'] } } },
+              disallow: { to: { element: { types: { anyOf: FEATURE_INSIDE } } } },
+            },
+            {
+              from: { element: { types: { anyOf: ['shared'] } } },
+              disallow: { to: { element: { types: { anyOf: ['door', 'http', 'edge'] } } } },
             },
             {
               from: { element: { types: { anyOf: ['errors'] } } },

@@ -1,7 +1,7 @@
 // The one place that reads process.env. Validated with zod at start; an invalid value stops the
 // process with a message naming the variable.
 import { z } from 'zod';
-import { FAMILY_NAME_MAX } from './auth/schemas.js';
+import { LIMITS } from '@family-shopping/client/protocol';
 
 const durationOrZero = z.string().regex(/^\d+(ms|s|m|h|d)$/, 'must be a duration such as 15m, 12h or 30d');
 const duration = durationOrZero.refine((v) => /[1-9]/.test(v), 'must be longer than zero');
@@ -47,7 +47,7 @@ const schema = z.object({
   APP_BASE_URL: url(['http:', 'https:']).optional(),
   SMTP_URL: url(['smtp:', 'smtps:']).optional(),
   MAIL_FROM: z.string().min(3).default('Family Shopping <no-reply@localhost>'),
-  DEFAULT_FAMILY_NAME: z.string().trim().min(1).max(FAMILY_NAME_MAX).default('Family'),
+  DEFAULT_FAMILY_NAME: z.string().trim().min(1).max(LIMITS.familyName).default('Family'),
   DEFAULT_FAMILY_INVITE_CODE: z
     .string()
     .regex(/^[A-Za-z0-9_-]{6,64}$/, 'must be 6 to 64 letters, digits, _ or -')

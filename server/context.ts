@@ -1,21 +1,54 @@
 import type { KeyObject } from 'node:crypto';
 import type { Config } from './config.js';
-import type { Db } from './db/knex.js';
-import type { LivePatchReader } from './db/family-write.js';
-import type { EventBus } from './events/bus.js';
+import type { ChangedDocs, CollectionName } from '@family-shopping/client/protocol';
+import type { Db, Trx } from './db/knex.js';
+import type { EventBus } from './events/public.js';
 import type { Logger } from './log.js';
-import type { Mailer } from './mail/mailer.js';
+import type { Mailer } from './mail/public.js';
 import type { RateLimiters } from './http/ratelimit.js';
-import type { RealtimeServer } from './realtime/server.js';
-import type { DetailCache } from './lists/detail-cache.js';
 import type { ReadCache } from './db/read-cache.js';
-import type { Metrics } from './metrics/metrics.js';
+import type { Metrics } from './metrics/public.js';
+
+export type { Actor, Role } from './actor.js';
 
 export interface Clock {
   now(): Date;
 }
 
 export const systemClock: Clock = { now: () => new Date() };
+
+/** Reads the live patch of a commit in its transaction, just before commit: the docs it wrote
+ *  per collection, or undefined when there are too many (realtime/patches.ts `committedDocs`,
+ *  handed in as `deps.livePatch` so that db needs no feature's row mapping). */
+export type LivePatchReader = (
+  trx: Trx,
+  familyId: string,
+  version: string,
+  collections: readonly CollectionName[],
+) => Promise<ChangedDocs | undefined>;
+
+/** What the app needs of the live channel (server/realtime/server.ts `RealtimeServer`). */
+export interface LiveChannel {
+  readonly hub: { stats(): { sockets: number } };
+  /** Open sockets, authenticated or not. */
+  connectionCount(): number;
+  /** Closes every socket and stops accepting new ones. */
+  close(code?: number, reason?: string): Promise<void>;
+}
+
+/** A copy of a list detail JSON body with the family version it was built at. */
+export interface CachedDetail {
+  version: string;
+  /** The JSON text, encoded once (UTF-8) rather than on every answer. */
+  body: Buffer;
+}
+
+/** Where list details last built are kept (server/lists/detail-cache.ts `DetailCache`). */
+export interface DetailCopies {
+  get(key: string): CachedDetail | undefined;
+  set(key: string, version: string, body: Buffer): void;
+  delete(key: string): void;
+}
 
 /** Everything a service needs, passed explicitly (no module-level state). */
 export interface Deps {
@@ -37,9 +70,9 @@ export interface Deps {
   /** Rate-limit middleware by bucket name (route specs name the bucket in `rateLimit`). */
   rateLimiters?: RateLimiters;
   /** The live channel (WebSocket hub), attached to the HTTP server at start. */
-  realtime?: RealtimeServer;
+  realtime?: LiveChannel;
   /** List details last built, by family version (server/lists/detail-cache.ts); none: no copies. */
-  listDetailCache?: DetailCache;
+  listDetailCache?: DetailCopies;
   /**
    * Reads remembered until the next write (server/db/read-cache.ts): the membership check of a
    * request, `GET /api/me`. Only on the embedded database, whose every write goes through this
@@ -53,15 +86,4 @@ export interface Deps {
   metrics?: Metrics;
   /** Extension slots filled by features (mailer, realtime hub, ...). */
   [key: string]: unknown;
-}
-
-export type Role = 'admin' | 'member';
-
-/** The authenticated caller: user, the family stamped in the token, and the current role. */
-export interface Actor {
-  userId: string;
-  familyId: string;
-  role: Role;
-  /** The session (refresh-token chain) named by the access token's `sid` claim, if any. */
-  sessionId?: string;
 }

@@ -1,7 +1,8 @@
 // Each feature registers its routes here (routes → services → queries → db).
 import type { ApiRouter } from './http/route.js';
 import type { Deps } from './context.js';
-import { registerAccountRoutes } from './auth/routes.js';
+import { registerAuthRoutes } from './auth/routes.js';
+import { registerFamilyRoutes } from './family/routes.js';
 import { registerCatalogRoutes } from './catalog/routes.js';
 import { registerOpenApiRoutes } from './openapi/routes.js';
 import { registerStoreRoutes } from './stores/routes.js';
@@ -10,7 +11,8 @@ import { registerRecipeRoutes } from './recipes/routes.js';
 import { registerSyncRoutes } from './sync/routes.js';
 
 export function registerFeatureRoutes(api: ApiRouter, deps: Deps): void {
-  registerAccountRoutes(api, deps); // auth + family (accounts, invitations, members)
+  registerAuthRoutes(api, deps); // accounts, sessions, passwords, /me
+  registerFamilyRoutes(api, deps); // the family: invitations, members, export and import
   registerCatalogRoutes(api, deps); // products and units
   registerStoreRoutes(api, deps); // stores and sections
   registerListRoutes(api, deps); // shopping lists and items

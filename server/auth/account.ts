@@ -3,8 +3,8 @@
 import type { Actor, Deps } from '../context.js';
 import { newId, randomToken, sha256 } from '../db/ids.js';
 import { AppError, badRequest, unauthenticated } from '../errors.js';
-import { confirmEmailLink, emailConfirmationEmail } from '../mail/templates.js';
-import { findFamily } from '../family/queries.js';
+import { confirmEmailLink, emailConfirmationEmail } from '../mail/public.js';
+import { findFamily } from '../family/public.js';
 import { hashPassword, verifyPassword } from './passwords.js';
 import { userRecord } from './session.js';
 import {

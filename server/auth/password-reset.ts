@@ -3,7 +3,7 @@
 import type { Deps } from '../context.js';
 import { newId, randomToken, sha256 } from '../db/ids.js';
 import { badRequest } from '../errors.js';
-import { passwordResetEmail, resetLink } from '../mail/templates.js';
+import { passwordResetEmail, resetLink } from '../mail/public.js';
 import { hashPassword } from './passwords.js';
 import {
   findResetToken,

@@ -2,8 +2,7 @@
 // forgot/reset password, email confirmation, /me and its self-service. Rate-limited endpoints name their bucket (http/ratelimit.ts).
 import type { ApiRouter } from '../http/route.js';
 import type { Deps } from '../context.js';
-import { registerFamilyRoutes } from '../family/routes.js';
-import { invitationNotFound, lookupInvite } from '../family/invites.js';
+import { invitationNotFound, lookupInvite } from '../family/public.js';
 import { dummyPasswordHash } from './passwords.js';
 import { login, logout, me, refresh, register } from './service.js';
 import { forgotPassword, resetPassword } from './password-reset.js';
@@ -25,12 +24,6 @@ import {
 } from './schemas.js';
 
 const problem = (description: string) => ({ description });
-
-/** Accounts and families: the one registration call in server/features.ts. */
-export function registerAccountRoutes(api: ApiRouter, deps: Deps): void {
-  registerAuthRoutes(api, deps);
-  registerFamilyRoutes(api, deps);
-}
 
 export function registerAuthRoutes(api: ApiRouter, deps: Deps): void {
   void dummyPasswordHash(); // ready before the first login with an unknown email

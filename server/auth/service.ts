@@ -4,8 +4,13 @@ import type { Trx } from '../db/knex.js';
 import { newId, sha256 } from '../db/ids.js';
 import { familyWrite } from '../db/family-write.js';
 import { AppError, badRequest, forbidden, unauthenticated } from '../errors.js';
-import { createFamilyRow } from '../family/create.js';
-import { findFamily, findFamilyByCode, findPendingInviteByToken, consumeInvite } from '../family/queries.js';
+import {
+  createFamilyRow,
+  findFamily,
+  findFamilyByCode,
+  findPendingInviteByToken,
+  consumeInvite,
+} from '../family/public.js';
 import { hashPassword, verifyAgainstDummy, verifyPassword } from './passwords.js';
 import { issueSession, issueSessionToken, sessionBody, userRecord, type SessionSubject } from './session.js';
 import { openSuccessor, sealSuccessor } from './successor.js';

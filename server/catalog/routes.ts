@@ -3,6 +3,7 @@ import { z } from 'zod';
 import type { Deps } from '../context.js';
 import type { ApiRouter } from '../http/route.js';
 import { familyWrite } from '../db/family-write.js';
+import { deleteProductAndUnlinkItems } from '../lists/public.js';
 import {
   SEARCH_LIMIT_DEFAULT,
   SEARCH_LIMIT_MAX,
@@ -17,7 +18,6 @@ import {
   clearOverride,
   createFamilyProduct,
   createFamilyUnit,
-  deleteFamilyProduct,
   deleteFamilyUnit,
   listUnits,
   searchProducts,
@@ -123,7 +123,7 @@ export function registerCatalogRoutes(api: ApiRouter, deps: Deps): void {
       responses: noContent(),
     },
     async (ctx, { params, actor }) => {
-      await familyWrite(deps, actor.familyId, (w) => deleteFamilyProduct(w, actor, params.familyProductId), {
+      await familyWrite(deps, actor.familyId, (w) => deleteProductAndUnlinkItems(w, actor, params.familyProductId), {
         actorUserId: actor.userId,
       });
       ctx.status = 204;

@@ -9,7 +9,6 @@ import { conflict, notFound } from '../errors.js';
 import { flagsToBits, type UnitCategoryName } from './flags.js';
 import * as q from './queries.js';
 import { toProduct, toUnit, type ProductRecord, type UnitRecord } from './records.js';
-import { toItem } from '../lists/records.js';
 import { CATALOG_REFUSALS, searchProducts as searchEffective, sortUnits } from '@family-shopping/client/protocol';
 
 export interface FamilyProductInput {
@@ -128,25 +127,19 @@ export async function updateFamilyProduct(
 }
 
 /**
- * Tombstones the family product; items and ingredients that link it keep their name and lose
- * the link (ItemUpdated for each active item); the stores forget their remembered section for it.
+ * Tombstones the family product; ingredients that link it keep their name and lose the link;
+ * the stores forget their remembered section for it. Items lose the link in the lists feature,
+ * which builds on the catalog: call `deleteProductAndUnlinkItems` (lists/service.ts). The id
+ * as stored.
  */
-export async function deleteFamilyProduct(w: FamilyWrite, actor: Actor | null, id: string): Promise<void> {
+export async function deleteFamilyProduct(w: FamilyWrite, actor: Actor | null, id: string): Promise<string> {
   sameFamily(w, actor);
   const row = await q.liveFamilyProduct(w.trx, w.familyId, id);
   if (!row) throw productNotFound();
   await w.tombstone('family_products', { id: row.id });
-  const items = await w.update(
-    'shopping_list_items',
-    { family_product_id: row.id, deleted: false },
-    { family_product_id: null },
-  );
-  // Lists on screen show the unlinked items at once (active ones: removed items are not shown).
-  for (const item of items) {
-    if (item.removed_at == null) w.emit({ type: 'ItemUpdated', listId: String(item.list_id), item: toItem(item) });
-  }
   await w.update('recipe_ingredients', { family_product_id: row.id, deleted: false }, { family_product_id: null });
   await w.tombstone('product_store_sections', { family_product_id: row.id });
+  return String(row.id);
 }
 
 // Overrides of global products

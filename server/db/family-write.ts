@@ -16,22 +16,12 @@
 //      A change that found nothing to do may say so (`w.unchanged()`): it is rolled back too, so
 //      it takes no version and nudges nobody, and its result is still returned.
 import type { Deps } from '../context.js';
-import type { ChangedEvent, FamilyEvent } from '../events/bus.js';
+import type { ChangedEvent, FamilyEvent } from '../events/public.js';
 import type { Trx } from './knex.js';
 import { notFound } from '../errors.js';
 import { LIVE_PATCH_MAX_FRAME_BYTES, type ChangedDocs, type CollectionName } from '@family-shopping/client/protocol';
 import { TABLE_COLLECTION } from './replicated-tables.js';
 import { errorFields } from '../log.js';
-
-/** Reads the live patch of a commit in its transaction, just before commit: the docs it wrote
- *  per collection, or undefined when there are too many (realtime/patches.ts `committedDocs`,
- *  handed in as `deps.livePatch` so that db needs no feature's row mapping). */
-export type LivePatchReader = (
-  trx: Trx,
-  familyId: string,
-  version: string,
-  collections: readonly CollectionName[],
-) => Promise<ChangedDocs | undefined>;
 
 export interface FamilyWrite {
   trx: Trx;

@@ -3,7 +3,7 @@
 // always addressed by family id: a subscriber receives (familyId, events) and never anything
 // not tagged with that family.
 import type { ChangedFrame, ListEventFrame, OverviewEventFrame } from '@family-shopping/client/protocol';
-import type { Role } from '../context.js';
+import type { Role } from '../actor.js';
 
 /** An event that the live channel sends as a frame, in the protocol's own shape: a list event
  *  (to the sockets joined to its list) or an overview event (to every socket of the family). A

@@ -17,13 +17,12 @@
 import { z } from 'zod';
 import { recordSchemas, RULES, timestampSchema, compareSections, type DocData } from '@family-shopping/client/protocol';
 import type { Actor, Deps } from '../context.js';
-import { FamilyName } from '../auth/schemas.js';
+import { FamilyName } from '../auth/public.js';
 import { named } from '../openapi/responses.js';
-import { bitsToFlags } from '../catalog/flags.js';
-import { toProduct, toUnit, type EffectiveProductRow, type EffectiveUnitRow } from '../catalog/records.js';
-import { toItem, toList } from '../lists/records.js';
-import { toIngredient, toRecipe } from '../recipes/records.js';
-import { toSection, toSectionMemory, toStore } from '../stores/records.js';
+import { bitsToFlags, toProduct, toUnit, type EffectiveProductRow, type EffectiveUnitRow } from '../catalog/public.js';
+import { toItem, toList } from '../lists/public.js';
+import { toIngredient, toRecipe } from '../recipes/public.js';
+import { toSection, toSectionMemory, toStore } from '../stores/public.js';
 import { findFamily, liveFamilyRows, liveOverrides } from './queries.js';
 import { notFound } from '../errors.js';
 

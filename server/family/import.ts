@@ -25,7 +25,7 @@ import { familyWrite, type FamilyWrite } from '../db/family-write.js';
 import { newId } from '../db/ids.js';
 import { REFERENCED_TABLE } from '../db/replicated-tables.js';
 import { badRequest, conflict, validationFailed, type CodeWithStatus, type FieldError } from '../errors.js';
-import { flagsToBits } from '../catalog/flags.js';
+import { flagsToBits } from '../catalog/public.js';
 import { named } from '../openapi/responses.js';
 import { DOCUMENT_COLLECTIONS, type DocumentCollection, type FamilyDocument } from './export.js';
 import { familyHasData, globalUnitAbbreviations, idsInUse, memberIds } from './queries.js';

@@ -5,8 +5,7 @@ import type { Actor, Deps } from '../context.js';
 import { newId, randomToken, sha256 } from '../db/ids.js';
 import { familyWrite } from '../db/family-write.js';
 import { AppError, conflict, notFound } from '../errors.js';
-import { inviteEmail, inviteLink } from '../mail/templates.js';
-import type { MailInput } from '../mail/mailer.js';
+import { inviteEmail, inviteLink, type MailInput } from '../mail/public.js';
 import {
   findFamily,
   findInvite,

@@ -11,7 +11,7 @@ import {
   MemberRecord,
   RoleBody,
   UpdateFamilyBody,
-} from '../auth/schemas.js';
+} from '../auth/public.js';
 import { changeRole, getFamily, getMembers, removeMember, renameFamily, rotateFamilyCode } from './service.js';
 import { issueInvite, listInvites, resendInvite, revokeInvite } from './invites.js';
 import { exportFamily, FamilyDocument } from './export.js';

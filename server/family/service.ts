@@ -5,7 +5,7 @@ import type { Actor, Deps, Role } from '../context.js';
 import { randomInviteCode } from '../db/ids.js';
 import { familyWrite } from '../db/family-write.js';
 import { conflict, notFound } from '../errors.js';
-import { revokeAllRefreshTokens } from '../auth/queries.js';
+import { revokeAllRefreshTokens } from '../auth/public.js';
 import {
   countAdmins,
   deleteMembership,

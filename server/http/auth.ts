@@ -4,8 +4,13 @@
 // (issued to an earlier membership that was removed) are refused.
 import type { Context } from 'koa';
 import type { Actor, Deps } from '../context.js';
-import { tokenActor, tokenMembership, verifyAccessToken, type AccessClaims } from '../auth/tokens.js';
-import { membershipForToken } from '../auth/queries.js';
+import {
+  tokenActor,
+  tokenMembership,
+  verifyAccessToken,
+  type AccessClaims,
+  membershipForToken,
+} from '../auth/public.js';
 import { forbidden, invalidToken, unauthenticated } from '../errors.js';
 
 export async function resolveActor(

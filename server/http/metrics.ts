@@ -2,7 +2,7 @@
 // which can carry ids and invite tokens), status and duration. Outermost middleware, so the
 // status is the one the client gets, problem+json answers included.
 import type { Context, Next } from 'koa';
-import type { Metrics } from '../metrics/metrics.js';
+import type { Metrics } from '../metrics/public.js';
 
 const PROBES = new Set(['/healthz', '/readyz']);
 

@@ -15,7 +15,7 @@ import type { Context, Middleware, Next } from 'koa';
 import type { Redis } from 'ioredis';
 import { errorFields, type Logger } from '../log.js';
 import { AppError } from '../errors.js';
-import { connectRedis, failFast, type RedisStateListener } from '../events/redis-connection.js';
+import { connectRedis, failFast, type RedisStateListener } from '../events/public.js';
 
 // koa-ratelimit ships no type declarations; this is the part of its options we use.
 type KoaRateLimit = (opts: {

@@ -5,7 +5,7 @@ import type { Context } from 'koa';
 import { z } from 'zod';
 import type { Actor, Deps } from '../context.js';
 import { authenticate, verifiedClaims } from './auth.js';
-import type { AccessClaims } from '../auth/tokens.js';
+import type { AccessClaims } from '../auth/public.js';
 import { notFound, nulErrors, validationFailed, zodErrors, type AppError } from '../errors.js';
 
 export type Access = 'public' | 'member' | 'admin';

@@ -4,14 +4,10 @@
 // version triggers refuse a write that does not): an unchanged list costs the membership check
 // and no JSON. Nothing here decides who may read: the membership is checked on every request,
 // in the same statement, so a removed member is refused at once.
-export interface CachedDetail {
-  version: string;
-  /** The JSON text, encoded once (UTF-8) rather than on every answer. */
-  body: Buffer;
-}
+import type { CachedDetail, DetailCopies } from '../context.js';
 
 /** Least recently used first out, bounded by the total size of the bodies. */
-export class DetailCache {
+export class DetailCache implements DetailCopies {
   private readonly entries = new Map<string, CachedDetail>();
   private size = 0;
 

@@ -6,10 +6,9 @@ import type { Actor } from '../context.js';
 import type { FamilyWrite } from '../db/family-write.js';
 import { newId } from '../db/ids.js';
 import { badRequest, notFound } from '../errors.js';
-import { assertProductRef, assertUnitRef, productName, type KnownRefs } from '../catalog/refs.js';
-import { recallSection, rememberSection } from '../stores/memory.js';
-import { sectionRow } from '../stores/queries.js';
-import { existingForCreate, lower, type Created, type Row } from './common.js';
+import { assertProductRef, assertUnitRef, productName, type KnownRefs } from '../catalog/public.js';
+import { recallSection, rememberSection, sectionRow } from '../stores/public.js';
+import { existingForCreate, lower, type Created, type Row } from '../shared/common.js';
 import { itemRow, listCounts, listRow } from './queries.js';
 import { toItem, type ItemRecord } from './records.js';
 

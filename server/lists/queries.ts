@@ -3,9 +3,9 @@
 import { prepared, type Db, type Trx } from '../db/knex.js';
 import { statementFunction } from '../db/statement-function.js';
 import type { FamilyWrite } from '../db/family-write.js';
-import type { Row } from './common.js';
+import type { Row } from '../shared/common.js';
 import type { ListCounts } from './records.js';
-import { MEMBERSHIP_VERSION_SQL, withVersionText, type MembershipVersion } from '../auth/queries.js';
+import { MEMBERSHIP_VERSION_SQL, withVersionText, type MembershipVersion } from '../auth/public.js';
 import { UNCATEGORIZED } from '@family-shopping/client/protocol';
 
 type Q = Db | Trx;
@@ -212,9 +212,4 @@ export async function listDetailJsonViaFunction(db: Q, familyId: string, listId:
     uncategorized: UNCATEGORIZED,
   })) as { rows: Array<{ body: string | null }> };
   return rows[0]?.body ?? undefined;
-}
-
-/** The row with this id in any family, tombstones included (a create's id check). */
-export async function anyRowById(q: Q, table: string, id: string): Promise<Row | undefined> {
-  return (await q(table).where({ id }).first()) as Row | undefined;
 }

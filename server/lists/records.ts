@@ -1,7 +1,7 @@
 // Row → REST record mapping for shopping lists and items. Replication docs are these records
 // (the list doc without its counts) plus `_deleted`, so they carry nothing else.
 import type { DocData, ItemGroup, ListDetail, ListSummary } from '@family-shopping/client/protocol';
-import { iso, isoOrNull, quantityOut, str, strOrNull, type Row } from './common.js';
+import { iso, isoOrNull, quantityOut, str, strOrNull, type Row } from '../shared/common.js';
 
 /** The list doc, the REST list summary and detail, and the item: the protocol's shapes. */
 export type ListRecord = DocData<'lists'>;

@@ -2,7 +2,7 @@
 import { z } from 'zod';
 import type { Deps } from '../context.js';
 import type { ApiRouter } from '../http/route.js';
-import { uuid, writeAs } from './common.js';
+import { uuid, writeAs } from '../shared/common.js';
 import { createItem, removeItem, restoreItem, toggleItem, updateItem } from './items.js';
 import {
   ItemBody,

@@ -5,19 +5,20 @@ import type { Actor, Deps } from '../context.js';
 import type { FamilyWrite } from '../db/family-write.js';
 import { newId } from '../db/ids.js';
 import { badRequest, invalidToken, notFound } from '../errors.js';
-import { tokenActor, tokenMembership, type AccessClaims } from '../auth/tokens.js';
-import { recallSection } from '../stores/memory.js';
-import { storeRow } from '../stores/queries.js';
-import { existingForCreate, lower, type Created, type Row } from './common.js';
+import { tokenActor, tokenMembership, type AccessClaims } from '../auth/public.js';
+import { recallSection, storeRow, deleteStore } from '../stores/public.js';
+import { deleteFamilyProduct } from '../catalog/public.js';
+import { existingForCreate, lower, type Created, type Row } from '../shared/common.js';
 import {
   itemRows,
   listDetailForToken,
   listRow,
+  listRowsOfStore,
   listSummaryRow,
   listSummaryRows,
   tombstoneItemsOfList,
 } from './queries.js';
-import { toListSummary, type ListSummary } from './records.js';
+import { toItem, toListSummary, type ListSummary } from './records.js';
 import { compareLists } from '@family-shopping/client/protocol';
 
 type ReadDeps = Pick<Deps, 'db'>;
@@ -191,4 +192,37 @@ export async function deleteList(w: FamilyWrite, _actor: Actor, listId: string):
   await tombstoneItemsOfList(w, listId);
   await w.tombstone('shopping_lists', { id: listId });
   w.emit({ type: 'ListDeleted', listId });
+}
+
+// Deletes in the features below that reach lists and items: the lists feature builds on stores
+// and the catalog, so the part that touches lists lives here and the delete is called from here.
+
+/** Deletes the store (stores/service.ts `deleteStore`); its lists lose their store (ListUpdated). */
+export async function deleteStoreAndDetachLists(w: FamilyWrite, actor: Actor, storeId: string): Promise<void> {
+  await deleteStore(w, actor, storeId);
+  const lists = await listRowsOfStore(w.trx, w.familyId, storeId);
+  if (lists.length) await w.update('shopping_lists', { store_id: storeId, deleted: false }, { store_id: null });
+  for (const l of lists) {
+    const summary = await listSummaryRow(w.trx, w.familyId, String(l.id));
+    if (summary) w.emit({ type: 'ListUpdated', list: toListSummary(summary) });
+  }
+}
+
+/** Deletes the family product (catalog/service.ts `deleteFamilyProduct`); items that link it keep
+ *  their name and lose the link (ItemUpdated for each active item). */
+export async function deleteProductAndUnlinkItems(
+  w: FamilyWrite,
+  actor: Actor | null,
+  productId: string,
+): Promise<void> {
+  const id = await deleteFamilyProduct(w, actor, productId);
+  const items = await w.update(
+    'shopping_list_items',
+    { family_product_id: id, deleted: false },
+    { family_product_id: null },
+  );
+  // Lists on screen show the unlinked items at once (active ones: removed items are not shown).
+  for (const item of items) {
+    if (item.removed_at == null) w.emit({ type: 'ItemUpdated', listId: String(item.list_id), item: toItem(item) });
+  }
 }

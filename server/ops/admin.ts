@@ -2,12 +2,9 @@
 // in the service itself when it holds the embedded database (through the control socket,
 // server/ops/control.ts), otherwise in the CLI's own process (server/ops/admin-cli.ts).
 import type { Deps } from '../context.js';
-import { Email, FamilyName } from '../auth/schemas.js';
-import { findUserByEmail, membershipOf } from '../auth/queries.js';
-import { issueResetToken } from '../auth/password-reset.js';
-import { resetLink } from '../mail/templates.js';
-import { createFamilyRow } from '../family/create.js';
-import { changeRole } from '../family/service.js';
+import { Email, FamilyName, findUserByEmail, membershipOf, issueResetToken } from '../auth/public.js';
+import { resetLink } from '../mail/public.js';
+import { createFamilyRow, changeRole } from '../family/public.js';
 import { listFamilies, listUsers } from './queries.js';
 
 /** How long a reset link printed by `reset-link` works (an emailed one: 15 minutes). The operator

@@ -5,7 +5,7 @@
 import { WebSocket, type RawData } from 'ws';
 import type { Deps, Role } from '../context.js';
 import { resolveActor } from '../http/auth.js';
-import { verifyAccessToken } from '../auth/tokens.js';
+import { verifyAccessToken } from '../auth/public.js';
 import {
   CLOSE_CODES,
   decodeClientFrame,

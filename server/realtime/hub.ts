@@ -2,7 +2,7 @@
 // a Map<familyId, FamilyGroup>, and an event published for family F is looked up in F's group
 // only. There is no code path that walks every socket for an event, so a family's events cannot
 // be addressed to another family's sockets even if an event were malformed.
-import type { FamilyEvent, FrameEvent } from '../events/bus.js';
+import type { FamilyEvent, FrameEvent } from '../events/public.js';
 import type { Logger } from '../log.js';
 import type { Role } from '../context.js';
 import { CLOSE_CODES, serverFrameSchema } from '@family-shopping/client/protocol';

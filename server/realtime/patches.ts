@@ -14,7 +14,7 @@
 import type { Trx } from '../db/knex.js';
 import { FAMILY_TABLE } from '../db/replicated-tables.js';
 import { rowsAtVersion } from './queries.js';
-import { familyDoc, isFamilyCollection, type FamilyCollection } from '../sync/docs.js';
+import { familyDoc, isFamilyCollection, type FamilyCollection } from '../sync/public.js';
 import {
   LIVE_PATCH_MAX_DOCS,
   checkpointAtVersion,

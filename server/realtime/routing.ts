@@ -5,7 +5,7 @@
 //   - anything else is not forwarded (new internal events must not leak by default).
 // Events are typed (server/events/bus.ts), but an event from Redis is only JSON another instance
 // sent: the checks below hold for whatever arrives.
-import type { FamilyEvent } from '../events/bus.js';
+import type { FamilyEvent } from '../events/public.js';
 import {
   LIST_EVENT_TYPES,
   OVERVIEW_EVENT_TYPES,

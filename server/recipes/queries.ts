@@ -1,6 +1,6 @@
 // SQL for recipes and ingredients. Every read filters by family and `deleted`.
 import type { Db, Trx } from '../db/knex.js';
-import type { Row } from '../lists/common.js';
+import type { Row } from '../shared/common.js';
 
 type Q = Db | Trx;
 

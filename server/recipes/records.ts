@@ -1,7 +1,7 @@
 // Row → REST record mapping for recipes and ingredients. Replication docs are the recipe (without
 // its ingredients) and the ingredient records plus `_deleted`, so they carry nothing else.
 import type { DocData } from '@family-shopping/client/protocol';
-import { iso, quantityOut, str, strOrNull, type Row } from '../lists/common.js';
+import { iso, quantityOut, str, strOrNull, type Row } from '../shared/common.js';
 
 /** The recipe doc (replication `recipes`) and the ingredient: the protocol's shapes. */
 export type RecipeRecord = DocData<'recipes'>;

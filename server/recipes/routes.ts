@@ -10,8 +10,8 @@ import {
   recipeUpdateInput,
   recordSchemas,
 } from '@family-shopping/client/protocol';
-import { uuid, writeAs } from '../lists/common.js';
-import { ItemSchema, QUANTITY_REFS } from '../lists/schemas.js';
+import { uuid, writeAs } from '../shared/common.js';
+import { ItemSchema, QUANTITY_REFS } from '../lists/public.js';
 import {
   addIngredient,
   copyRecipeToList,

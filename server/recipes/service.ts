@@ -5,11 +5,9 @@ import type { Actor, Deps } from '../context.js';
 import type { FamilyWrite } from '../db/family-write.js';
 import { newId } from '../db/ids.js';
 import { badRequest, notFound } from '../errors.js';
-import { assertProductRef, assertUnitRef, productName } from '../catalog/refs.js';
-import { existingForCreate, lower, type Created, type Row } from '../lists/common.js';
-import { createItem } from '../lists/items.js';
-import { listRow } from '../lists/queries.js';
-import type { ItemRecord } from '../lists/records.js';
+import { assertProductRef, assertUnitRef, productName } from '../catalog/public.js';
+import { existingForCreate, lower, type Created, type Row } from '../shared/common.js';
+import { createItem, listRow, type ItemRecord } from '../lists/public.js';
 import { ingredientRow, ingredientRows, maxIngredientPosition, recipeRow, recipeSummaryRows } from './queries.js';
 import {
   toIngredient,

@@ -1,12 +1,12 @@
-// Small pieces shared by the stores, lists and recipes features: value mapping for records,
-// client-chosen ids on create, path ids.
+// Small pieces shared by the features (lists, stores, recipes, sync): value mapping for
+// records, client-chosen ids on create, path ids, the REST write wrapper.
 import { z } from 'zod';
 import type { Actor, Deps } from '../context.js';
 import { familyWrite, type FamilyWrite } from '../db/family-write.js';
 import { conflict } from '../errors.js';
-import { anyRowById } from './queries.js';
+import { anyRowById, type Row } from './queries.js';
 
-export type Row = Record<string, unknown>;
+export type { Row };
 
 /** Timestamp column → ISO 8601 string in UTC (null stays null). */
 export function isoOrNull(v: unknown): string | null {

@@ -6,8 +6,8 @@ import type { Db } from '../db/knex.js';
 import type { Logger } from '../log.js';
 import { stableId } from '../db/ids.js';
 import { catalogWrite } from '../db/family-write.js';
-import { createFamilyRow } from '../family/create.js';
-import { flagsToBits } from '../catalog/flags.js';
+import { createFamilyRow } from '../family/public.js';
+import { flagsToBits } from '../catalog/public.js';
 import { loadStapleProducts, loadUnits } from '../../seeds/load.js';
 import {
   anyFamilyExists,

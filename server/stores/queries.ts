@@ -1,7 +1,7 @@
 // SQL for stores, sections and section memory. Every read filters by family and `deleted`.
 import type { Db, Trx } from '../db/knex.js';
 import type { FamilyWrite } from '../db/family-write.js';
-import type { Row } from '../lists/common.js';
+import type { Row } from '../shared/common.js';
 
 type Q = Db | Trx;
 

@@ -1,7 +1,7 @@
 // Row → REST record mapping for stores, sections and section memory. Replication docs are these
 // records plus `_deleted`, so they carry nothing else.
 import type { DocData } from '@family-shopping/client/protocol';
-import { iso, str, strOrNull, type Row } from '../lists/common.js';
+import { iso, str, strOrNull, type Row } from '../shared/common.js';
 
 /** The store, section and section-memory docs: the protocol's shapes. */
 export type StoreRecord = DocData<'stores'>;

@@ -10,12 +10,12 @@ import {
   storeCreateInput,
   storeUpdateInput,
 } from '@family-shopping/client/protocol';
-import { uuid, writeAs } from '../lists/common.js';
+import { uuid, writeAs } from '../shared/common.js';
+import { deleteStoreAndDetachLists } from '../lists/public.js';
 import {
   createSection,
   createStore,
   deleteSection,
-  deleteStore,
   getStore,
   listSections,
   listStores,
@@ -127,7 +127,7 @@ export function registerStoreRoutes(api: ApiRouter, deps: Deps): void {
       responses: { 204: { description: 'Deleted' }, 404: { description: 'Not found' } },
     },
     async (ctx, { actor, params }) => {
-      await writeAs(deps, actor, (w) => deleteStore(w, actor, params.storeId));
+      await writeAs(deps, actor, (w) => deleteStoreAndDetachLists(w, actor, params.storeId));
       ctx.status = 204;
     },
   );

@@ -5,10 +5,8 @@ import type { Actor, Deps } from '../context.js';
 import type { FamilyWrite } from '../db/family-write.js';
 import { newId } from '../db/ids.js';
 import { conflict, forbidden, notFound, validationFailed } from '../errors.js';
-import { existingForCreate, lower, type Created, type Row } from '../lists/common.js';
-import { listRowsOfStore, listSummaryRow } from '../lists/queries.js';
+import { existingForCreate, lower, type Created, type Row } from '../shared/common.js';
 import { existingRowId } from './queries.js';
-import { toListSummary } from '../lists/records.js';
 import {
   clearItemSections,
   forgetSections,
@@ -132,8 +130,9 @@ export async function renameStore(
   return storeWithSections(w.trx, w.familyId, updated!);
 }
 
-/** Tombstones the store and its sections and memory; its lists lose their store
- *  (ListUpdated) and items in its sections lose their section (ItemSectionChanged). */
+/** Tombstones the store and its sections and memory; items in its sections lose their section
+ *  (ItemSectionChanged). Its lists lose their store in the lists feature, which builds on stores:
+ *  call `deleteStoreAndDetachLists` (lists/service.ts), not this alone. */
 export async function deleteStore(w: FamilyWrite, _actor: Actor, storeId: string): Promise<void> {
   await liveStore(w, storeId);
   const sections = await sectionRows(w.trx, w.familyId, [storeId]);
@@ -141,12 +140,6 @@ export async function deleteStore(w: FamilyWrite, _actor: Actor, storeId: string
   await emitSectionCleared(w, await clearItemSections(w, sectionIds));
   await w.tombstone('product_store_sections', { store_id: storeId });
   await w.tombstone('store_sections', { store_id: storeId });
-  const lists = await listRowsOfStore(w.trx, w.familyId, storeId);
-  if (lists.length) await w.update('shopping_lists', { store_id: storeId, deleted: false }, { store_id: null });
-  for (const l of lists) {
-    const summary = await listSummaryRow(w.trx, w.familyId, String(l.id));
-    if (summary) w.emit({ type: 'ListUpdated', list: toListSummary(summary) });
-  }
   await w.tombstone('stores', { id: storeId });
 }
 

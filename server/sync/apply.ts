@@ -6,8 +6,14 @@ import type { Actor } from '../context.js';
 import type { FamilyWrite } from '../db/family-write.js';
 import { AppError, badRequest, forbidden, validationFailed } from '../errors.js';
 import { fieldEqual, type CollectionName } from '@family-shopping/client/protocol';
-import { archiveList, createList, deleteList, unarchiveList, updateList } from '../lists/service.js';
 import {
+  archiveList,
+  createList,
+  deleteList,
+  deleteProductAndUnlinkItems,
+  deleteStoreAndDetachLists,
+  unarchiveList,
+  updateList,
   createItem,
   emitListProgress,
   removeItem,
@@ -15,17 +21,9 @@ import {
   updateItem,
   type ItemInput,
   type ItemPatch,
-} from '../lists/items.js';
-import { listRow } from '../lists/queries.js';
-import {
-  createSection,
-  createStore,
-  deleteSection,
-  deleteStore,
-  renameStore,
-  updateSection,
-} from '../stores/service.js';
-import { storeRow } from '../stores/queries.js';
+  listRow,
+} from '../lists/public.js';
+import { createSection, createStore, deleteSection, renameStore, updateSection, storeRow } from '../stores/public.js';
 import {
   addIngredient,
   createRecipe,
@@ -34,19 +32,19 @@ import {
   updateIngredient,
   updateRecipe,
   type IngredientPatch,
-} from '../recipes/service.js';
-import { recipeRow } from '../recipes/queries.js';
+  recipeRow,
+} from '../recipes/public.js';
 import {
   clearOverride,
   createFamilyProduct,
   createFamilyUnit,
-  deleteFamilyProduct,
   deleteFamilyUnit,
   setOverride,
   updateFamilyProduct,
   updateFamilyUnit,
-} from '../catalog/service.js';
-import { bitsToFlags, type UnitCategoryName } from '../catalog/flags.js';
+  bitsToFlags,
+  type UnitCategoryName,
+} from '../catalog/public.js';
 import { baseGlobalProduct } from './queries.js';
 import type { WireDoc } from './docs.js';
 
@@ -142,7 +140,7 @@ export async function applyRow(
     case 'stores':
       // As in REST: any member's new store gets the default sections (they reach clients by pull).
       if (!s) return void (await createStore(w, actor, { id: n.id, name: n.name }));
-      if (n._deleted) return deleteStore(w, actor, n.id);
+      if (n._deleted) return deleteStoreAndDetachLists(w, actor, n.id);
       if (!fieldEqual('name', s.name, n.name)) await renameStore(w, actor, n.id, { name: n.name });
       return;
     case 'sections':
@@ -361,7 +359,7 @@ async function applyProduct(w: FamilyWrite, actor: Actor, s: D | null, n: D): Pr
     await createFamilyProduct(w, actor, { id: n.id, name: n.name, unitCategoryFlags: n.unitCategoryFlags });
     return;
   }
-  if (n._deleted) return deleteFamilyProduct(w, actor, n.id);
+  if (n._deleted) return deleteProductAndUnlinkItems(w, actor, n.id);
   const patch = changes(s, n, ['name', 'unitCategoryFlags']);
   if (Object.keys(patch).length) await updateFamilyProduct(w, actor, n.id, patch);
 }

@@ -13,7 +13,7 @@
 import type { Actor } from '../context.js';
 import type { FamilyWrite } from '../db/family-write.js';
 import { fieldEqual } from '@family-shopping/client/protocol';
-import { knownRefs } from '../catalog/refs.js';
+import { knownRefs } from '../catalog/public.js';
 import {
   emitItemAdded,
   emitItemUpdated,
@@ -22,11 +22,11 @@ import {
   planUpdateItem,
   type ItemUpdatePlan,
   type KnownItemRefs,
-} from '../lists/items.js';
-import { listRowsByIds } from '../lists/queries.js';
-import { toItem } from '../lists/records.js';
-import { iso } from '../lists/common.js';
-import { memoryRowsFor, sectionRowsByIds } from '../stores/queries.js';
+  listRowsByIds,
+  toItem,
+} from '../lists/public.js';
+import { iso } from '../shared/common.js';
+import { memoryRowsFor, sectionRowsByIds } from '../stores/public.js';
 import { cannotMove, itemInput, itemPatch, pushedCreatedAt, pushedInstant, requireList } from './apply.js';
 import type { Row, WireDoc } from './docs.js';
 

@@ -3,10 +3,10 @@
 // each feature) build the record; this module only picks the doc's fields and adds `_deleted`,
 // so a doc can never carry more than the wire schema names.
 import type { CollectionName, Doc, DocData } from '@family-shopping/client/protocol';
-import { toItem, toList } from '../lists/records.js';
-import { toSection, toSectionMemory, toStore } from '../stores/records.js';
-import { toIngredient, toRecipe } from '../recipes/records.js';
-import { toProduct, toUnit, type EffectiveProductRow, type EffectiveUnitRow } from '../catalog/records.js';
+import { toItem, toList } from '../lists/public.js';
+import { toSection, toSectionMemory, toStore } from '../stores/public.js';
+import { toIngredient, toRecipe } from '../recipes/public.js';
+import { toProduct, toUnit, type EffectiveProductRow, type EffectiveUnitRow } from '../catalog/public.js';
 
 export type Row = Record<string, unknown>;
 export type WireDoc = Record<string, unknown> & { id: string; _deleted: boolean };

@@ -23,7 +23,7 @@ import type { Actor, Deps } from '../context.js';
 import { familyWrite, stampedWriters, type FamilyWrite } from '../db/family-write.js';
 import type { Trx } from '../db/knex.js';
 import { mapPgError } from '../db/errors.js';
-import type { FamilyEvent } from '../events/bus.js';
+import type { FamilyEvent } from '../events/public.js';
 import { AppError, validationFailed, type ErrorCode } from '../errors.js';
 import { nulErrors, zodErrors } from '../errors.js';
 import {

@@ -1,11 +1,16 @@
 // The only SQL of the replication feature: pull pages in (version, id) order, the counters and
 // horizon read in the pull's snapshot, current rows for push, and the tombstone purge.
-import { ITEM_DOC_JSON } from '../lists/queries.js';
+import { ITEM_DOC_JSON } from '../lists/public.js';
 import type { Knex } from 'knex';
-import { effectiveGlobalProducts, FAMILY_UNIT_COLUMNS, GLOBAL_UNIT_COLUMNS } from '../catalog/queries.js';
+import {
+  effectiveGlobalProducts,
+  FAMILY_UNIT_COLUMNS,
+  GLOBAL_UNIT_COLUMNS,
+  type EffectiveProductRow,
+  type EffectiveUnitRow,
+} from '../catalog/public.js';
 import { prepared, type Db, type Trx } from '../db/knex.js';
 import { statementFunction } from '../db/statement-function.js';
-import type { EffectiveProductRow, EffectiveUnitRow } from '../catalog/records.js';
 import type { Row } from './docs.js';
 
 type Q = Db | Trx;

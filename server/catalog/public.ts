@@ -1,0 +1,16 @@
+// The front door of server/catalog: what other features may use. Import it as
+// '../catalog/public.js'; the files behind it are this feature's own (docs/architecture.md).
+export { bitsToFlags, flagsToBits, type UnitCategoryName } from './flags.js';
+export { FAMILY_UNIT_COLUMNS, GLOBAL_UNIT_COLUMNS, effectiveGlobalProducts } from './queries.js';
+export { toProduct, toUnit, type EffectiveProductRow, type EffectiveUnitRow } from './records.js';
+export { assertProductRef, assertUnitRef, knownRefs, productName, type KnownRefs } from './refs.js';
+export {
+  clearOverride,
+  createFamilyProduct,
+  createFamilyUnit,
+  deleteFamilyProduct,
+  deleteFamilyUnit,
+  setOverride,
+  updateFamilyProduct,
+  updateFamilyUnit,
+} from './service.js';
