@@ -20,7 +20,6 @@ export interface RegisterInput {
   newFamilyName?: string;
 }
 
-
 export class Auth {
   private current: Session | null;
   /** When the current session was obtained here or stored by the tab it came from. */
