@@ -53,6 +53,24 @@ export function docsEqual<C extends CollectionName>(collection: C, a: Doc<C>, b:
   return clientFields[collection].every((f) => fieldEqual(f, x[f], y[f]));
 }
 
+/** RxDB's bookkeeping fields of a stored doc: not data. */
+const RX_META = new Set(['_meta', '_rev', '_attachments']);
+
+/**
+ * Are two docs of a collection equal in every server-stamped field (every field outside
+ * `clientFields[collection]`: `id`, `createdAt`, `updatedAt`, items' `checkedAt` and
+ * `removedByUserId`, catalogs' `kind`, `code`, `overridden`), compared with `fieldEqual`?
+ * These fields never decide a conflict; the server uses this test only to hand its stamps back
+ * to a device whose push changed nothing (docs/sync.md "Push", step 3).
+ */
+export function stampsEqual<C extends CollectionName>(collection: C, a: Doc<C>, b: Doc<C>): boolean {
+  const x = a as Record<string, unknown>;
+  const y = b as Record<string, unknown>;
+  const client = clientFields[collection] as readonly string[];
+  const fields = new Set([...Object.keys(x), ...Object.keys(y)]);
+  return [...fields].every((f) => client.includes(f) || RX_META.has(f) || fieldEqual(f, x[f], y[f]));
+}
+
 /**
  * 3-way merge of a rejected push with the server's current state.
  *
@@ -177,14 +195,20 @@ export class RefusedRows {
 
 /**
  * RxDB conflict handler for a collection (structurally an
- * `RxConflictHandler<DocData<C>>`; no rxdb import here). With `refused`, a conflict for a row
- * the server refused resolves to the server's state (the local change is reverted); every other
- * conflict resolves with `mergeDoc`.
+ * `RxConflictHandler<DocData<C>>`; no rxdb import here). `isEqual` is `docsEqual`, and before a
+ * push (context `upstream-check-if-equal`) also `stampsEqual`. With `refused`, a conflict for a
+ * row the server refused resolves to the server's state (the local change is reverted); every
+ * other conflict resolves with `mergeDoc` (which takes the server's stamps).
  */
 export function conflictHandlerFor<C extends CollectionName>(collection: C, refused?: RefusedRows) {
   return {
-    isEqual(a: Doc<C>, b: Doc<C>): boolean {
-      return docsEqual(collection, a, b);
+    isEqual(a: Doc<C>, b: Doc<C>, context?: string): boolean {
+      if (!docsEqual(collection, a, b)) return false;
+      // Before a push, RxDB asks whether the local doc differs from the server state it was
+      // based on. A local change undone before it was pushed leaves the client fields as they
+      // were but the device's own stamps (`updatedAt`, …): it is pushed anyway, and the server
+      // answers with its doc, so the device takes the server's stamps (docs/sync.md "Push").
+      return context !== 'upstream-check-if-equal' || stampsEqual(collection, a, b);
     },
     async resolve(i: {
       assumedMasterState?: Doc<C> | undefined;
