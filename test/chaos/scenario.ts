@@ -22,8 +22,6 @@ export interface Options {
   seed: number;
   minutes: number;
   clients: number;
-  /** Fail on the known `updatedAt` divergence too. */
-  strict: boolean;
 }
 
 interface Actor {
@@ -68,8 +66,6 @@ export interface Figures {
   rejectedRows: Record<string, number>;
   convergenceMs: number;
   failures: string[];
-  /** View differences confined to `updatedAt` (the known issue; failures with --strict). */
-  knownIssue: string[];
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -91,7 +87,6 @@ export async function runScenario(cluster: Cluster, o: Options, log: (s: string)
     rejectedRows: {},
     convergenceMs: 0,
     failures: [],
-    knownIssue: [],
   };
   const count = (m: Record<string, number>, k: string) => (m[k] = (m[k] ?? 0) + 1);
   const recs = new Map<string, Rec>();
@@ -481,7 +476,6 @@ export async function runScenario(cluster: Cluster, o: Options, log: (s: string)
   // --- convergence ----------------------------------------------------------------------
   const convergeBy = lastFault + Math.max(90_000, o.minutes * 10_000);
   let diffs: string[] = [];
-  const known: string[] = [];
   for (;;) {
     await Promise.all(actors.map((a) => a.proc.call('sync', { timeoutMs: 15_000 }, 30_000).catch(() => 'timeout')));
     diffs = await compareViews();
@@ -491,12 +485,10 @@ export async function runScenario(cluster: Cluster, o: Options, log: (s: string)
   }
   figures.convergenceMs = Date.now() - lastFault;
   figures.failures.push(...diffs);
-  figures.knownIssue = [...known];
   log(`[chaos] ${diffs.length ? 'NOT converged' : 'converged'} ${figures.convergenceMs} ms after the last fault`);
 
   async function compareViews(): Promise<string[]> {
     const out: string[] = [];
-    known.length = 0;
     const restViews = [await restViewsOf(0), await restViewsOf(1)];
     for (const a of actors) {
       const status = await a.proc.call('status');
@@ -507,12 +499,7 @@ export async function runScenario(cluster: Cluster, o: Options, log: (s: string)
       for (const key of Object.keys(theirs)) {
         const [x, y] = [(mine as any)[key], (theirs as any)[key]];
         if (isDeepStrictEqual(x, y)) continue;
-        const text = `client ${a.index}: ${key} differs from REST:\n${differences(x, y, key)}`;
-        // KNOWN ISSUE (docs/sync.md "Convergence under faults"): a change pushed that equals the
-        // server's row (an item checked and unchecked offline) commits nothing, so the device
-        // keeps its own `updatedAt`. Reported, and a failure only with --strict, until fixed.
-        if (!o.strict && isDeepStrictEqual(withoutUpdatedAt(x), withoutUpdatedAt(y))) known.push(text);
-        else out.push(text);
+        out.push(`client ${a.index}: ${key} differs from REST:\n${differences(x, y, key)}`);
       }
     }
     return out;
@@ -618,17 +605,6 @@ export async function runScenario(cluster: Cluster, o: Options, log: (s: string)
     }
     return out;
   }
-}
-
-function withoutUpdatedAt(v: unknown): unknown {
-  if (Array.isArray(v)) return v.map(withoutUpdatedAt);
-  if (v && typeof v === 'object')
-    return Object.fromEntries(
-      Object.entries(v)
-        .filter(([k]) => k !== 'updatedAt')
-        .map(([k, x]) => [k, withoutUpdatedAt(x)]),
-    );
-  return v;
 }
 
 const byId = (xs: any[]) => [...xs].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
