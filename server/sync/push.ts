@@ -4,9 +4,10 @@
 // ids are read in one query up front. Each row:
 //   1. invalid doc → rejected `validation_failed` (its server state, or a tombstone, in conflicts);
 //   2. an id of another family's row → rejected `not_found`, reverted with a tombstone;
-//   3. equal to the server doc on client fields → nothing to apply (an idempotent retry); if the
-//      device's own stamps (`updatedAt`, …) differ, the server doc goes to conflicts so the
-//      device takes the server's (no version either way);
+//   3. equal to the server doc on client fields → nothing to apply (an idempotent retry); a row
+//      equal to its own `assumedMasterState` on client fields (a change undone offline) whose
+//      stamps (`updatedAt`, …) differ gets the server doc in conflicts, so the device takes the
+//      server's stamps (no version either way);
 //   4. server row exists and `assumedMasterState` is absent or differs on client fields, or the
 //      server row is a tombstone → conflict: the server's current doc is returned;
 //   5. otherwise the change is applied with a child FamilyWrite whose events are buffered: a row
@@ -278,9 +279,12 @@ function decideRow(
   const doc = next.data as unknown as WireDoc;
 
   if (serverDoc && docsEqual(collection, doc as never, serverDoc as never)) {
-    // Already so: nothing to apply. A device that stamped the change itself (a change undone
-    // offline, a retry) takes the server's stamps from the server doc sent back as a conflict.
-    if (!stampsEqual(collection, doc as never, serverDoc as never)) result.conflicts.push(serverDoc);
+    // Already so: nothing to apply. A row that changes no client field of its own base (a change
+    // undone offline) carries only the device's stamps: the server doc goes back as a conflict so
+    // the device takes the server's. A retry (its base differs, or it has none) gets nothing back.
+    const base = assumed?.data as unknown as WireDoc | undefined;
+    const stampsOnly = base !== undefined && docsEqual(collection, doc as never, base as never);
+    if (stampsOnly && !stampsEqual(collection, doc as never, serverDoc as never)) result.conflicts.push(serverDoc);
     return null;
   }
   if (!serverDoc && doc._deleted) return null; // deleting what the server never had
