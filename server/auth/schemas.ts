@@ -5,7 +5,8 @@ import { z } from 'zod';
 import { LIMITS, nameRule } from '@family-shopping/client/protocol';
 
 /** Trimmed, lower-cased email (emails compare case-insensitively and are stored normalised). */
-export const Email = z.string().trim().toLowerCase().max(254).pipe(z.email());
+// `format: email` is the OpenAPI document's form of the `z.email()` check after the pipe.
+export const Email = z.string().trim().toLowerCase().max(254).meta({ format: 'email' }).pipe(z.email());
 export const Password = z.string().min(8, 'must be at least 8 characters').max(1024);
 /** A user name: the name rule of every name (api-contract §13), 1 to 100 characters. */
 export const UserName = nameRule(LIMITS.userName);

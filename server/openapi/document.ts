@@ -324,7 +324,10 @@ function parametersOf(
   const required = new Set((json.required ?? []) as string[]);
   const all = location === 'path' ? [...new Set([...names, ...Object.keys(props)])] : Object.keys(props);
   for (const name of all) {
-    const { description, ...propSchema } = props[name] ?? { type: 'string' };
+    // `x-required`: a query field the router lets through absent so that its handler gives the
+    // answer (replication's `schema`: 426 schema_outdated) is documented as required all the same.
+    const { description, 'x-required': xRequired, ...propSchema } = props[name] ?? { type: 'string' };
+    if (xRequired === true) required.add(name);
     out.push({
       name,
       in: location,
@@ -408,7 +411,9 @@ export function buildOpenApiDocument(routes: readonly RouteSpec[]): OpenApiDocum
         const schema = documented.ok ?? r.schema;
         responses[status] = {
           description: r.description,
-          content: { 'application/json': { schema: schema ? collector.convert(schema, 'output') : {} } },
+          content: r.contentType
+            ? { [r.contentType]: { schema: { type: 'string' } } }
+            : { 'application/json': { schema: schema ? collector.convert(schema, 'output') : {} } },
         };
       }
     }

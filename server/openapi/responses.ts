@@ -48,6 +48,7 @@ export function responses(...parts: Record<number, ResponseSpec>[]): Record<numb
  *  which the protocol's `zod/mini` schemas do not have). */
 export function named<T extends z.core.$ZodType>(schema: T, id: string): T {
   const copy = z.core.clone(schema);
-  z.globalRegistry.add(copy, { id });
+  // The original's metadata (rules in JSON Schema form, protocol/rules.ts) stays with the copy.
+  z.globalRegistry.add(copy, { ...z.globalRegistry.get(schema), id });
   return copy;
 }

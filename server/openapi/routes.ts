@@ -84,7 +84,7 @@ export function registerOpenApiRoutes(api: ApiRouter, _deps: Deps): void {
       tag: 'Docs',
       access: 'public',
       usesDatabase: false,
-      responses: { 200: { description: 'HTML page' } },
+      responses: { 200: { description: 'HTML page', contentType: 'text/html' } },
     },
     async (ctx) => {
       // Asset URLs are relative to /api/docs (so the page works behind a path prefix).

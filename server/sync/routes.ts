@@ -31,11 +31,19 @@ const PullQuery = z.object({
   limit: z
     .string()
     .optional()
-    .meta({ description: `Page size, default ${PULL_LIMIT_DEFAULT}, max ${PULL_LIMIT_MAX}` }),
+    // Parsed by the handler (parseLimit); the document gives the number it must be.
+    .meta({
+      description: `Page size, default ${PULL_LIMIT_DEFAULT}, max ${PULL_LIMIT_MAX}`,
+      type: 'integer',
+      minimum: 1,
+      maximum: PULL_LIMIT_MAX,
+      default: PULL_LIMIT_DEFAULT,
+    }),
   schema: z
     .string()
     .optional()
-    .meta({ description: `Client schema version (current: ${SCHEMA_VERSION})` }),
+    // Optional here so that its absence reaches checkSchema (426); documented as required.
+    .meta({ description: `Client schema version (current: ${SCHEMA_VERSION})`, type: 'integer', 'x-required': true }),
 });
 const PushQuery = z.object({ schema: PullQuery.shape.schema });
 const Doc = z.looseObject({ id: z.string(), _deleted: z.boolean() });

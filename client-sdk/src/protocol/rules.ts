@@ -79,6 +79,18 @@ export function hasAtMost3Decimals(n: number): boolean {
 }
 
 const noNul = (s: string) => !s.includes('\u0000');
+/** JSON Schema form of `noNul` (free texts; NAME_PATTERN already refuses every control character). */
+const NO_NUL_PATTERN = '^[^\\u0000]*$';
+
+/**
+ * Records the JSON Schema form of rules zod's refinements cannot export (code-point lengths,
+ * the pair rules), so the OpenAPI document (zod's `toJSONSchema`, which merges registered
+ * metadata) carries them. JSON Schema's `minLength`/`maxLength` count code points, as these do.
+ */
+function described<T extends z.ZodMiniType>(schema: T, jsonSchema: Record<string, unknown>): T {
+  z.globalRegistry.add(schema, jsonSchema);
+  return schema;
+}
 const lengthMessage = (min: number, max: number) =>
   min > 0 ? `must be ${min} to ${max} characters long` : `must be at most ${max} characters long`;
 
@@ -111,31 +123,37 @@ export function isValidNameText(s: string): boolean {
 
 /** A name: trimmed, then NAME_PATTERN and 1..max code points. */
 export function nameRule(max: number) {
-  return z.string().check(
-    z.trim(),
-    z.regex(NAME_RE, { message: NAME_MESSAGE }),
-    z.refine(noNul, { message: NUL_MESSAGE }),
-    z.refine(
-      (s) => {
-        const n = codePointLength(s);
-        return n >= 1 && n <= max;
-      },
-      { message: lengthMessage(1, max) },
+  return described(
+    z.string().check(
+      z.trim(),
+      z.regex(NAME_RE, { message: NAME_MESSAGE }),
+      z.refine(noNul, { message: NUL_MESSAGE }),
+      z.refine(
+        (s) => {
+          const n = codePointLength(s);
+          return n >= 1 && n <= max;
+        },
+        { message: lengthMessage(1, max) },
+      ),
     ),
+    { minLength: 1, maxLength: max },
   );
 }
 
 /** A free text: kept as given, 0..max code points (min..max when given), no NUL. */
 export function textRule(max: number, min = 0) {
-  return z.string().check(
-    z.refine(noNul, { message: NUL_MESSAGE }),
-    z.refine(
-      (s) => {
-        const n = codePointLength(s);
-        return n >= min && n <= max;
-      },
-      { message: lengthMessage(min, max) },
+  return described(
+    z.string().check(
+      z.refine(noNul, { message: NUL_MESSAGE }),
+      z.refine(
+        (s) => {
+          const n = codePointLength(s);
+          return n >= min && n <= max;
+        },
+        { message: lengthMessage(min, max) },
+      ),
     ),
+    { ...(min > 0 ? { minLength: min } : {}), maxLength: max, pattern: NO_NUL_PATTERN },
   );
 }
 
@@ -196,14 +214,21 @@ export const PRODUCT_PAIR = ['productId', 'familyProductId'] as const satisfies 
 
 export function withPairRules<T extends z.ZodMiniType>(schema: T, pairs: readonly Pair[]): T {
   if (pairs.length === 0) return schema;
-  return schema.check(
-    ...pairs.map(([a, b]) =>
-      z.superRefine((value: unknown, ctx) => {
-        const v = value as Record<string, unknown>;
-        if (v[a] != null && v[b] != null) {
-          ctx.addIssue({ code: 'custom', input: value, path: [b], message: `${a} and ${b} cannot both be set` });
-        }
-      }),
-    ),
-  ) as T;
+  // JSON Schema: not both of a pair set to a non-null value.
+  const notBoth = ([a, b]: Pair) => ({
+    not: { required: [a, b], properties: { [a]: { not: { type: 'null' } }, [b]: { not: { type: 'null' } } } },
+  });
+  return described(
+    schema.check(
+      ...pairs.map(([a, b]) =>
+        z.superRefine((value: unknown, ctx) => {
+          const v = value as Record<string, unknown>;
+          if (v[a] != null && v[b] != null) {
+            ctx.addIssue({ code: 'custom', input: value, path: [b], message: `${a} and ${b} cannot both be set` });
+          }
+        }),
+      ),
+    ) as T,
+    { allOf: pairs.map(notBoth) },
+  );
 }

@@ -3,6 +3,7 @@ import { Validator } from '@seriousme/openapi-schema-validator';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { testApp, request } from '../../helpers/app.js';
 import { openApiPath } from '../../../server/openapi/document.js';
+import { LIMITS, NAME_PATTERN } from '@family-shopping/client/protocol';
 
 describe('OpenAPI document and API reference', () => {
   it('serves an OpenAPI 3.1 document that validates against the 3.1 schema', async () => {
@@ -91,6 +92,55 @@ describe('OpenAPI document and API reference', () => {
     expect(doc.components.schemas.Unit.properties).to.include.keys('id', 'kind', 'code', 'abbreviation', 'category');
     expect(create.responses['409'].content).to.have.property('application/problem+json');
     expect(doc.paths['/api/products/{familyProductId}'].patch.requestBody.required).to.equal(false);
+  });
+
+  it('carries every rule a request is checked against (api-contract §13)', async () => {
+    const app = await testApp();
+    const doc = (await request(app, 'GET', '/api/openapi.json')).body;
+    const S = doc.components.schemas;
+    const prop = (schema: string, field: string) => {
+      const p = S[schema].properties[field];
+      return p.anyOf ? p.anyOf.find((b: any) => b.type !== 'null') : p;
+    };
+    // Names: 1..max code points and the name pattern; free texts: 0..max.
+    expect(prop('ListInput', 'name')).to.include({ minLength: 1, maxLength: LIMITS.listName, pattern: NAME_PATTERN });
+    expect(prop('ItemInput', 'name')).to.include({ minLength: 1, maxLength: LIMITS.itemName });
+    expect(prop('FamilyUnitInput', 'abbreviation')).to.include({ minLength: 1, maxLength: LIMITS.abbreviation });
+    expect(prop('ItemInput', 'quantityNote')).to.include({ maxLength: LIMITS.quantityNote });
+    expect(prop('RecipeInput', 'instructions')).to.include({ maxLength: LIMITS.instructions });
+    expect(prop('RegisterInput', 'userName')).to.include({ minLength: 1, maxLength: LIMITS.userName });
+    expect(prop('RegisterInput', 'newFamilyName')).to.include({ minLength: 1, maxLength: LIMITS.familyName });
+    expect(prop('ItemDoc', 'name')).to.include({ minLength: 1, maxLength: LIMITS.itemName });
+    // Emails.
+    for (const schema of ['RegisterInput', 'LoginInput', 'ForgotPasswordInput', 'InvitationInput'])
+      expect(prop(schema, 'email'), schema).to.include({ type: 'string', format: 'email', maxLength: 254 });
+    // The unit and product id pairs: never both set.
+    const notBoth = (a: string, b: string) => ({
+      not: { required: [a, b], properties: { [a]: { not: { type: 'null' } }, [b]: { not: { type: 'null' } } } },
+    });
+    for (const schema of ['ItemInput', 'ItemPatch', 'IngredientInput', 'IngredientPatch', 'ItemDoc']) {
+      expect(S[schema].allOf, schema).to.deep.include(notBoth('unitOfMeasureId', 'familyUnitOfMeasureId'));
+      expect(S[schema].allOf, schema).to.deep.include(notBoth('productId', 'familyProductId'));
+    }
+    const ajv = new Ajv2020({ strict: false, allErrors: true, validateFormats: false });
+    const item = ajv.compile({ ...S.ItemInput, components: undefined });
+    const id = '4f0c5a4e-0a43-4c8e-9a7e-2b0b1f1d6a11';
+    expect(item({ name: 'Milk', unitOfMeasureId: id, familyUnitOfMeasureId: null })).to.equal(true);
+    expect(item({ name: 'Milk', unitOfMeasureId: id, familyUnitOfMeasureId: id })).to.equal(false);
+    expect(item({ name: 'x'.repeat(LIMITS.itemName + 1) })).to.equal(false);
+    expect(item({ name: '\u{1F34E}'.repeat(LIMITS.itemName) }), 'lengths count code points').to.equal(true);
+    // Replication: `schema` is required and an integer, `limit` an integer.
+    for (const [path, method] of [
+      ['/api/sync/{collection}/pull', 'get'],
+      ['/api/sync/{collection}/push', 'post'],
+    ] as const) {
+      const schema = doc.paths[path][method].parameters.find((p: any) => p.name === 'schema');
+      expect(schema, path).to.deep.include({ in: 'query', required: true, schema: { type: 'integer' } });
+    }
+    const limit = doc.paths['/api/sync/{collection}/pull'].get.parameters.find((p: any) => p.name === 'limit');
+    expect(limit.schema).to.include({ type: 'integer', minimum: 1, maximum: 1000 });
+    // The API reference is an HTML page.
+    expect(doc.paths['/api/docs'].get.responses['200'].content).to.have.all.keys('text/html');
   });
 
   it('serves a browsable API reference whose assets come from this server', async () => {
