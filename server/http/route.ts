@@ -14,8 +14,8 @@ export type Method = 'get' | 'post' | 'put' | 'patch' | 'delete';
 export interface ResponseSpec {
   description: string;
   schema?: z.core.$ZodType;
-  /** Media type of a success body that is not JSON (e.g. `text/html`). */
-  contentType?: string;
+  /** Media type(s) of a success body that is not JSON (e.g. `text/html`). */
+  contentType?: string | string[];
   /** For a problem response: the stable codes a client may see (else read from the description). */
   codes?: string[];
 }

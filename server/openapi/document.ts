@@ -412,7 +412,7 @@ export function buildOpenApiDocument(routes: readonly RouteSpec[]): OpenApiDocum
         responses[status] = {
           description: r.description,
           content: r.contentType
-            ? { [r.contentType]: { schema: { type: 'string' } } }
+            ? Object.fromEntries([r.contentType].flat().map((type) => [type, { schema: { type: 'string' } }]))
             : { 'application/json': { schema: schema ? collector.convert(schema, 'output') : {} } },
         };
       }

@@ -106,8 +106,19 @@ export function registerOpenApiRoutes(api: ApiRouter, _deps: Deps): void {
       tag: 'Docs',
       access: 'public',
       usesDatabase: false,
-      params: z.object({ asset: z.string().max(100) }),
-      responses: { 200: { description: 'The asset' } },
+      // Any name reaches the handler (404 when it is none of these); documented as the enum.
+      params: z.object({
+        asset: z
+          .string()
+          .max(100)
+          .meta({ enum: ['init.js', ...ASSETS.keys()] }),
+      }),
+      responses: {
+        200: {
+          description: 'The asset',
+          contentType: [...new Set(['text/javascript', ...ASSETS.values()])].map((t) => t.split(';')[0]!),
+        },
+      },
     },
     async (ctx, { params }) => {
       if (params.asset === 'init.js') {

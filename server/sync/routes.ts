@@ -22,7 +22,10 @@ import { pullBody, pullDocs } from './pull.js';
 import { pushDocs } from './push.js';
 
 const TAG = 'Replication';
-const Params = z.object({ collection: z.string().meta({ description: `One of ${COLLECTIONS.join(', ')}` }) });
+// A string here, so that an unknown collection reaches collectionOf (404); documented as the enum.
+const Params = z.object({
+  collection: z.string().meta({ description: `One of ${COLLECTIONS.join(', ')}`, enum: [...COLLECTIONS] }),
+});
 const PullQuery = z.object({
   checkpoint: z
     .string()

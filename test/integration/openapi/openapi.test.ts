@@ -139,7 +139,10 @@ describe('OpenAPI document and API reference', () => {
     }
     const limit = doc.paths['/api/sync/{collection}/pull'].get.parameters.find((p: any) => p.name === 'limit');
     expect(limit.schema).to.include({ type: 'integer', minimum: 1, maximum: 1000 });
-    // The API reference is an HTML page.
+    const collection = doc.paths['/api/sync/{collection}/pull'].get.parameters.find((p: any) => p.in === 'path');
+    expect(collection.schema.enum).to.include.members(['lists', 'items', 'products', 'units']);
+    // The API reference is an HTML page, its assets what they are.
+    expect(doc.paths['/api/docs/{asset}'].get.responses['200'].content).to.include.keys('text/css', 'image/png');
     expect(doc.paths['/api/docs'].get.responses['200'].content).to.have.all.keys('text/html');
   });
 
