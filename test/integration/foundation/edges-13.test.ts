@@ -3,27 +3,11 @@
 // node:http and raw sockets as a client (or a misbehaving one) would.
 import { expect } from 'chai';
 import net from 'node:net';
-import { Writable } from 'node:stream';
-import { pino } from 'pino';
 import { request, startTestApp, testApp } from '../../helpers/app.js';
 import { makeFamily, makeMember, registerViaApi } from '../../helpers/factories.js';
 import { listDoc, push } from '../sync/helpers.js';
 import type { RunningServer } from '../../../server/server.js';
-
-interface LogLine {
-  msg: string;
-  level: number;
-  [key: string]: unknown;
-}
-
-function captureLogs(): { logger: pino.Logger; lines: LogLine[] } {
-  const lines: LogLine[] = [];
-  const logger = pino(
-    { level: 'info' },
-    new Writable({ write: (c, _e, cb) => (lines.push(JSON.parse(String(c)) as LogLine), cb()) }),
-  );
-  return { logger, lines };
-}
+import { captureLogs, type LogLine } from '../../helpers/logs.js';
 
 /** Writes `chunks` to a raw connection, then reads until the server closes it. */
 function rawExchange(url: string, chunks: string[], options: { destroyAfterWrite?: boolean } = {}): Promise<string> {

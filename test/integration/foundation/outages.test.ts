@@ -18,8 +18,6 @@
 // slower than that allows, their median plus 500 ms (200 ms): what is asserted is that a Redis
 // outage adds no wait.
 import { expect } from 'chai';
-import { Writable } from 'node:stream';
-import { pino } from 'pino';
 import { request, startTestApp, type HttpResult } from '../../helpers/app.js';
 import { usingPostgres, usingRedis } from '../../helpers/env.js';
 import { DEFAULT_PASSWORD, makeFamily, registerViaApi } from '../../helpers/factories.js';
@@ -29,23 +27,9 @@ import { pgBinDir, redisServerBinary, ThrowawayPostgres, ThrowawayRedis } from '
 import net from 'node:net';
 import { closeDb, createDb, PG_CONNECT_TIMEOUT_MS, resolveTarget } from '../../../server/db/knex.js';
 import { isDbUnavailable, mapPgError } from '../../../server/db/errors.js';
+import { captureLogs, type LogLine } from '../../helpers/logs.js';
 
 const inLeg = usingPostgres && usingRedis;
-
-interface LogLine {
-  msg: string;
-  level: number;
-  [key: string]: unknown;
-}
-
-function captureLogs(): { logger: pino.Logger; lines: LogLine[] } {
-  const lines: LogLine[] = [];
-  const logger = pino(
-    { level: 'info' },
-    new Writable({ write: (c, _e, cb) => (lines.push(JSON.parse(String(c)) as LogLine), cb()) }),
-  );
-  return { logger, lines };
-}
 
 async function timed<T>(fn: () => Promise<T>): Promise<{ ms: number; value: T }> {
   const started = performance.now();
