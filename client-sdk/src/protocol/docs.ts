@@ -29,6 +29,7 @@
  */
 import * as z from 'zod/mini';
 import {
+  CATEGORIES,
   LIMITS,
   POSITION_MAX,
   PRODUCT_PAIR,
@@ -48,7 +49,7 @@ import {
 /** Wire schema version of the replication protocol (query param `schema=`). Raise it
  * with every change to a doc's shape; the server answers older ones with
  * `426 schema_outdated`. Unrelated to RxDB's local schema `version` (0 in `rxSchemas`). */
-export const SCHEMA_VERSION = 1;
+export const SCHEMA_VERSION = 2;
 
 /** The nine replicated collections, in a fixed order. */
 export const COLLECTIONS = [
@@ -75,7 +76,7 @@ export function isCollectionName(value: unknown): value is CollectionName {
  *
  * `products` and `units` are partly writable: only family rows (`kind: 'family'`)
  * may be inserted, changed or deleted, and of a `kind: 'global'` product doc only
- * `name` and `unitCategoryFlags` may change (that writes the family's override of
+ * `name`, `unitCategoryFlags` and `category` may change (that writes the family's override of
  * the global product). Global units are read-only. `kind`, `code` and `overridden`
  * are server-derived. An insert must carry `kind: 'family'`.
  */
@@ -112,7 +113,9 @@ export interface JsonSchemaProperty {
  * is not a property (RxDB manages it itself). */
 export interface RxCollectionSchema<K extends string> {
   readonly title: string;
-  readonly version: 0;
+  /** RxDB's local schema version: raised with a migration strategy (SDK `database.ts`) when
+   *  the collection's shape changes. */
+  readonly version: number;
   readonly primaryKey: 'id';
   readonly type: 'object';
   readonly properties: { readonly [P in K]: JsonSchemaProperty };
@@ -178,6 +181,7 @@ function defineCollection<const T extends Record<string, Field>>(
   name: CollectionName,
   fields: T,
   pairs: readonly Pair[] = [],
+  version = 0,
 ) {
   const shape = Object.fromEntries(Object.entries(fields).map(([k, f]) => [k, f.zod])) as ZodShapeOf<T>;
   const record = withPairRules(z.object(shape), pairs);
@@ -188,7 +192,7 @@ function defineCollection<const T extends Record<string, Field>>(
   };
   const rx: RxCollectionSchema<keyof T & string> = {
     title: name,
-    version: 0,
+    version,
     primaryKey: 'id',
     type: 'object',
     properties,
@@ -241,14 +245,21 @@ const stores = defineCollection('stores', {
   updatedAt: F.timestamp(),
 });
 
-const sections = defineCollection('sections', {
-  id: F.uuid(),
-  storeId: F.ref(),
-  name: F.name(RULES.sectionName, LIMITS.sectionName),
-  position: F.int(RULES.position(), 0, POSITION_MAX),
-  createdAt: F.timestamp(),
-  updatedAt: F.timestamp(),
-});
+// RxDB version 1 (replication schema 2): `category` added.
+const sections = defineCollection(
+  'sections',
+  {
+    id: F.uuid(),
+    storeId: F.ref(),
+    name: F.name(RULES.sectionName, LIMITS.sectionName),
+    position: F.int(RULES.position(), 0, POSITION_MAX),
+    category: F.nullable(F.oneOf(CATEGORIES)),
+    createdAt: F.timestamp(),
+    updatedAt: F.timestamp(),
+  },
+  [],
+  1,
+);
 
 const recipes = defineCollection('recipes', {
   id: F.uuid(),
@@ -279,15 +290,22 @@ const ingredients = defineCollection(
   [UNIT_PAIR, PRODUCT_PAIR],
 );
 
-const products = defineCollection('products', {
-  id: F.uuid(),
-  kind: F.oneOf(CATALOG_KINDS),
-  name: F.name(RULES.productName, LIMITS.productName),
-  unitCategoryFlags: F.unitCategoryFlags(),
-  overridden: F.boolean(),
-  createdAt: F.timestamp(),
-  updatedAt: F.timestamp(),
-});
+// RxDB version 1 (replication schema 2): `category` added (the effective one, as `name`).
+const products = defineCollection(
+  'products',
+  {
+    id: F.uuid(),
+    kind: F.oneOf(CATALOG_KINDS),
+    name: F.name(RULES.productName, LIMITS.productName),
+    unitCategoryFlags: F.unitCategoryFlags(),
+    category: F.nullable(F.oneOf(CATEGORIES)),
+    overridden: F.boolean(),
+    createdAt: F.timestamp(),
+    updatedAt: F.timestamp(),
+  },
+  [],
+  1,
+);
 
 const units = defineCollection('units', {
   id: F.uuid(),
@@ -410,7 +428,7 @@ export const clientFields = {
     '_deleted',
   ],
   stores: ['name', '_deleted'],
-  sections: ['storeId', 'name', 'position', '_deleted'],
+  sections: ['storeId', 'name', 'position', 'category', '_deleted'],
   recipes: ['name', 'servings', 'instructions', '_deleted'],
   ingredients: [
     'recipeId',
@@ -425,7 +443,7 @@ export const clientFields = {
     'position',
     '_deleted',
   ],
-  products: ['name', 'unitCategoryFlags', '_deleted'],
+  products: ['name', 'unitCategoryFlags', 'category', '_deleted'],
   units: ['name', 'abbreviation', 'category', '_deleted'],
   sectionMemory: ['storeId', 'productId', 'familyProductId', 'sectionId', '_deleted'],
 } as const satisfies { readonly [C in CollectionName]: readonly DocField<C>[] };

@@ -11,3 +11,4 @@ export * from './views.js';
 export * from './sync.js';
 export * from './realtime.js';
 export * from './merge.js';
+export * from './daily.js';

@@ -8,7 +8,7 @@
  * field.
  */
 import * as z from 'zod/mini';
-import { PRODUCT_PAIR, RULES, UNIT_PAIR, withPairRules } from './rules.js';
+import { COPY_SERVINGS_MAX, COPY_SERVINGS_MIN, PRODUCT_PAIR, RULES, UNIT_PAIR, withPairRules } from './rules.js';
 
 const ref = RULES.ref;
 
@@ -87,8 +87,17 @@ export const sectionAddInput = z.object({
   id: z.optional(ref()),
   name: RULES.sectionName(),
   position: z.optional(RULES.position()),
+  category: z.optional(RULES.shopCategory()),
 });
-export const sectionRenameInput = z.object({ name: RULES.sectionName() });
+/** `PATCH` of a section: its name, its category (§10), or both. */
+export const sectionUpdateInput = z
+  .object({ name: z.optional(RULES.sectionName()), category: z.optional(RULES.shopCategory()) })
+  .check(
+    z.refine((b) => b.name !== undefined || b.category !== undefined, {
+      message: 'set name or category',
+      path: ['name'],
+    }),
+  );
 export const sectionOrderInput = z.object({ sectionIds: z.array(ref()).check(z.maxLength(1000)) });
 
 // --- recipes and ingredients -----------------------------------------------------------------
@@ -127,6 +136,15 @@ export const recipeUpdateInput = z.object({
 export const copyToListInput = z.object({
   listId: ref(),
   ingredientIds: z.optional(z.array(ref()).check(z.maxLength(500))),
+  /** §10: quantities scaled from the recipe's servings to these. */
+  servings: z.optional(z.int().check(z.minimum(COPY_SERVINGS_MIN), z.maximum(COPY_SERVINGS_MAX))),
+  /** §10: add to a matching active unchecked item of the list instead of a new item. */
+  merge: z.optional(z.boolean()),
+});
+
+/** `POST /api/lists/{listId}/restore-items` (§10). */
+export const restoreItemsInput = z.object({
+  itemIds: z.array(ref()).check(z.minLength(1), z.maxLength(500)),
 });
 
 // --- catalog -----------------------------------------------------------------------------------
@@ -135,20 +153,23 @@ export const productCreateInput = z.object({
   id: z.optional(ref()),
   name: RULES.productName(),
   unitCategoryFlags: z.optional(RULES.unitCategoryFlags()),
+  category: z.optional(RULES.shopCategory()),
 });
 export const productUpdateInput = z.object({
   name: z.optional(RULES.productName()),
   unitCategoryFlags: z.optional(RULES.unitCategoryFlags()),
+  category: z.optional(RULES.shopCategory()),
 });
 /** The family's override of a global product; a field left out (or null) follows the global product. */
 export const productOverrideInput = z
   .object({
     name: z.optional(z.nullable(RULES.productName())),
     unitCategoryFlags: z.optional(z.nullable(RULES.unitCategoryFlags())),
+    category: z.optional(RULES.shopCategory()),
   })
   .check(
-    z.refine((b) => b.name != null || b.unitCategoryFlags != null, {
-      message: 'set name or unitCategoryFlags (DELETE the override to drop it)',
+    z.refine((b) => b.name != null || b.unitCategoryFlags != null || b.category != null, {
+      message: 'set name, unitCategoryFlags or category (DELETE the override to drop it)',
       path: ['name'],
     }),
   );
@@ -182,13 +203,14 @@ export const inputSchemas = {
   storeCreate: storeCreateInput,
   storeUpdate: storeUpdateInput,
   sectionAdd: sectionAddInput,
-  sectionRename: sectionRenameInput,
+  sectionUpdate: sectionUpdateInput,
   sectionOrder: sectionOrderInput,
   recipeCreate: recipeCreateInput,
   recipeUpdate: recipeUpdateInput,
   ingredientAdd: ingredientAddInput,
   ingredientUpdate: ingredientUpdateInput,
   copyToList: copyToListInput,
+  restoreItems: restoreItemsInput,
   productCreate: productCreateInput,
   productUpdate: productUpdateInput,
   productOverride: productOverrideInput,
@@ -203,13 +225,14 @@ export type ItemUpdateInput = z.input<typeof itemUpdateInput>;
 export type StoreCreateInput = z.input<typeof storeCreateInput>;
 export type StoreUpdateInput = z.input<typeof storeUpdateInput>;
 export type SectionAddInput = z.input<typeof sectionAddInput>;
-export type SectionRenameInput = z.input<typeof sectionRenameInput>;
+export type SectionUpdateInput = z.input<typeof sectionUpdateInput>;
 export type SectionOrderInput = z.input<typeof sectionOrderInput>;
 export type RecipeCreateInput = z.input<typeof recipeCreateInput>;
 export type RecipeUpdateInput = z.input<typeof recipeUpdateInput>;
 export type IngredientAddInput = z.input<typeof ingredientAddInput>;
 export type IngredientUpdateInput = z.input<typeof ingredientUpdateInput>;
 export type CopyToListInput = z.input<typeof copyToListInput>;
+export type RestoreItemsInput = z.input<typeof restoreItemsInput>;
 export type ProductCreateInput = z.input<typeof productCreateInput>;
 export type ProductUpdateInput = z.input<typeof productUpdateInput>;
 export type UnitCreateInput = z.input<typeof unitCreateInput>;

@@ -32,6 +32,23 @@ import { en } from 'zod/locales';
 if (!z.config().localeError) z.config(en());
 
 export const UNIT_CATEGORIES = ['Count', 'Weight', 'Volume'] as const;
+
+/** Shop categories of products and sections (api-contract §10), in the order of the default
+ *  sections, which carry them (views.ts `DEFAULT_SECTIONS`). */
+export const CATEGORIES = [
+  'produce',
+  'bakery',
+  'meat',
+  'deli',
+  'dairy',
+  'frozen',
+  'pantry',
+  'snacks',
+  'beverages',
+  'household',
+  'personal_care',
+] as const;
+export type Category = (typeof CATEGORIES)[number];
 export type UnitCategory = (typeof UNIT_CATEGORIES)[number];
 
 export const QUANTITY_MAX = 999_999_999.999;
@@ -60,6 +77,9 @@ export const LIMITS = {
 
 export const SERVINGS_MIN = 1;
 export const SERVINGS_MAX = 1000;
+/** Servings a recipe copy may ask for (`POST /api/recipes/{id}/copy-to-list`, §10). */
+export const COPY_SERVINGS_MIN = 1;
+export const COPY_SERVINGS_MAX = 100;
 
 export const NUL_MESSAGE = 'must not contain the NUL character (U+0000)';
 
@@ -179,6 +199,8 @@ export const quantityRule = () =>
 export const positionRule = () => z.int().check(z.minimum(0), z.maximum(POSITION_MAX));
 export const servingsRule = () => z.int().check(z.minimum(SERVINGS_MIN), z.maximum(SERVINGS_MAX));
 export const unitCategoryRule = () => z.enum(UNIT_CATEGORIES);
+/** A product's or a section's shop category: a key of `CATEGORIES` or null. */
+export const shopCategoryRule = () => z.nullable(z.enum(CATEGORIES));
 export const unitCategoryFlagsRule = () =>
   z.array(z.enum(UNIT_CATEGORIES)).check(
     z.maxLength(UNIT_CATEGORIES.length),
@@ -202,6 +224,7 @@ export const RULES = {
   position: positionRule,
   servings: servingsRule,
   category: unitCategoryRule,
+  shopCategory: shopCategoryRule,
   unitCategoryFlags: unitCategoryFlagsRule,
   ref: refRule,
   boolean: () => z.boolean(),
