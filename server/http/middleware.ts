@@ -92,6 +92,8 @@ export function errorHandler(options: ErrorHandlerOptions = {}) {
         name?: string;
         message?: string;
         stack?: string;
+        /** The parser's limit in bytes (raw-body), on a too-large body. */
+        limit?: number;
       };
       if (err instanceof AppError) {
         sendProblem(ctx, problem(err.status, err.code, err.message, err.errors), err.headers);
@@ -117,7 +119,11 @@ export function errorHandler(options: ErrorHandlerOptions = {}) {
         // this connection cannot carry another request. Read and discard what is left (briefly),
         // then answer and close it.
         await discardBody(ctx.req);
-        sendProblem(ctx, problem(413, 'payload_too_large', 'The request body exceeds 1 MiB'), { Connection: 'close' });
+        // The route's own limit (1 MiB, or 20 MiB for a family import), as the parser knew it.
+        const mib = typeof e.limit === 'number' && e.limit > 0 ? Math.round(e.limit / 1048576) : 1;
+        sendProblem(ctx, problem(413, 'payload_too_large', `The request body exceeds ${mib} MiB`), {
+          Connection: 'close',
+        });
         return;
       }
       if (e.status === 415 || e.type === 'unsupported_media_type') {

@@ -424,6 +424,20 @@ describe('family export and import', function () {
     expect(res.body.imported.items).to.equal(2000);
   });
 
+  it("413 over 20 MiB, saying 20 MiB (the import route's own limit); nothing written", async () => {
+    const family = await makeFamily(a);
+    const res = await request(a, 'POST', '/api/family/import', {
+      token: family.admin.token,
+      rawBody: JSON.stringify({ pad: 'x'.repeat(20 * 1024 * 1024 + 10) }),
+      headers: { 'content-type': 'application/json' },
+    });
+    expect(res.status).to.equal(413);
+    expect(res.body.code).to.equal('payload_too_large');
+    expect(res.body.detail).to.include('20 MiB');
+    const lists = await request(a, 'GET', '/api/lists', { token: family.admin.token });
+    expect(lists.body).to.deep.equal([]);
+  });
+
   it("a second member's live socket and replication pull see the imported records", async () => {
     const family = await makeFamily(a);
     const member = await makeMember(a, family, 'member');

@@ -58,6 +58,7 @@ describe('cross-cutting HTTP', () => {
     });
     expect(res.status).to.equal(413);
     expect(res.body.code).to.equal('payload_too_large');
+    expect(res.body.detail).to.include('1 MiB');
   });
 
   it('rejects a non-JSON body with 415', async () => {
