@@ -84,6 +84,4 @@ export interface Deps {
   statementFunctions?: boolean;
   /** Prometheus metrics of this app (server/metrics); only when METRICS_PORT is set. */
   metrics?: Metrics;
-  /** Extension slots filled by features (mailer, realtime hub, ...). */
-  [key: string]: unknown;
 }
