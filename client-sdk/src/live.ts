@@ -71,6 +71,10 @@ export interface LiveOptions {
   heartbeatTimeoutMs?: number;
 }
 
+/** A socket closed with 4429 (too many sockets of this user) reconnects on its own after
+ *  between half of this and this, unless the app is used again before. */
+export const PARKED_RECONNECT_MS = 5 * 60_000;
+
 export class LiveChannel {
   private ws: WebSocketLike | null = null;
   private sentToken: string | null = null;
@@ -262,6 +266,13 @@ export class LiveChannel {
       this.options.handlers.removed();
       return;
     }
+    if (code === CLOSE_CODES.TOO_MANY_SOCKETS) {
+      // This user's newer sockets pushed this one out. Reconnecting at once would push out
+      // another of them, which would do the same: wait until the app is used again
+      // (`reconnectNow`: the network back, `sync()`), or a long while.
+      this.scheduleReconnect(PARKED_RECONNECT_MS * (0.5 + Math.random() / 2));
+      return;
+    }
     if (code === CLOSE_CODES.UNAUTHENTICATED && refused) {
       try {
         if (!(await this.options.freshToken(refused))) {
@@ -275,16 +286,13 @@ export class LiveChannel {
     this.scheduleReconnect();
   }
 
-  private scheduleReconnect(): void {
+  private scheduleReconnect(delayMs = backoffDelay(this.attempt++, this.options.backoff)): void {
     if (!this.running) return;
     clearTimeout(this.timer);
-    this.timer = setTimeout(
-      () => {
-        this.timer = undefined;
-        this.connect();
-      },
-      backoffDelay(this.attempt++, this.options.backoff),
-    );
+    this.timer = setTimeout(() => {
+      this.timer = undefined;
+      this.connect();
+    }, delayMs);
   }
 }
 

@@ -161,6 +161,22 @@ describe('SDK: live channel (heartbeat, frames)', function () {
     await until(() => c.online, 'online on the new socket');
   });
 
+  it('a socket pushed out with 4429 (too many sockets of this user) does not come straight back; sync() brings it back', async () => {
+    const c = await started();
+    await until(() => c.online, 'online');
+    const [socket] = ScriptedSocket.made;
+    socket!.readyState = 3;
+    socket!.onclose?.({ code: 4429, reason: 'too many sockets' });
+    await until(() => !c.online, 'offline after 4429');
+    // With this client's backoff (10–50 ms), any other close is followed by a new socket within
+    // 50 ms; this one is not, for many times that.
+    await sleep(1_500);
+    expect(ScriptedSocket.made, 'no new socket on its own').to.have.length(1);
+    await c.sync();
+    await until(() => ScriptedSocket.made.length === 2, 'a new socket after sync()');
+    await until(() => c.online, 'online again');
+  });
+
   it('gives up a connect that never opens', async () => {
     const c = await started('never-open');
     await until(() => ScriptedSocket.made.length === 2, 'a second socket');
