@@ -18,10 +18,14 @@ export class FamilyApiError extends Error {
     readonly detail?: string,
     readonly errors?: ProblemFieldError[],
     readonly type?: string,
-    options?: { cause?: unknown },
+    options?: { cause?: unknown; retryAfterMs?: number },
   ) {
     super(detail ? `${status} ${code}: ${detail}` : `${status} ${code}`, options);
+    if (options?.retryAfterMs !== undefined) this.retryAfterMs = options.retryAfterMs;
   }
+
+  /** The server's `Retry-After` (a 429 or 503), in ms: no retry should come sooner. */
+  readonly retryAfterMs?: number;
 
   /** True when the request never reached the server or the server could not answer now
    * (network failure, 5xx, 429): worth retrying later, unchanged. */
@@ -58,7 +62,16 @@ export async function problemFrom(res: Response): Promise<FamilyApiError> {
     str(body.detail),
     Array.isArray(body.errors) ? (body.errors as ProblemFieldError[]) : undefined,
     str(body.type),
+    { retryAfterMs: retryAfterMs(res.headers.get('retry-after')) },
   );
+}
+
+/** `Retry-After` as delay-seconds or an HTTP date, in ms (capped at an hour); none: undefined. */
+export function retryAfterMs(value: string | null, now = Date.now()): number | undefined {
+  if (!value) return undefined;
+  const v = value.trim();
+  const ms = /^\d+$/.test(v) ? Number(v) * 1000 : Date.parse(v) - now;
+  return Number.isFinite(ms) ? Math.min(Math.max(ms, 0), 3_600_000) : undefined;
 }
 
 /**

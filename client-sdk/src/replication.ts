@@ -587,7 +587,8 @@ export class Replications {
         const retry =
           err instanceof FamilyApiError && (err.transient || err.code === 'schema_unsupported') && !this.stopped;
         if (!retry) throw err;
-        await this.config.wakeup.wait(backoffDelay(n, this.config.backoff));
+        // Never sooner than the server asked (Retry-After of a 429 or 503).
+        await this.config.wakeup.wait(Math.max(backoffDelay(n, this.config.backoff), err.retryAfterMs ?? 0));
       }
     }
   }

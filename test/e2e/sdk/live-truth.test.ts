@@ -192,16 +192,20 @@ describe('e2e SDK: the live path and the network, told truly', function () {
     expect(events.filter((e) => e.type === 'offline')).to.deep.equal([]);
   });
 
-  it('429 is "not now": a push answered 429 is sent again, and no error is reported', async () => {
+  it('429 is "not now": a push answered 429 is sent again, not before its Retry-After, and no error is reported', async () => {
     const family = await makeFamily(sdk.app);
     const rest = restAs(sdk.app, family.admin.token);
     const list = await rest('POST', '/api/lists', { name: 'Throttled' });
     let pushes = 0;
     const limit = { push: 0 };
+    /** When each push arrived, and whether it was answered 429 (Retry-After: 1). */
+    const arrivals: Array<{ at: number; refused: boolean }> = [];
     const front = sdk.track(
       await startFront(sdk.app, (req, res) => {
-        if (/\/api\/sync\/items\/push/.test(req.url ?? '') && pushes++ < limit.push) return (rateLimited(res), true);
-        return false;
+        if (!/\/api\/sync\/items\/push/.test(req.url ?? '')) return false;
+        const refused = pushes++ < limit.push;
+        arrivals.push({ at: Date.now(), refused });
+        return refused ? (rateLimited(res), true) : false;
       }),
     );
     const c = sdk.track(await signedInClient({ url: front.url }, family.admin, { fetch: fetchAs() }));
@@ -215,6 +219,12 @@ describe('e2e SDK: the live path and the network, told truly', function () {
     await c.db.items.insert(item);
     await waitFor(async () => JSON.stringify(await rest('GET', `/api/lists/${list.id}`)).includes('Later'), 'pushed');
     expect(pushes, 'push requests').to.be.at.least(3);
+    // The SDK's own backoff would retry within 0.5 s; the server asked for 1 s.
+    for (let k = 1; k < arrivals.length; k++) {
+      if (arrivals[k - 1]!.refused) {
+        expect(arrivals[k]!.at - arrivals[k - 1]!.at, `retry ${k} waited out Retry-After`).to.be.at.least(950);
+      }
+    }
     expect(
       events.filter((e) => e.type === 'error').map((e) => String((e as { error: unknown }).error)),
       'no error reported for a 429',
