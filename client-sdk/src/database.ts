@@ -11,6 +11,7 @@ import {
   type RxStorage,
 } from 'rxdb';
 import { RxDBLocalDocumentsPlugin } from 'rxdb/plugins/local-documents';
+import { RxDBMigrationSchemaPlugin } from 'rxdb/plugins/migration-schema';
 import { FamilyClientError } from './errors.js';
 import { sha256Hex } from './hash.js';
 import { dropRxdbAdvert } from './rxdb-notice.js';
@@ -27,6 +28,25 @@ export type FamilyCollections = { [C in CollectionName]: RxCollection<DocData<C>
 export type FamilyDatabase = RxDatabase<FamilyCollections>;
 
 const OWNER_DOC = 'family-shopping-owner';
+
+type MigrationStrategy = (doc: Record<string, unknown>) => Record<string, unknown>;
+
+/**
+ * RxDB migration strategies: `MIGRATIONS[collection][v]` turns a stored doc of local schema
+ * version `v - 1` into one of version `v` (a collection's `rxSchemas[c].version` is its highest
+ * key). RxDB runs them when the collection opens, on the docs and on the replication's assumed
+ * server states alike, and keeps the checkpoints: changes waiting to be pushed stay pending and
+ * nothing is pulled again from scratch.
+ *
+ * Version 1 of sections and products (replication schema 2, api-contract §10): `category`,
+ * null until the server says. The server raises the version of every row it gave a category,
+ * so the next pull brings the real values.
+ */
+const addCategory: MigrationStrategy = (doc) => ({ ...doc, category: null });
+export const MIGRATIONS: { readonly [C in CollectionName]?: Readonly<Record<number, MigrationStrategy>> } = {
+  sections: { 1: addCategory },
+  products: { 1: addCategory },
+};
 
 export interface DatabaseOwner {
   familyId: string;
@@ -56,6 +76,7 @@ export async function openFamilyDatabase(
   }
   OPEN.add(name);
   addRxPlugin(RxDBLocalDocumentsPlugin);
+  addRxPlugin(RxDBMigrationSchemaPlugin);
   if (storage.name === 'dexie') dropRxdbAdvert();
   let db: FamilyDatabase;
   try {
@@ -79,6 +100,7 @@ export async function openFamilyDatabase(
           c,
           {
             schema: rxSchemas[c] as never,
+            migrationStrategies: MIGRATIONS[c] ?? {},
             conflictHandler: pullingServerFields(conflictHandlerFor(c, refused)) as unknown as RxConflictHandler<any>,
           },
         ]),

@@ -89,6 +89,8 @@ export function retryAfterMs(value: string | null, now = Date.now()): number | u
  * - `forbidden`: a domain call needs the admin role (section changes).
  * - `unit_in_use`: `client.units.delete` of a unit a local list item (removed ones too) or
  *   recipe ingredient uses (REST: `409 unit_in_use`, same message); nothing was written.
+ * - `recipe_servings_unset`: `client.recipes.copyToList` with `servings` of a recipe without
+ *   servings (REST: `400 recipe_servings_unset`); `errors` names `servings`; nothing was written.
  */
 export type FamilyClientErrorCode =
   | 'database_of_another_family'
@@ -101,7 +103,8 @@ export type FamilyClientErrorCode =
   | 'validation_failed'
   | 'not_found'
   | 'forbidden'
-  | 'unit_in_use';
+  | 'unit_in_use'
+  | 'recipe_servings_unset';
 
 /** A misuse of the client the app must fix, or a runtime it cannot work in (not an answer of
  * the server). */

@@ -6,8 +6,8 @@
  *
  * The writes go to the `products` and `units` docs, which replication pushes as the server
  * expects them (docs/sync.md "Push"): a family product or unit is a doc of `kind: 'family'`; the
- * family's override of a global product is the global product's doc with the family's `name`
- * and `unitCategoryFlags` (the server compares them with the global product's own values: the
+ * family's override of a global product is the global product's doc with the family's `name`,
+ * `unitCategoryFlags` and `category` (the server compares them with the global product's own values: the
  * fields that differ are overridden, a doc equal to the global product drops the override).
  */
 import type { RxDocument } from 'rxdb';
@@ -24,6 +24,7 @@ import {
   sortUnits,
   unitCreateInput,
   unitUpdateInput,
+  type Category,
   type DocData,
   type ProductCreateInput,
   type ProductUpdateInput,
@@ -52,6 +53,8 @@ export type UnitDoc = DocData<'units'>;
 interface ProductBase {
   name: string;
   unitCategoryFlags: UnitCategory[];
+  /** Absent in what a device remembered before products had categories: such a base is unknown. */
+  category: Category | null;
   updatedAt: string;
 }
 
@@ -62,8 +65,10 @@ const baseKey = (productId: string) => `catalog-base:${productId}`;
 const canonicalFlags = (flags: readonly UnitCategory[]): UnitCategory[] =>
   UNIT_CATEGORIES.filter((c) => flags.includes(c));
 
-const sameAsBase = (values: Pick<ProductBase, 'name' | 'unitCategoryFlags'>, base: ProductBase) =>
-  values.name === base.name && fieldEqual('unitCategoryFlags', values.unitCategoryFlags, base.unitCategoryFlags);
+const sameAsBase = (values: Pick<ProductBase, 'name' | 'unitCategoryFlags' | 'category'>, base: ProductBase) =>
+  values.name === base.name &&
+  fieldEqual('unitCategoryFlags', values.unitCategoryFlags, base.unitCategoryFlags) &&
+  values.category === base.category;
 
 export class Products {
   constructor(private readonly ctx: DomainContext) {}
@@ -106,6 +111,7 @@ export class Products {
       kind: 'family',
       name: v.name,
       unitCategoryFlags: canonicalFlags(v.unitCategoryFlags ?? []),
+      category: v.category ?? null,
       overridden: false,
       createdAt: now,
       updatedAt: now,
@@ -125,13 +131,17 @@ export class Products {
     const flags = v.unitCategoryFlags === undefined ? undefined : canonicalFlags(v.unitCategoryFlags);
     if (doc.kind === 'family') {
       if (v.name !== undefined) await this.assertNameFree(v.name, doc.id);
-      return patchDoc(this.ctx, doc, { name: v.name, unitCategoryFlags: flags });
+      return patchDoc(this.ctx, doc, { name: v.name, unitCategoryFlags: flags, category: v.category });
     }
     const base = await this.base(doc);
-    const next = { name: v.name ?? doc.name, unitCategoryFlags: flags ?? doc.unitCategoryFlags };
+    const next = {
+      name: v.name ?? doc.name,
+      unitCategoryFlags: flags ?? doc.unitCategoryFlags,
+      category: v.category !== undefined ? v.category : doc.category,
+    };
     if (base && sameAsBase(next, base)) return this.restore(doc, base);
     // Without the global values (an override made elsewhere) the override stays until the server says.
-    return patchDoc(this.ctx, doc, { name: v.name, unitCategoryFlags: flags, overridden: true });
+    return patchDoc(this.ctx, doc, { name: v.name, unitCategoryFlags: flags, category: v.category, overridden: true });
   }
 
   /**
@@ -174,8 +184,8 @@ export class Products {
   private async restore(doc: RxDocument<ProductDoc>, base: ProductBase): Promise<ProductDoc> {
     const current = plain(doc);
     if (!current.overridden && sameAsBase(current, base)) return current;
-    const { name, unitCategoryFlags, updatedAt } = base;
-    return plain(await doc.incrementalPatch({ name, unitCategoryFlags, updatedAt, overridden: false }));
+    const { name, unitCategoryFlags, category, updatedAt } = base;
+    return plain(await doc.incrementalPatch({ name, unitCategoryFlags, category, updatedAt, overridden: false }));
   }
 
   private async live(productId: string) {
@@ -191,13 +201,15 @@ export class Products {
       const base: ProductBase = {
         name: doc.name,
         unitCategoryFlags: [...doc.unitCategoryFlags],
+        category: doc.category,
         updatedAt: doc.updatedAt,
       };
       await this.ctx.db.upsertLocal<ProductBase>(baseKey(doc.id), base);
       return base;
     }
     const local = await this.ctx.db.getLocal<ProductBase>(baseKey(doc.id));
-    return local ? (local.toJSON().data as ProductBase) : null;
+    const remembered = local ? (local.toJSON().data as Partial<ProductBase>) : null;
+    return remembered && remembered.category !== undefined ? (remembered as ProductBase) : null;
   }
 
   private async assertNameFree(name: string, exceptId?: string): Promise<void> {

@@ -1,13 +1,16 @@
 /**
  * `client.items`: the items of a shopping list, offline, with the rules of
  * `/api/lists/{id}/items…`: unit and product pairs, item by product (no name: the product's
- * name), a section of the list's store, section memory (recalled when an item with a product
- * gets no section, remembered when one is placed), check toggle with `checkedAt`, soft removal
- * with `removedAt`/`removedByUserId` and restore.
+ * name), a section of the list's store, placement of a new item (§10: explicit, remembered, by
+ * the product's category, none) with section memory (remembered when an item is placed
+ * explicitly), check toggle with `checkedAt`, soft removal with `removedAt`/`removedByUserId`,
+ * restore, and restore of many at once.
  */
 import {
   itemAddInput,
   itemUpdateInput,
+  remembersPlacement,
+  restoreItemsInput,
   type DocData,
   type ItemAddInput,
   type ItemUpdateInput,
@@ -15,6 +18,8 @@ import {
 import {
   collection,
   findDoc,
+  findDocs,
+  invalidField,
   newId,
   notFound,
   parseInput,
@@ -23,7 +28,15 @@ import {
   requireUser,
   type DomainContext,
 } from './context.js';
-import { assertProductRef, assertSection, assertUnitRef, hasProduct, recallSection, rememberSection } from './refs.js';
+import {
+  assertProductRef,
+  assertSection,
+  assertUnitRef,
+  hasProduct,
+  placeNewItem,
+  recallSection,
+  rememberSection,
+} from './refs.js';
 
 export type ItemDoc = DocData<'items'>;
 
@@ -36,8 +49,10 @@ export interface AddOptions {
 export class Items {
   constructor(private readonly ctx: DomainContext) {}
 
-  /** Adds an item. Without `sectionId`, a product the list's store remembers gets that section;
-   *  an explicit `sectionId` is remembered for the product. A known `id` returns that item unchanged. */
+  /** Adds an item, placed as REST places it (§10): an explicit `sectionId` (remembered for the
+   *  product), else the section the list's store remembers for the product, else the store's
+   *  first section in walking order of the product's category (not remembered), else none.
+   *  A known `id` returns that item unchanged. */
   async add(listId: string, input: ItemAddInput, options: AddOptions = {}): Promise<ItemDoc> {
     const v = parseInput(itemAddInput, input, options.prefix);
     const list = await this.list(listId);
@@ -49,13 +64,12 @@ export class Items {
     const product = { productId: v.productId ?? null, familyProductId: v.familyProductId ?? null };
     await assertUnitRef(this.ctx, unit, options.prefix);
     const productName = await assertProductRef(this.ctx, product, options.prefix);
-    let sectionId = v.sectionId ?? null;
-    if (sectionId) {
-      await assertSection(this.ctx, list.storeId, sectionId, options.prefix);
-      await rememberSection(this.ctx, list.storeId, product, sectionId);
-    } else {
-      sectionId = await recallSection(this.ctx, list.storeId, product);
+    if (v.sectionId) await assertSection(this.ctx, list.storeId, v.sectionId, options.prefix);
+    const placement = await placeNewItem(this.ctx, list.storeId, product, v.sectionId ?? null);
+    if (remembersPlacement(placement, list.storeId, product)) {
+      await rememberSection(this.ctx, list.storeId, product, placement.sectionId);
     }
+    const sectionId = placement.sectionId;
     const now = this.ctx.now();
     const doc: ItemDoc = {
       id: v.id ?? newId(),
@@ -149,6 +163,26 @@ export class Items {
     const list = await this.list(listId);
     const doc = await this.item(list.id, itemId, true);
     return patchDoc(this.ctx, doc, { removedAt: null, removedByUserId: null });
+  }
+
+  /**
+   * `POST /api/lists/{id}/restore-items`: the named items of the list (1–500 ids, removed or
+   * not) active again; already active ones stay unchanged. An id that is not an item of this
+   * list is `validation_failed` (`itemIds.{i}`) and nothing is restored. Resolves to the named
+   * items (each once, in the order named).
+   */
+  async restoreMany(listId: string, itemIds: string[]): Promise<ItemDoc[]> {
+    const v = parseInput(restoreItemsInput, { itemIds });
+    const list = await this.list(listId);
+    const ids = v.itemIds.map((id) => id.toLowerCase());
+    const docs = new Map((await findDocs(this.ctx, 'items', { id: { $in: ids } })).map((d) => [d.id, d]));
+    const unknown = ids.findIndex((id) => docs.get(id)?.listId !== list.id);
+    if (unknown >= 0) throw invalidField(`itemIds.${unknown}`, 'not an item of this list');
+    const out: ItemDoc[] = [];
+    for (const id of new Set(ids)) {
+      out.push(await patchDoc(this.ctx, docs.get(id)!, { removedAt: null, removedByUserId: null }));
+    }
+    return out;
   }
 
   private async list(listId: string) {

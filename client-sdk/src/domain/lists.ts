@@ -1,10 +1,13 @@
 /**
  * `client.lists`: shopping lists, offline. Same rules as `POST/PATCH/DELETE /api/lists…`; the
  * views are the protocol's `listSummaries` / `listDetail`, the functions the server's REST
- * presenter uses.
+ * presenter uses; suggestions are the protocol's `buildSuggestions`, as the server's.
  */
 import { combineLatest, distinctUntilChanged, map, of, switchMap, type Observable } from 'rxjs';
 import {
+  SUGGESTIONS_LIMIT_DEFAULT,
+  SUGGESTIONS_LIMIT_MAX,
+  buildSuggestions,
   listCreateInput,
   listDetail,
   listSummaries,
@@ -14,6 +17,7 @@ import {
   type ListDetail,
   type ListSummary,
   type ListUpdateInput,
+  type Suggestion,
 } from '../protocol/index.js';
 import {
   collection,
@@ -25,8 +29,10 @@ import {
   parseInput,
   patchDoc,
   plain,
+  requireUser,
   type DomainContext,
 } from './context.js';
+import type { ItemDoc } from './items.js';
 import { recallSection } from './refs.js';
 
 export type ListDoc = DocData<'lists'>;
@@ -128,6 +134,41 @@ export class Lists {
           map(([items, sections]) => listDetail(list, plainAll(sections), plainAll(items))),
         );
       }),
+    );
+  }
+
+  /**
+   * `POST /api/lists/{id}/clear-checked` ("done shopping"): every active checked item of the
+   * list removed, as single removals remove them (`removedAt`, `removedByUserId`). Resolves to
+   * those items (none: `[]`); `client.items.restoreMany` undoes it.
+   */
+  async clearChecked(listId: string): Promise<ItemDoc[]> {
+    const doc = await this.live(listId);
+    const user = requireUser(this.ctx);
+    const checked = (await findDocs(this.ctx, 'items', { listId: doc.id }))
+      .filter((i) => i.checked && i.removedAt == null)
+      .sort((a, b) => Date.parse(a.createdAt) - Date.parse(b.createdAt) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+    const now = this.ctx.now();
+    const out: ItemDoc[] = [];
+    for (const item of checked)
+      out.push(await patchDoc(this.ctx, item, { removedAt: now, removedByUserId: user.userId }));
+    return out;
+  }
+
+  /**
+   * `GET /api/lists/{id}/suggestions?limit=` (default 20, at most 50), computed from the local
+   * items (offline): what the family added in the last 180 days and is not on this list now,
+   * most often and most recently added first. Emits again on every change of the items; `[]`
+   * while the list is not in the local database.
+   */
+  suggestions$(listId: string, options: { limit?: number } = {}): Observable<Suggestion[]> {
+    const limit = options.limit ?? SUGGESTIONS_LIMIT_DEFAULT;
+    if (!Number.isInteger(limit) || limit < 1 || limit > SUGGESTIONS_LIMIT_MAX) {
+      throw invalidField('limit', `must be an integer from 1 to ${SUGGESTIONS_LIMIT_MAX}`);
+    }
+    const id = String(listId).toLowerCase();
+    return combineLatest([collection(this.ctx, 'lists').findOne(id).$, collection(this.ctx, 'items').find().$]).pipe(
+      map(([list, items]) => (list ? buildSuggestions(plainAll<ItemDoc>(items), list.id, this.ctx.now(), limit) : [])),
     );
   }
 

@@ -2,10 +2,14 @@
  * `client.recipes` and `client.ingredients`: recipes with ordered ingredients and copy-to-list,
  * offline, with the rules of `/api/recipes…` (ingredients follow the unit and product rules of
  * items; copy-to-list copies name, quantity, both unit ids, `isApproximate`, `quantityNote` and
- * both product ids verbatim and applies remembered sections).
+ * both product ids, scales quantities to other servings, merges into matching items of the list
+ * on request (§10) and places new items as `items.add` does).
  */
 import {
   copyToListInput,
+  findMergeTarget,
+  mergedFields,
+  scaleQuantity,
   ingredientAddInput,
   ingredientUpdateInput,
   recipeCreateInput,
@@ -17,6 +21,7 @@ import {
   type RecipeCreateInput,
   type RecipeUpdateInput,
 } from '../protocol/index.js';
+import { FamilyClientError } from '../errors.js';
 import {
   collection,
   findDoc,
@@ -189,14 +194,20 @@ export class Recipes {
   }
 
   /**
-   * One new item per ingredient (all, or those named in `ingredientIds`, in position order),
-   * copied verbatim; the list's store's remembered sections apply. The domain's clock never
-   * repeats a time, so their `createdAt` keeps the recipe's order.
+   * `POST /api/recipes/{id}/copy-to-list` (§10): one new item per ingredient (all, or those
+   * named in `ingredientIds`, in position order), placed as `items.add` places them. With
+   * `servings` other than the recipe's, every quantity is scaled (`scaleQuantity`); a recipe
+   * without servings refuses `servings` with `FamilyClientError` `recipe_servings_unset` (REST's
+   * code; `errors` names `servings`). With `merge: true` an ingredient with a product adds its
+   * quantity to the matching active unchecked item that was on the list before the copy
+   * (`findMergeTarget`, `mergedFields`), listed in `merged` instead of a new item in `items`.
+   * The domain's clock never repeats a time, so the new items' `createdAt` keeps the recipe's order.
    */
-  async copyToList(recipeId: string, input: CopyToListInput): Promise<{ items: ItemDoc[] }> {
+  async copyToList(recipeId: string, input: CopyToListInput): Promise<{ items: ItemDoc[]; merged: ItemDoc[] }> {
     const v = parseInput(copyToListInput, input);
     const recipe = await liveRecipe(this.ctx, recipeId);
-    if (!(await findDoc(this.ctx, 'lists', v.listId))) throw invalidField('listId', 'unknown list');
+    const list = await findDoc(this.ctx, 'lists', v.listId);
+    if (!list) throw invalidField('listId', 'unknown list');
     let ingredients = await ingredientsOf(this.ctx, recipe.id);
     if (v.ingredientIds) {
       const known = new Set(ingredients.map((i) => i.id));
@@ -205,12 +216,36 @@ export class Recipes {
       const chosen = new Set(v.ingredientIds);
       ingredients = ingredients.filter((i) => chosen.has(i.id));
     }
+    if (v.servings !== undefined && recipe.servings == null) {
+      const message = 'the recipe has no servings to scale from';
+      throw new FamilyClientError('recipe_servings_unset', `invalid input: servings: ${message}`, {
+        errors: [{ path: 'servings', message }],
+      });
+    }
+    const scale = (q: number | null) =>
+      v.servings === undefined || recipe.servings == null ? q : scaleQuantity(q, recipe.servings, v.servings);
+    // Merge targets: the list's items as they were before the copy (their quantities follow the merges).
+    const before = v.merge ? (await findDocs(this.ctx, 'items', { listId: list.id })).map((d) => plain(d)) : [];
     const items: ItemDoc[] = [];
+    const merged = new Map<string, ItemDoc>();
     for (const ing of ingredients) {
+      const quantity = scale(ing.quantity);
+      const target = v.merge ? findMergeTarget(ing, quantity, before) : null;
+      if (target && quantity != null) {
+        const doc = await findDoc(this.ctx, 'items', target.id);
+        const written = await patchDoc(
+          this.ctx,
+          doc!,
+          mergedFields(target, { quantity, isApproximate: ing.isApproximate }),
+        );
+        Object.assign(target, written);
+        merged.set(written.id, written);
+        continue;
+      }
       items.push(
-        await this.items.add(v.listId, {
+        await this.items.add(list.id, {
           name: ing.name,
-          quantity: ing.quantity,
+          quantity,
           unitOfMeasureId: ing.unitOfMeasureId,
           familyUnitOfMeasureId: ing.familyUnitOfMeasureId,
           isApproximate: ing.isApproximate,
@@ -220,6 +255,6 @@ export class Recipes {
         }),
       );
     }
-    return { items };
+    return { items, merged: [...merged.values()] };
   }
 }

@@ -3,10 +3,10 @@
  * a unit or product id must name a unit or product of the family's effective catalog (a
  * global one as `unitOfMeasureId`/`productId`, a family one as the `family…` id); a section
  * must be a section of the list's store. Plus section memory: recall and remember, on the
- * local `sectionMemory` collection, as the server does.
+ * local `sectionMemory` collection, as the server does; and the placement of a new item (§10).
  */
-import { sectionMemoryId, type DocData } from '../protocol/index.js';
-import { collection, findDoc, findDocs, invalidField, type DomainContext } from './context.js';
+import { placeItem, sectionMemoryId, type DocData, type Placement } from '../protocol/index.js';
+import { collection, findDoc, findDocs, invalidField, plain, type DomainContext } from './context.js';
 
 export interface UnitRef {
   unitOfMeasureId: string | null;
@@ -111,4 +111,27 @@ export async function rememberSection(
     updatedAt: ctx.now(),
   };
   await collection(ctx, 'sectionMemory').upsert(row);
+}
+
+/**
+ * Where a new item goes (api-contract §10, the protocol's `placeItem`): the explicit `sectionId`
+ * (already checked), else the section the list's store remembers for the product, else the first
+ * section of the store in walking order whose category is the product's effective category (the
+ * local `products` doc carries the family's override), else none.
+ */
+export async function placeNewItem(
+  ctx: DomainContext,
+  storeId: string | null,
+  product: ProductRef,
+  sectionId: string | null,
+): Promise<Placement> {
+  const remembered = sectionId ? null : await recallSection(ctx, storeId, product);
+  let productCategory = null;
+  let sections: DocData<'sections'>[] = [];
+  if (!sectionId && !remembered && storeId && hasProduct(product)) {
+    const doc = await findDoc(ctx, 'products', product.productId ?? product.familyProductId);
+    productCategory = doc?.category ?? null;
+    if (productCategory != null) sections = (await findDocs(ctx, 'sections', { storeId })).map((d) => plain(d));
+  }
+  return placeItem({ sectionId, remembered, productCategory, sections });
 }

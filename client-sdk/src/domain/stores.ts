@@ -1,22 +1,23 @@
 /**
  * `client.stores` and `client.sections`: stores with their sections in walking order, offline,
  * with the rules of `/api/stores…`: store names unique in the family (case-insensitive), the
- * default sections of a new store (same names, order and ids as the server's), section changes
- * for admins only.
+ * default sections of a new store (same names, order, ids and categories as the server's),
+ * section changes for admins only.
  */
 import {
   DEFAULT_SECTIONS,
+  DEFAULT_SECTION_CATEGORIES,
   compareSections,
   defaultSectionId,
   sectionAddInput,
   sectionOrderInput,
-  sectionRenameInput,
+  sectionUpdateInput,
   storeCreateInput,
   storeUpdateInput,
   type DocData,
   type SectionAddInput,
   type SectionOrderInput,
-  type SectionRenameInput,
+  type SectionUpdateInput,
   type StoreCreateInput,
   type StoreUpdateInput,
 } from '../protocol/index.js';
@@ -58,7 +59,7 @@ async function clearItemSections(ctx: DomainContext, sectionIds: string[]): Prom
 export class Stores {
   constructor(private readonly ctx: DomainContext) {}
 
-  /** Any member. The store and its default sections appear locally at once. */
+  /** Any member. The store and its default sections (with their categories) appear locally at once. */
   async create(input: StoreCreateInput): Promise<StoreDoc> {
     const v = parseInput(storeCreateInput, input);
     if (v.id) {
@@ -75,6 +76,7 @@ export class Stores {
         storeId: store.id,
         name,
         position,
+        category: DEFAULT_SECTION_CATEGORIES[position] ?? null,
         createdAt: now,
         updatedAt: now,
       })),
@@ -119,7 +121,8 @@ export class Stores {
 export class Sections {
   constructor(private readonly ctx: DomainContext) {}
 
-  /** Admin. Appends the section, or inserts it at `position` (later sections move down one). */
+  /** Admin. Appends the section, or inserts it at `position` (later sections move down one);
+   *  `category` null unless given. */
   async add(storeId: string, input: SectionAddInput): Promise<SectionDoc> {
     const v = parseInput(sectionAddInput, input);
     requireAdmin(this.ctx);
@@ -141,18 +144,24 @@ export class Sections {
       storeId: store.id,
       name: v.name,
       position,
+      category: v.category ?? null,
       createdAt: now,
       updatedAt: now,
     };
     return plain(await collection(this.ctx, 'sections').insert(doc));
   }
 
-  /** Admin. `patch` is REST's body `{ name }`, or the new name itself. */
-  async rename(storeId: string, sectionId: string, patch: SectionRenameInput | string): Promise<SectionDoc> {
-    const v = parseInput(sectionRenameInput, typeof patch === 'string' ? { name: patch } : patch);
+  /** Admin. `PATCH …/sections/{id}`: REST's body `{ name?, category? }` (at least one). */
+  async update(storeId: string, sectionId: string, patch: SectionUpdateInput): Promise<SectionDoc> {
+    const v = parseInput(sectionUpdateInput, patch);
     requireAdmin(this.ctx);
     const doc = await this.section(storeId, sectionId);
-    return patchDoc(this.ctx, doc, { name: v.name });
+    return patchDoc(this.ctx, doc, { name: v.name, category: v.category });
+  }
+
+  /** Admin. `update` with the new name itself, or REST's body. */
+  async rename(storeId: string, sectionId: string, patch: SectionUpdateInput | string): Promise<SectionDoc> {
+    return this.update(storeId, sectionId, typeof patch === 'string' ? { name: patch } : patch);
   }
 
   /** Admin. `order`: the section ids, or REST's body `{ sectionIds }`; they must be exactly the
