@@ -68,7 +68,7 @@ export function ProductInput({
         onKeyDown={(e) => e.key === 'Escape' && setOpen(false)}
       />
       {shown.length > 0 && (
-        <ul class="suggestions" aria-label="Suggestions">
+        <ul class="suggestions" aria-label="Matching products">
           {shown.map((p) => (
             <li>
               <button

@@ -1,8 +1,8 @@
 /** Live reads of the local database for what the domain API has no view of (stores with
- * their sections, recipes with ingredients, lists to pick from). */
-import type { FamilyClient } from '@family-shopping/client';
-import { combineLatest, map, type Observable } from 'rxjs';
-import type { Ingredient, Recipe, Section, Store } from './domain.ts';
+ * their sections, recipes with ingredients, where a new item would be placed). */
+import { placeItem, type FamilyClient, type Placement } from '@family-shopping/client';
+import { combineLatest, map, of, type Observable } from 'rxjs';
+import type { Ingredient, Product, Recipe, Section, Store } from './domain.ts';
 
 const byName = (a: { name: string }, b: { name: string }) =>
   a.name.localeCompare(b.name, undefined, { sensitivity: 'base' });
@@ -49,5 +49,32 @@ export function recipe$(c: FamilyClient, id: string): Observable<(Recipe & { ing
           }
         : null,
     ),
+  );
+}
+
+const NOWHERE: Placement = { sectionId: null, by: 'none' };
+
+/**
+ * Where the SDK's `items.add` places a new item with `product` on a list of store `storeId`
+ * when no section is given (contract §10): the protocol's `placeItem` over the local sections
+ * of the store, the store's section memory for the product and the product's category. The
+ * add form preselects it; it updates live as sections, memory or the product change.
+ */
+export function placement$(c: FamilyClient, storeId: string | null, product: Product | null): Observable<Placement> {
+  if (!storeId) return of(NOWHERE);
+  const memory$ = product
+    ? c.db.sectionMemory.find({
+        selector:
+          product.kind === 'global' ? { storeId, productId: product.id } : { storeId, familyProductId: product.id },
+      }).$
+    : of([]);
+  return combineLatest([c.db.sections.find({ selector: { storeId } }).$, memory$]).pipe(
+    map(([docs, memory]) => {
+      const sections = docs.map((s) => s.toJSON() as Section);
+      // As the SDK recalls it: the most recently updated memory row, if its section still exists.
+      const newest = memory.map((m) => m.toJSON()).sort((a, b) => Date.parse(b.updatedAt) - Date.parse(a.updatedAt))[0];
+      const remembered = newest && sections.some((s) => s.id === newest.sectionId) ? newest.sectionId : null;
+      return placeItem({ remembered, productCategory: product?.category ?? null, sections });
+    }),
   );
 }

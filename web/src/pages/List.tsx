@@ -1,7 +1,7 @@
-import { LIMITS } from '@family-shopping/client';
+import { LIMITS, type Placement, type Suggestion } from '@family-shopping/client';
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { domain, type Item, type ListDetail, type Unit } from '../lib/domain.ts';
-import { stores$, type StoreWithSections } from '../lib/local.ts';
+import { placement$, stores$, type StoreWithSections } from '../lib/local.ts';
 import { useAction, useObservable } from '../lib/hooks.ts';
 import { Link, navigate, type PageProps } from '../lib/router.tsx';
 import { ErrorText, Field } from '../components/Form.tsx';
@@ -15,6 +15,12 @@ import {
 } from '../components/ItemFields.tsx';
 import { ProductInput, productFor, productIds, useSuggestions, type Named } from '../components/ProductInput.tsx';
 
+/** What the snackbar's "Undo" takes back: one removal, or the last "Clear checked items". */
+type Undoable = { kind: 'removed'; item: Item } | { kind: 'cleared'; items: Item[] };
+
+/** Suggestions shown at most (the most frequent first). */
+const SUGGESTIONS_SHOWN = 8;
+
 export function ListPage({ client, params }: PageProps) {
   const d = domain(client);
   const listId = params.listId!;
@@ -25,15 +31,18 @@ export function ListPage({ client, params }: PageProps) {
   );
   const stores = useObservable(() => stores$(client), [client], []);
   const units = useObservable(() => d.units.all$(), [client], [] as Unit[]);
-  const [removed, setRemoved] = useState<Item | null>(null);
+  const [undo, setUndo] = useState<Undoable | null>(null);
   const [editing, setEditing] = useState<Item | null>(null);
   const { error, run } = useAction();
 
+  // A single removal can be undone for 10 seconds; a clear until the next removal or clear, or
+  // until the page is left (docs/web.md).
   useEffect(() => {
-    if (!removed) return;
-    const t = setTimeout(() => setRemoved(null), 10_000);
+    if (undo?.kind !== 'removed') return;
+    const t = setTimeout(() => setUndo(null), 10_000);
     return () => clearTimeout(t);
-  }, [removed]);
+  }, [undo]);
+  useEffect(() => setUndo(null), [listId]);
 
   if (detail === undefined) return <p aria-busy="true">Loading…</p>;
   if (detail === null) {
@@ -54,12 +63,28 @@ export function ListPage({ client, params }: PageProps) {
     <>
       <div class="list-head">
         <h1>{detail.name}</h1>
-        <p class="list-meta">
-          {checked} of {total} checked{store ? ` · ${store.name}` : ''}
-          {detail.archivedAt ? ' · archived' : ''}
-        </p>
+        <div class="list-meta-row">
+          <p class="list-meta">
+            {checked} of {total} checked{store ? ` · ${store.name}` : ''}
+            {detail.archivedAt ? ' · archived' : ''}
+          </p>
+          {checked > 0 && (
+            <button
+              type="button"
+              class="small"
+              onClick={() =>
+                void run(async () => {
+                  const items = await d.lists.clearChecked(listId);
+                  if (items.length > 0) setUndo({ kind: 'cleared', items });
+                })
+              }
+            >
+              Clear checked items
+            </button>
+          )}
+        </div>
       </div>
-      <AddItem client={client} listId={listId} units={units} />
+      <AddItem client={client} listId={listId} units={units} store={store} />
       <ErrorText error={error} />
       {total === 0 && <p class="empty">Nothing on this list yet.</p>}
       {detail.groups.map((g) => (
@@ -76,7 +101,7 @@ export function ListPage({ client, params }: PageProps) {
                 onRemove={() =>
                   void run(async () => {
                     await d.items.remove(listId, item.id);
-                    setRemoved(item);
+                    setUndo({ kind: 'removed', item });
                   })
                 }
               />
@@ -86,16 +111,25 @@ export function ListPage({ client, params }: PageProps) {
       ))}
       <ListSettings client={client} detail={detail} stores={stores} />
       <div class="snackbar-slot">
-        {removed && (
+        {undo && (
           <div class="snackbar">
-            <span>Removed {removed.name}</span>
+            <span>
+              {undo.kind === 'removed'
+                ? `Removed ${undo.item.name}`
+                : `Cleared ${undo.items.length} checked ${undo.items.length === 1 ? 'item' : 'items'}`}
+            </span>
             <button
               type="button"
               onClick={() =>
                 void run(async () => {
-                  const it = removed;
-                  setRemoved(null);
-                  await d.items.restore(listId, it.id);
+                  const u = undo;
+                  setUndo(null);
+                  if (u.kind === 'removed') await d.items.restore(listId, u.item.id);
+                  else
+                    await d.items.restoreMany(
+                      listId,
+                      u.items.map((i) => i.id),
+                    );
                 })
               }
             >
@@ -162,39 +196,152 @@ function ItemRow({
   );
 }
 
-function AddItem({ client, listId, units }: { client: PageProps['client']; listId: string; units: Unit[] }) {
+const UNPLACED: Placement = { sectionId: null, by: 'none' };
+
+/**
+ * The add form. With a store, a "Section" picker appears once a name is typed, preselecting
+ * where the SDK will place the item (contract §10: remembered section, else the first section
+ * of the product's category, else none); the item is sent without a section unless the picker
+ * was changed, so a placement by category stays one (it writes no section memory).
+ */
+function AddItem({
+  client,
+  listId,
+  units,
+  store,
+}: {
+  client: PageProps['client'];
+  listId: string;
+  units: Unit[];
+  store: StoreWithSections | null;
+}) {
   const d = domain(client);
   const [named, setNamed] = useState<Named>({ name: '', product: null });
   const [amount, setAmount] = useState<Amount>(EMPTY_AMOUNT);
   const [more, setMore] = useState(false);
+  /** A section picked by hand, for the name it was picked for ('' = Uncategorized). */
+  const [picked, setPicked] = useState<{ name: string; sectionId: string } | null>(null);
   const suggestions = useSuggestions(client, named.name);
   const { error, run } = useAction();
   const product = productFor(named, suggestions);
+  const storeId = store?.id ?? null;
+  const placement = useObservable(
+    () => placement$(client, storeId, product),
+    [client, storeId, product?.id, product?.category],
+    UNPLACED,
+  );
+  const key = named.name.trim().toLowerCase();
+  const explicit = picked && picked.name === key ? picked.sectionId : undefined;
+  const sectionShown = explicit ?? placement.sectionId ?? '';
   const submit = (e: Event) => {
     e.preventDefault();
     const name = named.name.trim();
     if (!name) return;
     void run(async () => {
-      await d.items.add(listId, { name, ...productIds(product), ...amountInput(amount, units) });
+      const item = await d.items.add(listId, {
+        name,
+        ...productIds(product),
+        ...amountInput(amount, units),
+        ...(storeId && explicit ? { sectionId: explicit } : {}),
+      });
+      // "Uncategorized" chosen by hand where the placement would have put it in a section.
+      if (explicit === '' && item.sectionId) await d.items.update(listId, item.id, { sectionId: null });
       setNamed({ name: '', product: null });
       setAmount(EMPTY_AMOUNT);
+      setPicked(null);
       document.getElementById('add-item')?.focus();
     });
   };
   return (
-    <form class="add-item" onSubmit={submit}>
-      <div class="row-form">
-        <ProductInput id="add-item" label="Add item" value={named} onChange={setNamed} suggestions={suggestions} />
-        <button class="primary" type="submit">
-          Add
-        </button>
-      </div>
-      <details open={more} onToggle={(e) => setMore((e.currentTarget as HTMLDetailsElement).open)}>
-        <summary>Quantity, unit and note</summary>
-        <AmountFields value={amount} onChange={setAmount} units={units} product={product} />
-      </details>
+    <>
+      <form class="add-item" onSubmit={submit}>
+        <div class="row-form">
+          <ProductInput id="add-item" label="Add item" value={named} onChange={setNamed} suggestions={suggestions} />
+          <button class="primary" type="submit">
+            Add
+          </button>
+        </div>
+        {store && key !== '' && (
+          <div class="inline-field">
+            <label for="add-section">Section</label>
+            <select
+              id="add-section"
+              value={sectionShown}
+              onChange={(e) => setPicked({ name: key, sectionId: e.currentTarget.value })}
+            >
+              <option value="">Uncategorized</option>
+              {store.sections.map((s) => (
+                <option value={s.id}>{s.name}</option>
+              ))}
+            </select>
+          </div>
+        )}
+        <details open={more} onToggle={(e) => setMore((e.currentTarget as HTMLDetailsElement).open)}>
+          <summary>Quantity, unit and note</summary>
+          <AmountFields value={amount} onChange={setAmount} units={units} product={product} />
+        </details>
+        <ErrorText error={error} />
+      </form>
+      {key === '' && <Suggestions client={client} listId={listId} units={units} />}
+    </>
+  );
+}
+
+/**
+ * What the family buys that is not on this list (contract §10 "Suggestions"), most frequent
+ * first; one tap adds it as it was last added. Hidden while a name is being typed (the product
+ * matches are the suggestions then) and when there are none.
+ */
+function Suggestions({ client, listId, units }: { client: PageProps['client']; listId: string; units: Unit[] }) {
+  const d = domain(client);
+  const suggestions = useObservable<Suggestion[]>(
+    () => d.lists.suggestions$(listId, { limit: SUGGESTIONS_SHOWN }),
+    [client, listId],
+    [],
+  );
+  const { error, run } = useAction();
+  if (suggestions.length === 0) return null;
+  return (
+    <section class="suggested" aria-labelledby="suggested-title">
+      <p id="suggested-title" class="suggested-title">
+        Suggestions
+      </p>
+      <ul class="chips">
+        {suggestions.map((s) => {
+          const amount = formatAmount(s, units);
+          return (
+            <li key={`${s.productId ?? s.familyProductId ?? ''}:${s.name}`}>
+              <button
+                type="button"
+                class="chip"
+                aria-label={`Add ${s.name}`}
+                onClick={() =>
+                  void run(() =>
+                    d.items.add(listId, {
+                      name: s.name,
+                      productId: s.productId,
+                      familyProductId: s.familyProductId,
+                      quantity: s.quantity,
+                      unitOfMeasureId: s.unitOfMeasureId,
+                      familyUnitOfMeasureId: s.familyUnitOfMeasureId,
+                      isApproximate: s.isApproximate,
+                      quantityNote: s.quantityNote,
+                    }),
+                  )
+                }
+              >
+                <span aria-hidden="true" class="chip-plus">
+                  +
+                </span>
+                <span class="chip-name">{s.name}</span>
+                {amount && <span class="chip-amount">{amount}</span>}
+              </button>
+            </li>
+          );
+        })}
+      </ul>
       <ErrorText error={error} />
-    </form>
+    </section>
   );
 }
 

@@ -75,7 +75,10 @@ export function RecipePage({ client, params }: PageProps) {
   const [form, setForm] = useState({ name: '', servings: '', instructions: '' });
   const [chosen, setChosen] = useState<Set<string> | null>(null);
   const [listId, setListId] = useState('');
-  const [copied, setCopied] = useState<string | null>(null);
+  const [copied, setCopied] = useState<{ listId: string; added: number; merged: number } | null>(null);
+  /** Servings to copy for, as typed; null: the recipe's own. */
+  const [servings, setServings] = useState<string | null>(null);
+  const [merge, setMerge] = useState(true);
 
   if (recipe === undefined) return <p aria-busy="true">Loading…</p>;
   if (recipe === null)
@@ -87,6 +90,9 @@ export function RecipePage({ client, params }: PageProps) {
     );
   const picked = chosen ?? new Set(recipe.ingredients.map((i) => i.id));
   const target = listId || lists[0]?.id || '';
+  const servingsText = servings ?? (recipe.servings ? String(recipe.servings) : '');
+  const servingsValue = Number(servingsText);
+  const servingsValid = Number.isInteger(servingsValue) && servingsValue >= 1 && servingsValue <= 100;
 
   return (
     <>
@@ -205,7 +211,7 @@ export function RecipePage({ client, params }: PageProps) {
         ))}
       </ul>
       <AddIngredient client={client} recipeId={id} units={units} position={recipe.ingredients.length} />
-      {recipe.ingredients.length > 0 && (
+      {recipe.ingredients.length > 0 && !editing && (
         <section class="card">
           <h2>Copy to a list</h2>
           {lists.length === 0 ? (
@@ -218,11 +224,13 @@ export function RecipePage({ client, params }: PageProps) {
                 e.preventDefault();
                 void run(async () => {
                   const ids = recipe.ingredients.filter((i) => picked.has(i.id)).map((i) => i.id);
-                  await d.recipes.copyToList(id, {
+                  const result = await d.recipes.copyToList(id, {
                     listId: target,
                     ingredientIds: ids.length === recipe.ingredients.length ? undefined : ids,
+                    ...(recipe.servings && servingsValid ? { servings: servingsValue } : {}),
+                    merge,
                   });
-                  setCopied(target);
+                  setCopied({ listId: target, added: result.items.length, merged: result.merged.length });
                 });
               }}
             >
@@ -234,15 +242,43 @@ export function RecipePage({ client, params }: PageProps) {
                   ))}
                 </select>
               </div>
+              <div class="field">
+                <label for="copy-servings">Servings</label>
+                <input
+                  id="copy-servings"
+                  type="number"
+                  inputMode="numeric"
+                  min="1"
+                  max="100"
+                  step="1"
+                  disabled={!recipe.servings}
+                  aria-describedby={recipe.servings ? undefined : 'copy-servings-hint'}
+                  value={servingsText}
+                  onInput={(e) => setServings(e.currentTarget.value)}
+                />
+                {!recipe.servings && (
+                  <small id="copy-servings-hint" class="hint">
+                    Set the recipe's servings (Edit recipe) to copy it for more or fewer people.
+                  </small>
+                )}
+              </div>
+              <label class="check">
+                <input type="checkbox" checked={merge} onChange={(e) => setMerge(e.currentTarget.checked)} />
+                Combine with items on the list
+              </label>
               <p class="hint">
                 {picked.size} of {recipe.ingredients.length} ingredients chosen (untick the ones you have).
               </p>
-              <button class="primary" type="submit" disabled={picked.size === 0}>
+              <button
+                class="primary"
+                type="submit"
+                disabled={picked.size === 0 || (!!recipe.servings && !servingsValid)}
+              >
                 Copy to list
               </button>
               {copied && (
                 <p class="notice">
-                  Copied. <Link href={`/lists/${copied}`}>Open the list</Link>
+                  {copiedText(copied)} <Link href={`/lists/${copied.listId}`}>Open the list</Link>
                 </p>
               )}
             </form>
@@ -252,6 +288,12 @@ export function RecipePage({ client, params }: PageProps) {
       <ErrorText error={error} />
     </>
   );
+}
+
+function copiedText({ added, merged }: { added: number; merged: number }): string {
+  const n = (k: number, one: string, many: string) => `${k} ${k === 1 ? one : many}`;
+  if (merged === 0) return `Copied: ${n(added, 'item', 'items')} added.`;
+  return `Copied: ${n(added, 'item', 'items')} added, ${n(merged, 'combined with an item', 'combined with items')} on the list.`;
 }
 
 function AddIngredient({

@@ -5,6 +5,7 @@ import { domain, type Section } from '../lib/domain.ts';
 import { stores$, type StoreWithSections } from '../lib/local.ts';
 import { useAction, useObservable } from '../lib/hooks.ts';
 import { ErrorText } from '../components/Form.tsx';
+import { CATEGORY_LABELS, CATEGORY_OPTIONS, isCategory } from '../lib/categories.ts';
 
 export function StoresPage({ client, session }: PageProps) {
   const d = domain(client);
@@ -114,7 +115,12 @@ function StoreCard({
       ) : (
         <ol class="sections">
           {store.sections.map((s) => (
-            <li class="section-row">{s.name}</li>
+            <li class="section-row">
+              <span class="grow">
+                <span class="section-name">{s.name}</span>
+                {s.category && <span class="tag">{CATEGORY_LABELS[s.category]}</span>}
+              </span>
+            </li>
           ))}
         </ol>
       )}
@@ -162,7 +168,8 @@ function StoreCard({
 }
 
 /** Sections, reordered by dragging the handle (pointer: mouse and touch) or with the Move
- * up / Move down buttons (keyboard, screen readers). */
+ * up / Move down buttons (keyboard, screen readers); each with its shop category (contract
+ * §10), which places new items of products of that category. */
 function SectionList({
   client,
   store,
@@ -212,32 +219,48 @@ function SectionList({
           >
             ⋮⋮
           </span>
-          {editing === s.id ? (
-            <form
-              class="row-form grow"
-              onSubmit={(e) => {
-                e.preventDefault();
-                if (name.trim())
-                  void run(
-                    async () => (await d.sections.rename(store.id, s.id, { name: name.trim() }), setEditing(null)),
-                  );
+          <div class="grow section-main">
+            {editing === s.id ? (
+              <form
+                class="row-form"
+                onSubmit={(e) => {
+                  e.preventDefault();
+                  if (name.trim())
+                    void run(
+                      async () => (await d.sections.update(store.id, s.id, { name: name.trim() }), setEditing(null)),
+                    );
+                }}
+              >
+                <label class="sr-only" for={`section-${s.id}`}>
+                  Section name
+                </label>
+                <input
+                  id={`section-${s.id}`}
+                  class="grow"
+                  value={name}
+                  maxLength={LIMITS.sectionName}
+                  onInput={(e) => setName(e.currentTarget.value)}
+                />
+                <button type="submit">Save</button>
+              </form>
+            ) : (
+              <span class="section-name">{s.name}</span>
+            )}
+            <select
+              class="category"
+              aria-label={`Category of ${s.name}`}
+              value={s.category ?? ''}
+              onChange={(e) => {
+                const v = e.currentTarget.value;
+                void run(() => d.sections.update(store.id, s.id, { category: isCategory(v) ? v : null }));
               }}
             >
-              <label class="sr-only" for={`section-${s.id}`}>
-                Section name
-              </label>
-              <input
-                id={`section-${s.id}`}
-                class="grow"
-                value={name}
-                maxLength={LIMITS.sectionName}
-                onInput={(e) => setName(e.currentTarget.value)}
-              />
-              <button type="submit">Save</button>
-            </form>
-          ) : (
-            <span class="grow">{s.name}</span>
-          )}
+              <option value="">None</option>
+              {CATEGORY_OPTIONS.map((c) => (
+                <option value={c.key}>{c.label}</option>
+              ))}
+            </select>
+          </div>
           <span class="row-actions">
             <button
               type="button"
