@@ -43,6 +43,7 @@ export const ERROR_CODES = {
   product_not_found: [400],
   recipe_not_found: [400],
   ingredient_not_found: [400],
+  recipe_servings_unset: [400],
   // Conflicts
   conflict: [409],
   id_conflict: [409],

@@ -15,7 +15,7 @@ export {
   type ItemUpdatePlan,
   type KnownItemRefs,
 } from './items.js';
-export { ITEM_DOC_JSON, listRow, listRowsByIds } from './queries.js';
+export { ITEM_DOC_JSON, itemRows as activeItemRows, listRow, listRowsByIds } from './queries.js';
 export { toItem, toList, type ItemRecord } from './records.js';
 export { ItemSchema, QUANTITY_REFS } from './schemas.js';
 export {

@@ -73,6 +73,43 @@ export async function itemRows(db: Q, familyId: string, listId: string, includeR
   return q.orderBy([{ column: 'checked' }, { column: 'created_at' }, { column: 'id' }]);
 }
 
+/** Ids of the active checked items of a list, oldest first (done shopping, §10). */
+export async function checkedItemIds(db: Q, familyId: string, listId: string): Promise<string[]> {
+  const rows = (await db('shopping_list_items')
+    .where({ family_id: familyId, list_id: listId, deleted: false, checked: true })
+    .whereNull('removed_at')
+    .orderBy([{ column: 'created_at' }, { column: 'id' }])
+    .select('id')) as Array<{ id: unknown }>;
+  return rows.map((r) => String(r.id));
+}
+
+/** Which of these ids are live items (removed or not) of the list. */
+export async function itemIdsOfList(db: Q, familyId: string, listId: string, ids: string[]): Promise<Set<string>> {
+  if (ids.length === 0) return new Set();
+  const rows = (await db('shopping_list_items')
+    .where({ family_id: familyId, list_id: listId, deleted: false })
+    .whereIn('id', ids)
+    .select('id')) as Array<{ id: unknown }>;
+  return new Set(rows.map((r) => String(r.id)));
+}
+
+/** What the suggestions of a list read (§10): the family's live items (removed ones too) created
+ *  since `since`, and the active items of the list whatever their age; the given columns. */
+export async function suggestionSourceRows(
+  db: Q,
+  familyId: string,
+  listId: string,
+  since: Date,
+  columns: readonly string[],
+): Promise<Row[]> {
+  return db('shopping_list_items')
+    .select(columns)
+    .where({ family_id: familyId, deleted: false })
+    .andWhere((q) =>
+      q.where('created_at', '>=', since).orWhere((on) => on.where({ list_id: listId }).whereNull('removed_at')),
+    );
+}
+
 export async function tombstoneItemsOfList(w: FamilyWrite, listId: string): Promise<void> {
   await w.tombstone('shopping_list_items', { list_id: listId });
 }

@@ -4,6 +4,8 @@ import type { Deps } from '../context.js';
 import type { ApiRouter } from '../http/route.js';
 import { uuid, writeAs } from '../shared/common.js';
 import { createItem, removeItem, restoreItem, toggleItem, updateItem } from './items.js';
+import { clearChecked, restoreItems, RestoreItemsBody } from './done-shopping.js';
+import { listSuggestions, SuggestionSchema, SuggestionsQuery } from './suggestions.js';
 import {
   ItemBody,
   ItemPatchBody,
@@ -241,6 +243,67 @@ export function registerListRoutes(api: ApiRouter, deps: Deps): void {
     },
     async (ctx, { actor, params }) => {
       ctx.body = await writeAs(deps, actor, (w) => restoreItem(w, actor, params.listId, params.itemId));
+    },
+  );
+
+  // --- the daily loop (contract §10) ---------------------------------------------------------
+
+  api.add(
+    {
+      method: 'get',
+      path: '/lists/:listId/suggestions',
+      summary:
+        'Suggestions: what the family added in the last 180 days (removed items too) that is not on the list, most often added first',
+      tag: TAG,
+      access: 'member',
+      params: ListParams,
+      query: SuggestionsQuery,
+      responses: {
+        200: { description: 'Suggestions', schema: z.array(SuggestionSchema) },
+        400: { description: 'Invalid limit (validation_failed)' },
+        404: notFound,
+      },
+    },
+    async (ctx, { actor, params, query }) => {
+      ctx.body = await listSuggestions(deps, actor, params.listId, query.limit);
+    },
+  );
+
+  const ItemsResult = z.object({ items: z.array(ItemSchema) });
+
+  api.add(
+    {
+      method: 'post',
+      path: '/lists/:listId/clear-checked',
+      summary: 'Done shopping: remove every active checked item of the list (soft; undo with restore-items)',
+      tag: TAG,
+      access: 'member',
+      params: ListParams,
+      responses: { 200: { description: 'The items removed (none: empty)', schema: ItemsResult }, 404: notFound },
+    },
+    async (ctx, { actor, params }) => {
+      ctx.body = { items: await writeAs(deps, actor, (w) => clearChecked(w, actor, params.listId)) };
+    },
+  );
+
+  api.add(
+    {
+      method: 'post',
+      path: '/lists/:listId/restore-items',
+      summary: 'Restore many items of the list at once (undo of clear-checked)',
+      tag: TAG,
+      access: 'member',
+      params: ListParams,
+      body: RestoreItemsBody,
+      // No bodyRefs: an id that is not this list's is `validation_failed` (§10), not `*_not_found`.
+      responses: {
+        200: { description: 'The items, active (those already active unchanged)', schema: ItemsResult },
+        400: { description: 'Invalid, or an id is not an item of this list (validation_failed); nothing restored' },
+        404: notFound,
+      },
+    },
+    async (ctx, { actor, params, body }) => {
+      ctx.body = { items: await writeAs(deps, actor, (w) => restoreItems(w, actor, params.listId, body.itemIds)) };
     },
   );
 }

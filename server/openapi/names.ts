@@ -74,6 +74,9 @@ export const ROUTE_NAMES: Record<string, RouteNames> = {
   'delete /lists/:listId/items/:itemId': { ok: 'Item' },
   'post /lists/:listId/items/:itemId/toggle': { ok: 'Item' },
   'post /lists/:listId/items/:itemId/restore': { ok: 'Item' },
+  'get /lists/:listId/suggestions': { ok: 'Suggestion' },
+  'post /lists/:listId/clear-checked': { ok: 'ItemBatch' },
+  'post /lists/:listId/restore-items': { body: 'RestoreItemsInput', ok: 'ItemBatch' },
   // Recipes
   'get /recipes': { ok: 'RecipeSummary' },
   'post /recipes': { body: 'RecipeInput', ok: 'Recipe' },

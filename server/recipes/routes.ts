@@ -45,6 +45,13 @@ const RecipeSummarySchema = z.object({
   updatedAt: recordSchemas.recipes.shape.updatedAt,
 });
 
+const CopyResult = z.object({
+  items: z.array(ItemSchema).meta({ description: 'New items, in ingredient order' }),
+  merged: z
+    .array(ItemSchema)
+    .meta({ description: 'Items that were on the list and took an ingredient’s quantity (merge), as they end' }),
+});
+
 const RecipeParams = z.object({ recipeId: uuid() });
 const IngredientParams = z.object({ recipeId: uuid(), ingredientId: uuid() });
 const TAG = 'Recipes';
@@ -200,15 +207,22 @@ export function registerRecipeRoutes(api: ApiRouter, deps: Deps): void {
     {
       method: 'post',
       path: '/recipes/:recipeId/copy-to-list',
-      summary: 'Copy the ingredients (all or some) onto a list as items, verbatim',
+      summary:
+        'Copy the ingredients (all or some) onto a list as items, verbatim or scaled to other servings, optionally merged into matching items',
       tag: TAG,
       access: 'member',
       params: RecipeParams,
       body: CopyBody,
       bodyRefs: ['listId', 'ingredientIds'],
       responses: {
-        201: { description: 'The new items', schema: z.object({ items: z.array(ItemSchema) }) },
-        400: { description: 'Invalid; list_not_found or ingredient_not_found' },
+        201: {
+          description: 'The new items, and the items of the list the copy added to (merge)',
+          schema: CopyResult,
+        },
+        400: {
+          description:
+            'Invalid; list_not_found, ingredient_not_found, or recipe_servings_unset (servings asked of a recipe without servings)',
+        },
         404: notFound,
       },
     },

@@ -4,10 +4,11 @@
 import type { Actor, Deps } from '../context.js';
 import type { FamilyWrite } from '../db/family-write.js';
 import { newId } from '../db/ids.js';
-import { badRequest, notFound } from '../errors.js';
+import { badRequest, notFound, validationFailed } from '../errors.js';
 import { assertProductRef, assertUnitRef, productName } from '../catalog/public.js';
 import { existingForCreate, lower, type Created, type Row } from '../shared/common.js';
-import { createItem, listRow, type ItemRecord } from '../lists/public.js';
+import { activeItemRows, createItem, listRow, toItem, updateItem, type ItemRecord } from '../lists/public.js';
+import { QUANTITY_MAX, findMergeTarget, mergedFields, scaleQuantity } from '@family-shopping/client/protocol';
 import { ingredientRow, ingredientRows, maxIngredientPosition, recipeRow, recipeSummaryRows } from './queries.js';
 import {
   toIngredient,
@@ -53,6 +54,10 @@ export interface RecipePatch {
 export interface CopyInput {
   listId: string;
   ingredientIds?: string[];
+  /** Quantities scaled from the recipe's servings to these (§10). */
+  servings?: number;
+  /** Add to a matching active unchecked item of the list instead of a new item (§10). */
+  merge?: boolean;
 }
 
 export interface PathOptions {
@@ -260,11 +265,17 @@ export async function deleteIngredient(
 // --- copy to list --------------------------------------------------------------------------
 
 /**
- * One new item per ingredient (all, or those named in `ingredientIds`, in position order):
- * name, quantity, both unit ids, isApproximate, quantityNote and both product ids verbatim;
- * the list's store's remembered sections apply (through createItem, which also emits ItemAdded,
- * ItemSectionChanged and ListProgress). A list that is not the family's: 400 list_not_found;
- * an ingredient id not of this recipe: 400 ingredient_not_found.
+ * One new item per ingredient (all, or those named in `ingredientIds`, in position order): name,
+ * quantity, both unit ids, isApproximate, quantityNote and both product ids verbatim, placed as
+ * any new item (through createItem, which also emits ItemAdded, ItemSectionChanged and
+ * ListProgress). With `servings` other than the recipe's, every quantity is `scaleQuantity`'d
+ * (§10). With `merge`, an ingredient whose `findMergeTarget` among the items that were on the
+ * list before the copy finds one adds to it instead (`mergedFields`, written by updateItem as a
+ * PATCH would be, with its events); each such item is listed once in `merged`, as it ends.
+ * Refusals: a list that is not the family's, 400 list_not_found; an ingredient id not of this
+ * recipe, 400 ingredient_not_found; `servings` for a recipe without servings, 400
+ * recipe_servings_unset; a scaled or summed quantity beyond the largest a quantity may be, 400
+ * validation_failed.
  */
 export async function copyRecipeToList(
   w: FamilyWrite,
@@ -272,9 +283,9 @@ export async function copyRecipeToList(
   recipeId: string,
   input: CopyInput,
   o: PathOptions = {},
-): Promise<{ items: ItemRecord[] }> {
+): Promise<{ items: ItemRecord[]; merged: ItemRecord[] }> {
   const prefix = o.prefix ?? 'body';
-  await liveRecipe(w, recipeId);
+  const recipe = await liveRecipe(w, recipeId);
   const listId = input.listId.toLowerCase();
   if (!(await listRow(w.trx, w.familyId, listId))) {
     throw badRequest('list_not_found', 'The list does not exist', [
@@ -294,13 +305,42 @@ export async function copyRecipeToList(
     const chosen = new Set(wanted);
     ingredients = ingredients.filter((i) => chosen.has(String(i.id)));
   }
+  const recipeServings = recipe.servings == null ? null : Number(recipe.servings);
+  if (input.servings !== undefined && recipeServings == null) {
+    throw badRequest('recipe_servings_unset', 'The recipe has no servings to scale from', [
+      { path: `${prefix}.servings`, message: 'the recipe has no servings to scale from' },
+    ]);
+  }
+  const scale = (q: number | null) =>
+    input.servings === undefined || recipeServings == null ? q : scaleQuantity(q, recipeServings, input.servings);
+  const tooLarge = (field: string, what: string) =>
+    validationFailed([{ path: `${prefix}.${field}`, message: `${what} would exceed ${QUANTITY_MAX}` }]);
+
+  // Merge targets: the list's items as they were before the copy; their quantities follow the
+  // merges made (two ingredients of one product and unit both add to the same item).
+  const before = input.merge ? (await activeItemRows(w.trx, w.familyId, listId)).map(toItem) : [];
+  const copied = ingredients.map(toIngredient);
   const items: ItemRecord[] = [];
-  // One write has one time: items are 1 ms apart (the last at the write's time, so createdAt
+  const merged = new Map<string, ItemRecord>();
+  // One write has one time: new items are 1 ms apart (the last at the write's time, so createdAt
   // never exceeds updatedAt) and keep the recipe's order by createdAt.
-  for (const [n, ing] of ingredients.map(toIngredient).entries()) {
-    const input = {
+  const toAdd = copied.filter((ing) => !(input.merge && findMergeTarget(ing, scale(ing.quantity), before)));
+  let n = 0;
+  for (const ing of copied) {
+    const quantity = scale(ing.quantity);
+    if (quantity != null && quantity > QUANTITY_MAX) throw tooLarge('servings', `the quantity of ${ing.name}`);
+    const target = input.merge ? findMergeTarget(ing, quantity, before) : null;
+    if (target && quantity != null) {
+      const fields = mergedFields(target, { quantity, isApproximate: ing.isApproximate });
+      if (fields.quantity > QUANTITY_MAX) throw tooLarge('merge', `the quantity of ${target.name}`);
+      const item = await updateItem(w, actor, listId, target.id, fields);
+      Object.assign(target, item);
+      merged.set(item.id, item);
+      continue;
+    }
+    const itemInput = {
       name: ing.name,
-      quantity: ing.quantity,
+      quantity,
       unitOfMeasureId: ing.unitOfMeasureId,
       familyUnitOfMeasureId: ing.familyUnitOfMeasureId,
       isApproximate: ing.isApproximate,
@@ -308,9 +348,9 @@ export async function copyRecipeToList(
       productId: ing.productId,
       familyProductId: ing.familyProductId,
     };
-    const createdAt = new Date(w.now.getTime() - (ingredients.length - 1 - n));
-    const { record } = await createItem(w, actor, listId, input, { createdAt });
+    const createdAt = new Date(w.now.getTime() - (toAdd.length - 1 - n++));
+    const { record } = await createItem(w, actor, listId, itemInput, { createdAt });
     items.push(record);
   }
-  return { items };
+  return { items, merged: [...merged.values()] };
 }

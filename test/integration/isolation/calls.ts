@@ -68,6 +68,8 @@ export function foreignRef(field: string, a: Fixture): unknown {
       return a.listId;
     case 'itemId':
       return a.itemId;
+    case 'itemIds':
+      return [a.itemId];
     case 'recipeId':
       return a.recipeId;
     case 'ingredientIds':
@@ -214,6 +216,8 @@ export const VALID_CALLS: Record<string, ValidCall> = {
   'POST /lists/:listId/items/:itemId/toggle': {},
   'DELETE /lists/:listId/items/:itemId': {},
   'POST /lists/:listId/items/:itemId/restore': {},
+  'POST /lists/:listId/clear-checked': {},
+  'POST /lists/:listId/restore-items': { body: (fx) => ({ itemIds: [fx.itemId] }) },
   // Recipes
   'POST /recipes': { body: () => ({ name: `Recipe ${tag()}`, ingredients: [{ name: 'Flour' }] }) },
   'PATCH /recipes/:recipeId': { body: named('Renamed recipe') },
@@ -250,6 +254,8 @@ export const VALID_CALLS: Record<string, ValidCall> = {
  * The route's valid body must contain the parent (here: one ingredient).
  */
 export const NESTED_REFS: Record<string, string[]> = {
+  // Not a bodyRef (whose code would be `item_not_found`): §10 answers `validation_failed`.
+  'POST /lists/:listId/restore-items': ['itemIds'],
   'POST /recipes': [
     'ingredients.0.unitOfMeasureId',
     'ingredients.0.familyUnitOfMeasureId',

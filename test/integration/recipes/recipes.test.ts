@@ -272,7 +272,7 @@ describe('copy recipe to list', () => {
       expect(result.status).to.equal(201);
       expect(delta).to.equal(1);
       items = result.body.items;
-      expect(Object.keys(result.body)).to.deep.equal(['items']);
+      expect(Object.keys(result.body)).to.deep.equal(['items', 'merged']);
       expect(events.of('ItemAdded').map((e: any) => e.item)).to.deep.equal(items);
       expect(events.of('ItemAdded').every((e: any) => e.listId === list.id)).to.equal(true);
       expect(events.of('ListProgress')).to.deep.equal([
