@@ -2,6 +2,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import type { Category } from '@family-shopping/client/protocol';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 
@@ -18,6 +19,8 @@ export interface SeedProduct {
   key: string;
   name: string;
   unitCategoryFlags: UnitCategory[];
+  /** Every staple has one. */
+  category: Category;
 }
 
 const read = <T>(file: string): T => JSON.parse(fs.readFileSync(path.join(here, file), 'utf8')) as T;

@@ -3,7 +3,15 @@
 export { bitsToFlags, flagsToBits, type UnitCategoryName } from './flags.js';
 export { FAMILY_UNIT_COLUMNS, GLOBAL_UNIT_COLUMNS, effectiveGlobalProducts } from './queries.js';
 export { toProduct, toUnit, type EffectiveProductRow, type EffectiveUnitRow } from './records.js';
-export { assertProductRef, assertUnitRef, knownRefs, productName, type KnownRefs } from './refs.js';
+export {
+  assertProductRef,
+  assertUnitRef,
+  knownRefs,
+  productCategories,
+  productCategory,
+  productName,
+  type KnownRefs,
+} from './refs.js';
 export {
   clearOverride,
   createFamilyProduct,

@@ -17,6 +17,7 @@ export function effectiveGlobalProducts(q: Q, familyId: string): Knex.QueryBuild
       q.raw("'global'::text as kind"),
       q.raw('coalesce(o.name, p.name) as name'),
       q.raw('coalesce(o.unit_category_flags, p.unit_category_flags) as unit_category_flags'),
+      q.raw('coalesce(o.category, p.category) as category'),
       q.raw('(o.id is not null) as overridden'),
       'p.created_at',
       q.raw('greatest(p.updated_at, o.updated_at) as updated_at'),
@@ -33,6 +34,7 @@ function effectiveProducts(q: Q, familyId: string): Knex.QueryBuilder {
       q.raw("'family'::text as kind"),
       'name',
       'unit_category_flags',
+      'category',
       q.raw('false as overridden'),
       'created_at',
       'updated_at',
@@ -55,11 +57,23 @@ export async function effectiveProductById(
   return (await effectiveProducts(q, familyId).select('*').where({ id }).first()) as EffectiveProductRow | undefined;
 }
 
+/** The effective category of these products of the family's catalog (global or the family's
+ *  own), by id; those without one are left out. */
+export async function effectiveProductCategories(q: Q, familyId: string, ids: string[]): Promise<Map<string, string>> {
+  if (ids.length === 0) return new Map();
+  const rows = (await effectiveProducts(q, familyId)
+    .select('id', 'category')
+    .whereIn('id', ids)
+    .whereNotNull('category')) as Array<{ id: string; category: string }>;
+  return new Map(rows.map((r) => [String(r.id), r.category]));
+}
+
 export interface FamilyProductRow {
   id: string;
   family_id: string;
   name: string;
   unit_category_flags: number;
+  category: string | null;
   deleted: boolean;
 }
 

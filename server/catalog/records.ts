@@ -1,6 +1,12 @@
 // Row → REST record mapping for the product and unit catalogs. The replication `products` and
 // `units` docs are these records plus `_deleted`, so the mappers are shared with sync.
-import { CATALOG_KINDS, recordSchemas, type CatalogKind, type DocData } from '@family-shopping/client/protocol';
+import {
+  CATALOG_KINDS,
+  recordSchemas,
+  type CatalogKind,
+  type Category,
+  type DocData,
+} from '@family-shopping/client/protocol';
 import { bitsToFlags, type UnitCategoryName } from './flags.js';
 import { named } from '../openapi/responses.js';
 
@@ -13,7 +19,7 @@ export type UnitRecord = DocData<'units'>;
 
 /**
  * One row of the effective product catalog, as the queries in `queries.ts` select it: a global
- * product with the family's live override folded in (`name`/`unit_category_flags` already
+ * product with the family's live override folded in (`name`/`unit_category_flags`/`category` already
  * effective, `overridden` true when an override row exists), or a family product.
  */
 export interface EffectiveProductRow {
@@ -21,6 +27,8 @@ export interface EffectiveProductRow {
   kind: CatalogKind;
   name: string;
   unit_category_flags: number | string;
+  /** The effective shop category (the override's when it sets one), or null (absent: null). */
+  category?: string | null;
   overridden: boolean;
   created_at: Date | string;
   updated_at: Date | string;
@@ -46,6 +54,7 @@ export function toProduct(row: EffectiveProductRow): ProductRecord {
     kind: row.kind,
     name: row.name,
     unitCategoryFlags: bitsToFlags(Number(row.unit_category_flags)),
+    category: (row.category ?? null) as Category | null,
     overridden: row.kind === 'global' && !!row.overridden,
     createdAt: iso(row.created_at),
     updatedAt: iso(row.updated_at),

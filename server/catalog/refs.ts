@@ -4,7 +4,8 @@
 // Used inside a family write (REST and replication push alike), so it only reads through `trx`.
 import type { Trx } from '../db/knex.js';
 import { badRequest, validationFailed } from '../errors.js';
-import { effectiveProductById, existingIds, rowExists } from './queries.js';
+import type { Category } from '@family-shopping/client/protocol';
+import { effectiveProductById, effectiveProductCategories, existingIds, rowExists } from './queries.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -130,4 +131,34 @@ export async function productName(trx: Trx, familyId: string, ref: ProductRef): 
   if (!row)
     throw validationFailed([{ path: 'body.name', message: 'required unless productId or familyProductId is given' }]);
   return row.name;
+}
+
+/**
+ * The product's effective shop category (a family's override of a global product applies), or
+ * null: without a product, without a category, or an unknown product. Placement by category
+ * (api-contract §10) reads it; call after assertProductRef.
+ */
+export async function productCategory(trx: Trx, familyId: string, ref: ProductRef): Promise<Category | null> {
+  const id = ref.productId ?? ref.familyProductId;
+  if (!id || !UUID.test(id)) return null;
+  const row = await effectiveProductById(trx, familyId, id);
+  return (row?.category ?? null) as Category | null;
+}
+
+/** `productCategory` for many products in one query (replication push): product id → its
+ *  effective category (products without one are left out). */
+export async function productCategories(
+  trx: Trx,
+  familyId: string,
+  refs: ProductRef[],
+): Promise<ReadonlyMap<string, Category>> {
+  const ids = [
+    ...new Set(
+      refs
+        .map((r) => r.productId ?? r.familyProductId)
+        .filter((id): id is string => id != null && UUID.test(id))
+        .map((id) => id.toLowerCase()),
+    ),
+  ];
+  return (await effectiveProductCategories(trx, familyId, ids)) as ReadonlyMap<string, Category>;
 }

@@ -9,23 +9,32 @@ import { conflict, notFound } from '../errors.js';
 import { flagsToBits, type UnitCategoryName } from './flags.js';
 import * as q from './queries.js';
 import { toProduct, toUnit, type ProductRecord, type UnitRecord } from './records.js';
-import { CATALOG_REFUSALS, searchProducts as searchEffective, sortUnits } from '@family-shopping/client/protocol';
+import {
+  CATALOG_REFUSALS,
+  searchProducts as searchEffective,
+  sortUnits,
+  type Category,
+} from '@family-shopping/client/protocol';
 
 export interface FamilyProductInput {
   id?: string;
   name: string;
   unitCategoryFlags?: UnitCategoryName[];
+  category?: Category | null;
 }
 
 export interface FamilyProductPatch {
   name?: string;
   unitCategoryFlags?: UnitCategoryName[];
+  category?: Category | null;
 }
 
-/** An override replaces the family's previous one; a field left out follows the global product. */
+/** An override replaces the family's previous one; a field left out (or null) follows the
+ *  global product. */
 export interface OverrideInput {
   name?: string | null;
   unitCategoryFlags?: UnitCategoryName[] | null;
+  category?: Category | null;
 }
 
 export interface FamilyUnitInput {
@@ -102,6 +111,7 @@ export async function createFamilyProduct(
     id,
     name: input.name,
     unit_category_flags: flagsToBits(input.unitCategoryFlags ?? []),
+    category: input.category ?? null,
     deleted: false,
   });
   return { record: await effectiveProduct(w, id), created: true };
@@ -122,6 +132,7 @@ export async function updateFamilyProduct(
     changes.name = patch.name;
   }
   if (patch.unitCategoryFlags !== undefined) changes.unit_category_flags = flagsToBits(patch.unitCategoryFlags);
+  if (patch.category !== undefined) changes.category = patch.category;
   await w.update('family_products', { id: row.id }, changes);
   return effectiveProduct(w, row.id);
 }
@@ -155,6 +166,7 @@ export async function setOverride(
   const values = {
     name: input.name ?? null,
     unit_category_flags: input.unitCategoryFlags == null ? null : flagsToBits(input.unitCategoryFlags),
+    category: input.category ?? null,
   };
   const existing = await q.liveOverride(w.trx, w.familyId, productId);
   if (existing) await w.update('family_product_overrides', { id: existing.id }, values);

@@ -6,8 +6,9 @@ import type { Actor } from '../context.js';
 import type { FamilyWrite } from '../db/family-write.js';
 import { newId } from '../db/ids.js';
 import { badRequest, notFound } from '../errors.js';
-import { assertProductRef, assertUnitRef, productName, type KnownRefs } from '../catalog/public.js';
-import { recallSection, rememberSection, sectionRow } from '../stores/public.js';
+import { assertProductRef, assertUnitRef, productCategory, productName, type KnownRefs } from '../catalog/public.js';
+import { recallSection, rememberSection, sectionRow, sectionRows, toPlacementSection } from '../stores/public.js';
+import { placeItem, remembersPlacement, type Category, type PlacementSection } from '@family-shopping/client/protocol';
 import { existingForCreate, lower, type Created, type Row } from '../shared/common.js';
 import { itemRow, listCounts, listRow } from './queries.js';
 import { toItem, type ItemRecord } from './records.js';
@@ -134,8 +135,10 @@ const hasProduct = (p: { productId: string | null; familyProductId: string | nul
 
 // --- inner operations -------------------------------------------------------------------------
 
-/** Adds an item. Without `sectionId`, a product the list's store remembers gets that section;
- *  an explicit `sectionId` wins and is remembered for the product. Re-sending a known id → the
+/** Adds an item, placed as api-contract §10 says (protocol `placeItem`): an explicit `sectionId`
+ *  (remembered for the product) → the section the list's store remembers for the product → the
+ *  first section in walking order of that store whose category is the product's effective
+ *  category (not remembered) → none. Re-sending a known id → the
  *  existing item with `created: false`. `createdAt` (default: the write's time) lets a caller
  *  that adds several items in one write keep their order. Events: ItemAdded, ItemSectionChanged (when it got a
  *  section), ListProgress. */
@@ -171,6 +174,10 @@ export interface KnownItemRefs {
   sections: KnownSections;
   /** The section a store remembers for a product (what `recallSection` reads). */
   recall(storeId: string | null, product: { productId: string | null; familyProductId: string | null }): string | null;
+  /** The product's effective category (what `productCategory` reads). */
+  category(product: { productId: string | null; familyProductId: string | null }): Category | null;
+  /** The live sections of a store (what placement by category reads). */
+  storeSections(storeId: string): readonly PlacementSection[];
 }
 
 type Remember = [
@@ -199,14 +206,11 @@ export async function planCreateItem(
   const name = input.name ?? (await productName(w.trx, w.familyId, product));
 
   const storeId = list.store_id == null ? null : String(list.store_id);
-  let sectionId = lower(input.sectionId) ?? null;
-  let remember: Remember | null = null;
-  if (sectionId) {
-    await assertSection(w, list, sectionId, o, known?.sections);
-    if (storeId && hasProduct(product)) remember = [storeId, product, sectionId];
-  } else {
-    sectionId = known ? known.recall(storeId, product) : await recallSection(w, storeId, product);
-  }
+  const placement = await placeNewItem(w, list, storeId, product, lower(input.sectionId) ?? null, o, known);
+  const remember: Remember | null = remembersPlacement(placement, storeId, product)
+    ? [storeId, product, placement.sectionId]
+    : null;
+  const sectionId = placement.sectionId;
 
   const row: Row = {
     id: lower(input.id) ?? newId(),
@@ -223,6 +227,36 @@ export async function planCreateItem(
     ...(o.createdAt ? { created_at: o.createdAt } : {}),
   };
   return { row, remember };
+}
+
+/** Where a new item goes (§10, protocol `placeItem`); reads only what the step reached needs:
+ *  the memory without an explicit section, the category and the store's sections without
+ *  either. */
+async function placeNewItem(
+  w: FamilyWrite,
+  list: Row,
+  storeId: string | null,
+  product: { productId: string | null; familyProductId: string | null },
+  explicit: string | null,
+  o: RefOptions,
+  known?: KnownItemRefs,
+) {
+  if (explicit) {
+    await assertSection(w, list, explicit, o, known?.sections);
+    return placeItem({ sectionId: explicit, remembered: null, productCategory: null, sections: [] });
+  }
+  const remembered = known ? known.recall(storeId, product) : await recallSection(w, storeId, product);
+  let category: Category | null = null;
+  let sections: readonly PlacementSection[] = [];
+  if (!remembered && storeId && hasProduct(product)) {
+    category = known ? known.category(product) : await productCategory(w.trx, w.familyId, product);
+    if (category != null) {
+      sections = known
+        ? known.storeSections(storeId)
+        : (await sectionRows(w.trx, w.familyId, [storeId])).map(toPlacementSection);
+    }
+  }
+  return placeItem({ sectionId: null, remembered, productCategory: category, sections });
 }
 
 /** The events of an added item: ItemAdded, ItemSectionChanged (when it got a section),

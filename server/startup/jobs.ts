@@ -11,12 +11,13 @@ import { flagsToBits } from '../catalog/public.js';
 import { loadStapleProducts, loadUnits } from '../../seeds/load.js';
 import {
   anyFamilyExists,
-  globalProductKeys,
+  globalProductCategories,
   globalUnitCodes,
   insertGlobalProducts,
   insertGlobalUnits,
   keepSetting,
   lockDefaultFamilyCreation,
+  setMissingProductCategories,
 } from './queries.js';
 
 /** Global units always exist, in every environment (tests included). */
@@ -38,21 +39,35 @@ export async function ensureUnits(db: Db): Promise<number> {
   });
 }
 
-/** The staple product seeder: insert-or-ignore on the stable key. */
+/**
+ * The staple product seeder: insert-or-ignore on the stable key, each with its category; an
+ * existing staple without a category gets the file's (api-contract §10). Both are one catalog
+ * write, so the rows carry the catalog version devices pull after. Idempotent and safe with
+ * several instances starting at once: the catalog counter serialises the writes, the insert
+ * ignores keys already there and the update skips products that have a category by then.
+ */
 export async function seedStapleProducts(db: Db): Promise<number> {
   const products = loadStapleProducts();
-  const existing = new Set(await globalProductKeys(db));
+  const existing = new Map((await globalProductCategories(db)).map((p) => [p.key, p.category]));
   const missing = products.filter((p) => !existing.has(p.key));
-  if (missing.length === 0) return 0;
+  const uncategorized = products.filter((p) => existing.has(p.key) && existing.get(p.key) == null);
+  if (missing.length === 0 && uncategorized.length === 0) return 0;
   return catalogWrite({ db }, async (trx, version) => {
     const rows = missing.map((p) => ({
       id: stableId('product', p.key),
       key: p.key,
       name: p.name,
       unit_category_flags: flagsToBits(p.unitCategoryFlags),
+      category: p.category,
       catalog_version: version,
     }));
-    return insertGlobalProducts(trx, rows);
+    const added = rows.length ? await insertGlobalProducts(trx, rows) : 0;
+    await setMissingProductCategories(
+      trx,
+      uncategorized.map((p) => ({ key: p.key, category: p.category })),
+      version,
+    );
+    return added;
   });
 }
 

@@ -13,8 +13,27 @@ export async function insertGlobalUnits(trx: Trx, rows: Record<string, unknown>[
   return inserted.length;
 }
 
-export async function globalProductKeys(q: Q): Promise<string[]> {
-  return (await q('products').pluck('key')) as string[];
+/** Every global product's key and category. */
+export async function globalProductCategories(q: Q): Promise<Array<{ key: string; category: string | null }>> {
+  return (await q('products').select('key', 'category')) as Array<{ key: string; category: string | null }>;
+}
+
+/** Sets the category of the global products with these keys that have none, at the catalog
+ *  version of this write; returns how many changed. */
+export async function setMissingProductCategories(
+  trx: Trx,
+  pairs: Array<{ key: string; category: string }>,
+  catalogVersion: string,
+): Promise<number> {
+  if (pairs.length === 0) return 0;
+  const { rows } = (await trx.raw(
+    `UPDATE products p SET category = d.category, catalog_version = ?, updated_at = now()
+       FROM (VALUES ${pairs.map(() => '(?, ?)').join(', ')}) AS d(key, category)
+       WHERE p.key = d.key AND p.category IS NULL
+       RETURNING p.id`,
+    [catalogVersion, ...pairs.flatMap((p) => [p.key, p.category])],
+  )) as { rows: unknown[] };
+  return rows.length;
 }
 
 /** Insert-or-ignore on the product key; returns how many were added. */

@@ -1,6 +1,6 @@
 // The front door of server/stores: what other features may use. Import it as
 // '../stores/public.js'; the files behind it are this feature's own (docs/architecture.md).
 export { recallSection, rememberSection } from './memory.js';
-export { memoryRowsFor, sectionRow, sectionRowsByIds, storeRow } from './queries.js';
-export { toSection, toSectionMemory, toStore } from './records.js';
+export { memoryRowsFor, sectionRow, sectionRows, sectionRowsByIds, storeRow } from './queries.js';
+export { toPlacementSection, toSection, toSectionMemory, toStore } from './records.js';
 export { createSection, createStore, deleteSection, deleteStore, renameStore, updateSection } from './service.js';

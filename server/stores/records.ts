@@ -1,6 +1,6 @@
 // Row → REST record mapping for stores, sections and section memory. Replication docs are these
 // records plus `_deleted`, so they carry nothing else.
-import type { DocData } from '@family-shopping/client/protocol';
+import type { Category, DocData, PlacementSection } from '@family-shopping/client/protocol';
 import { iso, str, strOrNull, type Row } from '../shared/common.js';
 
 /** The store, section and section-memory docs: the protocol's shapes. */
@@ -39,9 +39,16 @@ export function toSection(row: Row): SectionRecord {
     storeId: str(row.store_id),
     name: str(row.name),
     position: Number(row.position),
+    category: (row.category ?? null) as Category | null,
     createdAt: iso(row.created_at),
     updatedAt: iso(row.updated_at),
   };
+}
+
+/** A section row as placement by category reads it (protocol `placeItem`). */
+export function toPlacementSection(row: Row): PlacementSection {
+  const s = toSection(row);
+  return { id: s.id, position: s.position, category: s.category, createdAt: s.createdAt };
 }
 
 export function toSectionMemory(row: Row): SectionMemoryRecord {

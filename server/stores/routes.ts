@@ -6,7 +6,7 @@ import {
   recordSchemas,
   sectionAddInput,
   sectionOrderInput,
-  sectionRenameInput,
+  sectionUpdateInput,
   storeCreateInput,
   storeUpdateInput,
 } from '@family-shopping/client/protocol';
@@ -19,9 +19,9 @@ import {
   getStore,
   listSections,
   listStores,
-  renameSection,
   renameStore,
   reorderSections,
+  updateSection,
 } from './service.js';
 
 // Bodies and records: the protocol's inputs and shapes (the rules push and the SDK apply too).
@@ -40,7 +40,7 @@ const SectionParams = z.object({ storeId: uuid(), sectionId: uuid() });
 const StoreBody = storeCreateInput;
 const StorePatch = storeUpdateInput;
 const SectionBody = sectionAddInput;
-const SectionPatch = sectionRenameInput;
+const SectionPatch = sectionUpdateInput;
 const OrderBody = sectionOrderInput;
 
 const TAG = 'Stores';
@@ -201,7 +201,7 @@ export function registerStoreRoutes(api: ApiRouter, deps: Deps): void {
     {
       method: 'patch',
       path: '/stores/:storeId/sections/:sectionId',
-      summary: 'Rename a section',
+      summary: 'Rename a section and/or set its category',
       tag: TAG,
       access: 'admin',
       params: SectionParams,
@@ -213,7 +213,7 @@ export function registerStoreRoutes(api: ApiRouter, deps: Deps): void {
       },
     },
     async (ctx, { actor, params, body }) => {
-      ctx.body = await writeAs(deps, actor, (w) => renameSection(w, actor, params.storeId, params.sectionId, body));
+      ctx.body = await writeAs(deps, actor, (w) => updateSection(w, actor, params.storeId, params.sectionId, body));
     },
   );
 

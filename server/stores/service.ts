@@ -19,10 +19,16 @@ import {
   storeRows,
 } from './queries.js';
 import { toSection, toStoreWithSections, type SectionRecord, type StoreWithSections } from './records.js';
-import { DEFAULT_SECTIONS, defaultSectionId } from '@family-shopping/client/protocol';
+import {
+  DEFAULT_SECTION_CATEGORIES,
+  DEFAULT_SECTIONS,
+  defaultSectionId,
+  type Category,
+} from '@family-shopping/client/protocol';
 
 /** Created with every new store, in this walking order (positions 0..10), with ids derived from
- *  the store's (the SDK creates the same ones offline). */
+ *  the store's (the SDK creates the same ones offline) and the categories of
+ *  `DEFAULT_SECTION_CATEGORIES`, by position. */
 export { DEFAULT_SECTIONS };
 
 type ReadDeps = Pick<Deps, 'db'>;
@@ -36,11 +42,14 @@ export interface SectionInput {
   id?: string;
   name: string;
   position?: number;
+  /** Absent: null (a section a user adds has no category unless given one). */
+  category?: Category | null;
 }
 
 export interface SectionPatch {
   name?: string;
   position?: number;
+  category?: Category | null;
 }
 
 function requireAdmin(actor: Actor): void {
@@ -112,7 +121,8 @@ export async function createStore(
     // id already taken (another family's crafted row) falls back to a random one.
     const derived = defaultSectionId(String(store.id), position);
     const id = (await existingRowId(w, 'store_sections', derived)) ? newId() : derived;
-    await w.insert('store_sections', { id, store_id: store.id, name, position });
+    const category = DEFAULT_SECTION_CATEGORIES[position] ?? null;
+    await w.insert('store_sections', { id, store_id: store.id, name, position, category });
   }
   return { record: await storeWithSections(w.trx, w.familyId, store), created: true };
 }
@@ -180,22 +190,13 @@ export async function createSection(
     store_id: storeId,
     name: input.name,
     position,
+    category: input.category ?? null,
   });
   return { record: toSection(row), created: true };
 }
 
-export async function renameSection(
-  w: FamilyWrite,
-  actor: Actor,
-  storeId: string,
-  sectionId: string,
-  patch: { name: string },
-): Promise<SectionRecord> {
-  return updateSection(w, actor, storeId, sectionId, { name: patch.name });
-}
-
-/** Sets name and/or the raw position (no renumbering: replication pushes each section's
- *  position; REST reorders through `reorderSections`). */
+/** Sets name, category and/or the raw position (no renumbering: replication pushes each
+ *  section's position; REST reorders through `reorderSections`). */
 export async function updateSection(
   w: FamilyWrite,
   actor: Actor,
@@ -210,6 +211,7 @@ export async function updateSection(
   const change: Row = {};
   if (patch.name !== undefined && patch.name !== row.name) change.name = patch.name;
   if (patch.position !== undefined && patch.position !== Number(row.position)) change.position = patch.position;
+  if (patch.category !== undefined && patch.category !== (row.category ?? null)) change.category = patch.category;
   if (Object.keys(change).length === 0) return toSection(row);
   const [updated] = await w.update('store_sections', { id: sectionId, deleted: false }, change);
   return toSection(updated!);

@@ -5,7 +5,7 @@
 import type { Actor } from '../context.js';
 import type { FamilyWrite } from '../db/family-write.js';
 import { AppError, badRequest, forbidden, validationFailed } from '../errors.js';
-import { fieldEqual, type CollectionName } from '@family-shopping/client/protocol';
+import { fieldEqual, type Category, type CollectionName } from '@family-shopping/client/protocol';
 import {
   archiveList,
   createList,
@@ -294,12 +294,12 @@ async function applySection(w: FamilyWrite, actor: Actor, s: D | null, n: D): Pr
   if (!s) await requireStore(w, n.storeId);
   if (actor.role !== 'admin') throw forbidden('Only a family admin can change store sections');
   if (!s) {
-    await createSection(w, actor, n.storeId, { id: n.id, name: n.name, position: n.position });
+    await createSection(w, actor, n.storeId, { id: n.id, name: n.name, position: n.position, category: n.category });
     return;
   }
   if (n._deleted) return deleteSection(w, actor, s.storeId, n.id);
   if (!fieldEqual('storeId', s.storeId, n.storeId)) throw cannotMove('storeId');
-  const patch = changes(s, n, ['name', 'position']);
+  const patch = changes(s, n, ['name', 'position', 'category']);
   if (Object.keys(patch).length) await updateSection(w, actor, s.storeId, n.id, patch);
 }
 
@@ -337,7 +337,9 @@ async function applyProduct(w: FamilyWrite, actor: Actor, s: D | null, n: D): Pr
     if (!s) throw readOnly('Global products cannot be created; create a family product (kind "family")');
     if (n.kind !== s.kind) throw cannotMove('kind');
     if (n._deleted) throw readOnly('Global products cannot be deleted');
-    // A global doc's name and flags are the family's override of the product.
+    // A global doc's name, flags and category are the family's override of the product. A
+    // category the override cannot hold (null while the global product has one) follows the
+    // global product: the doc comes back with the effective one.
     const base = (await baseGlobalProduct(w.trx, n.id))!;
     const nameDiffers = n.name !== base.name;
     const flagsDiffer = !fieldEqual(
@@ -345,22 +347,29 @@ async function applyProduct(w: FamilyWrite, actor: Actor, s: D | null, n: D): Pr
       n.unitCategoryFlags,
       bitsToFlags(Number(base.unit_category_flags)),
     );
-    if (!nameDiffers && !flagsDiffer) {
+    const categoryDiffers = n.category != null && n.category !== base.category;
+    if (!nameDiffers && !flagsDiffer && !categoryDiffers) {
       if (s.overridden) await clearOverride(w, actor, n.id);
       return;
     }
     await setOverride(w, actor, n.id, {
       name: nameDiffers ? n.name : null,
       unitCategoryFlags: flagsDiffer ? (n.unitCategoryFlags as UnitCategoryName[]) : null,
+      category: categoryDiffers ? (n.category as Category) : null,
     });
     return;
   }
   if (!s) {
-    await createFamilyProduct(w, actor, { id: n.id, name: n.name, unitCategoryFlags: n.unitCategoryFlags });
+    await createFamilyProduct(w, actor, {
+      id: n.id,
+      name: n.name,
+      unitCategoryFlags: n.unitCategoryFlags,
+      category: n.category,
+    });
     return;
   }
   if (n._deleted) return deleteProductAndUnlinkItems(w, actor, n.id);
-  const patch = changes(s, n, ['name', 'unitCategoryFlags']);
+  const patch = changes(s, n, ['name', 'unitCategoryFlags', 'category']);
   if (Object.keys(patch).length) await updateFamilyProduct(w, actor, n.id, patch);
 }
 

@@ -13,7 +13,7 @@
 import type { Actor } from '../context.js';
 import type { FamilyWrite } from '../db/family-write.js';
 import { fieldEqual } from '@family-shopping/client/protocol';
-import { knownRefs } from '../catalog/public.js';
+import { knownRefs, productCategories } from '../catalog/public.js';
 import {
   emitItemAdded,
   emitItemUpdated,
@@ -26,7 +26,7 @@ import {
   toItem,
 } from '../lists/public.js';
 import { iso } from '../shared/common.js';
-import { memoryRowsFor, sectionRowsByIds } from '../stores/public.js';
+import { memoryRowsFor, sectionRows, sectionRowsByIds, toPlacementSection } from '../stores/public.js';
 import { cannotMove, itemInput, itemPatch, pushedCreatedAt, pushedInstant, requireList } from './apply.js';
 import type { Row, WireDoc } from './docs.js';
 
@@ -67,8 +67,9 @@ type Step =
   | { kind: 'delete'; listId: string; before: Row };
 
 /** The references the accepted rows name: lists, units, products, sections and the section
- *  memory of their stores, one query per table. */
-async function readReferences(w: FamilyWrite, docs: D[]): Promise<KnownItemRefs> {
+ *  memory of their stores, one query per table; for placement by category (§10) of inserts
+ *  without a section, the products' effective categories and their stores' sections. */
+async function readReferences(w: FamilyWrite, docs: D[], inserts: D[]): Promise<KnownItemRefs> {
   const lists = await listRowsByIds(w.trx, w.familyId, [...new Set(docs.map((n) => String(n.listId)))]);
   // requireList reads its cache first: seed it with the lists read here (an unknown list is read
   // again there and refused with its rule's error).
@@ -92,6 +93,18 @@ async function readReferences(w: FamilyWrite, docs: D[]): Promise<KnownItemRefs>
       String(r.section_id),
     ]),
   );
+  // Placement by category: only inserts without a section that name a product may need it.
+  const unplaced = inserts.filter((n) => n.sectionId == null && hasProduct(n));
+  const categories = await productCategories(w.trx, w.familyId, unplaced);
+  const byStore = new Map<string, ReturnType<typeof toPlacementSection>[]>();
+  if (categories.size > 0) {
+    for (const r of await sectionRows(w.trx, w.familyId, storeIds)) {
+      const id = String(r.store_id);
+      const list = byStore.get(id) ?? [];
+      list.push(toPlacementSection(r));
+      byStore.set(id, list);
+    }
+  }
   return {
     refs,
     sections,
@@ -99,6 +112,8 @@ async function readReferences(w: FamilyWrite, docs: D[]): Promise<KnownItemRefs>
       storeId && (product.productId || product.familyProductId)
         ? (memory.get(memoryKey(storeId, product)) ?? null)
         : null,
+    category: (product) => categories.get(product.productId ?? product.familyProductId ?? '') ?? null,
+    storeSections: (storeId) => byStore.get(storeId) ?? [],
   };
 }
 
@@ -110,9 +125,11 @@ async function readReferences(w: FamilyWrite, docs: D[]): Promise<KnownItemRefs>
 export async function applyItemsInBulk(w: FamilyWrite, actor: Actor, accepted: Accepted[]): Promise<boolean> {
   if (accepted.length === 0) return true;
   if (accepted.some((a) => a.server !== null && a.row === null)) return false;
+  const live = accepted.filter((a) => !(a.doc as D)._deleted);
   const known = await readReferences(
     w,
-    accepted.filter((a) => !(a.doc as D)._deleted).map((a) => a.doc as D),
+    live.map((a) => a.doc as D),
+    live.filter((a) => a.server === null).map((a) => a.doc as D),
   );
 
   // --- the rules, row by row, in the order applyRow checks them ---------------------------------

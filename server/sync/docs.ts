@@ -45,6 +45,7 @@ export function productDoc(row: EffectiveProductRow, deleted = false): WireDoc {
     kind: p.kind,
     name: p.name,
     unitCategoryFlags: p.unitCategoryFlags,
+    category: p.category,
     overridden: p.overridden,
     createdAt: p.createdAt,
     updatedAt: p.updatedAt,

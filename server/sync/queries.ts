@@ -218,6 +218,7 @@ export async function familyProductRows(
       q.raw("'family'::text as kind"),
       'name',
       'unit_category_flags',
+      'category',
       q.raw('false as overridden'),
       'created_at',
       'updated_at',
@@ -246,9 +247,9 @@ export async function globalProductsAfter(
 export async function baseGlobalProduct(
   q: Q,
   id: string,
-): Promise<{ name: string; unit_category_flags: number } | undefined> {
-  return (await q('products').where({ id }).first('name', 'unit_category_flags')) as
-    { name: string; unit_category_flags: number } | undefined;
+): Promise<{ name: string; unit_category_flags: number; category: string | null } | undefined> {
+  return (await q('products').where({ id }).first('name', 'unit_category_flags', 'category')) as
+    { name: string; unit_category_flags: number; category: string | null } | undefined;
 }
 
 // --- effective unit catalog -----------------------------------------------------------------
@@ -317,6 +318,7 @@ export async function familyProductById(
       q.raw("'family'::text as kind"),
       'name',
       'unit_category_flags',
+      'category',
       q.raw('false as overridden'),
       'created_at',
       'updated_at',

@@ -9,6 +9,7 @@ import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import { startTestApp, request } from '../../helpers/app.js';
 import { makeFamily } from '../../helpers/factories.js';
 import type { RunningServer } from '../../../server/server.js';
+import { SCHEMA_VERSION } from '@family-shopping/client/protocol';
 
 type Json = Record<string, any>;
 
@@ -144,7 +145,7 @@ describe('OpenAPI document: schema-driven fuzzing of every operation', function 
         const paramModel: Record<string, fc.Arbitrary<unknown>> = Object.fromEntries(
           params.map((p) => [
             p.name as string,
-            p.name === 'schema' && p.in === 'query' ? fc.constant(1) : arbitraryOf(p.schema ?? {}, doc),
+            p.name === 'schema' && p.in === 'query' ? fc.constant(SCHEMA_VERSION) : arbitraryOf(p.schema ?? {}, doc),
           ]),
         );
         const paramArb = fc.record(paramModel, {

@@ -15,6 +15,7 @@ import { appliedMigrations, migrationNames } from '../../../server/ops/snapshot.
 import type { RunningServer } from '../../../server/server.js';
 import { createPgDatabase, pgliteUrl, runOps, tempDir } from './cli.js';
 import { differences, login, readViews } from './family-data.js';
+import { DEFAULT_SECTIONS, DEFAULT_SECTION_CATEGORIES, SCHEMA_VERSION } from '@family-shopping/client/protocol';
 
 const FIXTURE = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../fixtures/upgrade');
 
@@ -56,6 +57,34 @@ const same = (a: unknown, b: unknown) =>
   typeof a === 'string' && typeof b === 'string' && TIMESTAMP.test(a) && TIMESTAMP.test(b)
     ? instant(a) === instant(b)
     : JSON.stringify(a) === JSON.stringify(b);
+const later = (a: unknown, b: unknown) =>
+  typeof a === 'string' && typeof b === 'string' && new Date(b).getTime() >= new Date(a).getTime();
+
+/** Columns a migration's versioned write moves forward (a backfill devices must pull, e.g.
+ *  20261127000001_shop_categories): the row's version and time, and its family's counter. */
+const MOVES_FORWARD = new Set(['version', 'catalog_version', 'updated_at']);
+const unchanged = (column: string, a: unknown, b: unknown) =>
+  same(a, b) || (MOVES_FORWARD.has(column) && (column === 'updated_at' ? later(a, b) : Number(b) > Number(a)));
+
+const PULL_VIEW = /^\/api\/sync\/\w+\/pull\?/;
+/** A pull view as read now: the current schema; its documents by id (a write moves a doc to a
+ *  later page position) and its checkpoint checked apart. */
+const currentPath = (p: string) => p.replace(/([?&]schema=)\d+/, `$1${SCHEMA_VERSION}`);
+type PullView = { documents: Array<{ id: string }>; checkpoint: { version: number } | null };
+const byId = (v: PullView) => Object.fromEntries(v.documents.map((d) => [d.id, d]));
+
+/** `now` with every `updatedAt` that moved forward from `then`'s set back to it (a migration's
+ *  versioned write; every other value must stay). */
+function allowLaterUpdates(then: unknown, now: unknown): unknown {
+  if (Array.isArray(then) && Array.isArray(now)) return now.map((v, i) => allowLaterUpdates(then[i], v));
+  if (then && now && typeof then === 'object' && typeof now === 'object') {
+    const t = then as Record<string, unknown>;
+    return Object.fromEntries(
+      Object.entries(now).map(([k, v]) => [k, k === 'updatedAt' && later(t[k], v) ? t[k] : allowLaterUpdates(t[k], v)]),
+    );
+  }
+  return now;
+}
 
 describe('ops: upgrade from an earlier version', function () {
   this.timeout(600_000);
@@ -112,20 +141,41 @@ describe('ops: upgrade from an earlier version', function () {
         expect(found, `${table} ${key(row)}`).to.not.equal(undefined);
         for (const [column, value] of Object.entries(row))
           expect(
-            same(value, found![column]),
+            unchanged(column, value, found![column]),
             `${table} ${key(row)} ${column}: ${JSON.stringify(value)} → ${JSON.stringify(found![column])}`,
           ).to.equal(true);
       }
     }
 
-    // Every view reads as it did.
+    // Every view reads as it did (a pull at the current schema; docs may gain fields).
     const token = await login(app.url, recorded.email, recorded.password);
     const paths = Object.keys(recorded.views);
     expect(paths.length).to.be.at.least(20);
-    const views = await readViews(app.url, token, paths);
+    const views = await readViews(app.url, token, paths.map(currentPath));
     for (const p of paths) {
-      const diff = differences(recorded.views[p], views[p], p, { catalog: CATALOG_VIEW.test(p) });
+      let then = recorded.views[p];
+      let now = views[currentPath(p)];
+      if (PULL_VIEW.test(p)) {
+        const [a, b] = [then as PullView, now as PullView];
+        expect(b.checkpoint?.version ?? 0, p).to.be.at.least(a.checkpoint?.version ?? 0);
+        // The backfilled sections carry a new version: a device that pulled them then pulls them again.
+        if (p.startsWith('/api/sync/sections/'))
+          expect(b.checkpoint!.version, p).to.be.greaterThan(a.checkpoint!.version);
+        [then, now] = [byId(a), byId(b)];
+      }
+      const diff = differences(then, allowLaterUpdates(then, now), p, { catalog: CATALOG_VIEW.test(p) });
       expect(diff, p).to.deep.equal([]);
     }
+
+    // The migration to categories (api-contract §10): a section named as a default section has
+    // that section's category; other sections have none.
+    const sectionsPath = paths.find((p) => /^\/api\/stores\/[^/]+\/sections$/.test(p))!;
+    const sections = views[sectionsPath] as Array<{ name: string; category: string | null }>;
+    const expected = (name: string) => {
+      const i = DEFAULT_SECTIONS.findIndex((d) => d.toLowerCase() === name.toLowerCase());
+      return i < 0 ? null : DEFAULT_SECTION_CATEGORIES[i];
+    };
+    expect(sections.filter((s) => s.category != null).length).to.be.at.least(DEFAULT_SECTIONS.length);
+    expect(sections.map((s) => [s.name, s.category])).to.deep.equal(sections.map((s) => [s.name, expected(s.name)]));
   });
 });

@@ -37,7 +37,7 @@ describe('stores', () => {
     expect(res.body.sections.map((s: any) => s.name)).to.deep.equal(DEFAULTS);
     expect(res.body.sections.map((s: any) => s.position)).to.deep.equal(DEFAULTS.map((_, i) => i));
     const s = res.body.sections[0];
-    expect(Object.keys(s)).to.deep.equal(['id', 'storeId', 'name', 'position', 'createdAt', 'updatedAt']);
+    expect(Object.keys(s)).to.deep.equal(['id', 'storeId', 'name', 'position', 'category', 'createdAt', 'updatedAt']);
     expect(s.storeId).to.equal(res.body.id);
     expect(new Date(res.body.createdAt).toISOString()).to.equal(res.body.createdAt);
 

@@ -113,7 +113,17 @@ export function storeDoc(over: Partial<AnyDoc> = {}): AnyDoc {
 
 export function sectionDoc(storeId: string, over: Partial<AnyDoc> = {}): AnyDoc {
   const t = nowIso();
-  return { id: uuid(), storeId, name: 'Aisle 9', position: 20, createdAt: t, updatedAt: t, _deleted: false, ...over };
+  return {
+    id: uuid(),
+    storeId,
+    name: 'Aisle 9',
+    position: 20,
+    category: null,
+    createdAt: t,
+    updatedAt: t,
+    _deleted: false,
+    ...over,
+  };
 }
 
 /** The family's version counter (read straight from the database). */

@@ -7,6 +7,7 @@ import { catalogWrite } from '../../../server/db/family-write.js';
 import { newId } from '../../../server/db/ids.js';
 import {
   COLLECTIONS,
+  SCHEMA_VERSION,
   pullResponseSchemas,
   type Checkpoint,
   type CollectionName,
@@ -341,22 +342,30 @@ describe('sync pull', () => {
     expect(noSchema.body.code).to.equal('schema_outdated');
     expect(noSchema.headers.get('content-type')).to.match(/problem\+json/);
     expect((await get('/api/sync/items/pull?schema=0')).body.code).to.equal('schema_outdated');
+    // The schema before this one's (api-contract §10: 1 answers 426 schema_outdated).
+    const older = await get('/api/sync/items/pull?schema=1');
+    expect([older.status, older.body.code]).to.deep.equal([426, 'schema_outdated']);
+    const olderPush = await request(app, 'POST', '/api/sync/items/push?schema=1', {
+      token: t,
+      body: [],
+    });
+    expect([olderPush.status, olderPush.body.code]).to.deep.equal([426, 'schema_outdated']);
     expect((await request(app, 'POST', '/api/sync/items/push?schema=0', { token: t, body: [] })).status).to.equal(426);
-    const newer = await get('/api/sync/items/pull?schema=2');
+    const newer = await get(`/api/sync/items/pull?schema=${SCHEMA_VERSION + 1}`);
     expect([newer.status, newer.body.code]).to.deep.equal([400, 'schema_unsupported']);
-    const bad = await get('/api/sync/items/pull?schema=1&checkpoint=%7Bnope');
+    const bad = await get(`/api/sync/items/pull?schema=${SCHEMA_VERSION}&checkpoint=%7Bnope`);
     expect([bad.status, bad.body.code]).to.deep.equal([400, 'validation_failed']);
     const badId = await get(
-      `/api/sync/items/pull?schema=1&checkpoint=${encodeURIComponent(JSON.stringify({ version: 1, id: 'x' }))}`,
+      `/api/sync/items/pull?schema=${SCHEMA_VERSION}&checkpoint=${encodeURIComponent(JSON.stringify({ version: 1, id: 'x' }))}`,
     );
     expect(badId.status).to.equal(400);
-    expect((await get('/api/sync/items/pull?schema=1&limit=1001')).status).to.equal(400);
-    expect((await get('/api/sync/items/pull?schema=1&limit=0')).status).to.equal(400);
-    expect((await get('/api/sync/items/pull?schema=1&limit=1000')).status).to.equal(200);
+    expect((await get(`/api/sync/items/pull?schema=${SCHEMA_VERSION}&limit=1001`)).status).to.equal(400);
+    expect((await get(`/api/sync/items/pull?schema=${SCHEMA_VERSION}&limit=0`)).status).to.equal(400);
+    expect((await get(`/api/sync/items/pull?schema=${SCHEMA_VERSION}&limit=1000`)).status).to.equal(200);
     // Without a limit: pages of 100 (10 stores hold 110 sections).
     for (let i = 0; i < 10; i++) await request(app, 'POST', '/api/stores', { token: t, body: { name: `Store ${i}` } });
-    expect((await get('/api/sync/sections/pull?schema=1')).body.documents).to.have.length(100);
-    expect((await get('/api/sync/things/pull?schema=1')).status).to.equal(404);
-    expect((await request(app, 'GET', '/api/sync/items/pull?schema=1')).status).to.equal(401);
+    expect((await get(`/api/sync/sections/pull?schema=${SCHEMA_VERSION}`)).body.documents).to.have.length(100);
+    expect((await get(`/api/sync/things/pull?schema=${SCHEMA_VERSION}`)).status).to.equal(404);
+    expect((await request(app, 'GET', `/api/sync/items/pull?schema=${SCHEMA_VERSION}`)).status).to.equal(401);
   });
 });

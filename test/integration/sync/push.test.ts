@@ -5,7 +5,7 @@ import { testApp, request } from '../../helpers/app.js';
 import { makeFamily, makeMember } from '../../helpers/factories.js';
 import { insertGlobalProductRow } from '../../helpers/versioned.js';
 import type { FamilyEvent } from '../../../server/events/bus.js';
-import { pushResponseSchemas } from '@family-shopping/client/protocol';
+import { SCHEMA_VERSION, pushResponseSchemas } from '@family-shopping/client/protocol';
 import {
   familyVersion,
   itemDoc,
@@ -527,6 +527,7 @@ describe('sync push', () => {
       kind: 'family',
       name: `Own ${uuid()}`,
       unitCategoryFlags: ['Weight'],
+      category: null,
       overridden: false,
       createdAt: new Date().toISOString(),
       updatedAt: new Date().toISOString(),
@@ -563,7 +564,12 @@ describe('sync push', () => {
     const big = await push(app, t, 'stores', tooMany);
     expect([big.status, big.body.code]).to.deep.equal([400, 'validation_failed']);
     expect(
-      (await request(app, 'POST', '/api/sync/stores/push?schema=1', { token: t, body: { not: 'an array' } })).status,
+      (
+        await request(app, 'POST', `/api/sync/stores/push?schema=${SCHEMA_VERSION}`, {
+          token: t,
+          body: { not: 'an array' },
+        })
+      ).status,
     ).to.equal(400);
     expect((await push(app, t, 'nope', [])).status).to.equal(404);
     expect((await pull(app, t, 'stores')).status).to.equal(200);

@@ -44,7 +44,7 @@ function item(listId: string, fields: Partial<DocData<'items'>> = {}): DocData<'
   };
 }
 function section(storeId: string, name: string, position: number): DocData<'sections'> {
-  return { id: randomUUID(), storeId, name, position, createdAt: t(0), updatedAt: t(0) };
+  return { id: randomUUID(), storeId, name, position, category: null, createdAt: t(0), updatedAt: t(0) };
 }
 
 describe('protocol/views', () => {
@@ -93,6 +93,7 @@ describe('protocol/views', () => {
       kind: 'family',
       name,
       unitCategoryFlags: [],
+      category: null,
       overridden: false,
       createdAt: t(0),
       updatedAt: t(0),
