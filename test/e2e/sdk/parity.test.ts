@@ -22,7 +22,7 @@ import fc from 'fast-check';
 import { firstValueFrom } from 'rxjs';
 import { makeFamily } from '../../helpers/factories.js';
 import { FamilyClientError, type FamilyClient } from '@family-shopping/client';
-import { CATEGORIES, type Category } from '@family-shopping/client/protocol';
+import { CATEGORIES, pullUrl, type Category } from '@family-shopping/client/protocol';
 import { request } from '../../helpers/app.js';
 import { recordEvents, restAs, sdkSuite, signedInClient } from './helpers.js';
 
@@ -457,6 +457,14 @@ function record(made: Made, creates: Call['creates'], result: any): void {
   if (creates === 'section') made.sections.push({ id: result.id });
 }
 
+/** Section memory as placement reads it: store, product, section (sorted; ids are derived). */
+function sectionMemory(rows: any[]): string[][] {
+  return rows
+    .filter((r) => !r._deleted)
+    .map((r) => [r.storeId, r.productId ?? r.familyProductId, r.sectionId])
+    .sort((a, b) => (a.join() < b.join() ? -1 : 1));
+}
+
 const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z$/;
 
 /** A view with the twin's ids replaced by the device's, times by their presence, and lists and
@@ -479,6 +487,10 @@ function normalise(view: unknown, ids: Map<string, string>): unknown {
 describe('e2e SDK: parity of the domain layer with REST (property)', function () {
   this.timeout(600_000);
   const sdk = sdkSuite();
+
+  /** The family's section memory on the server (a pull of it from scratch). */
+  const serverMemory = async (token: string): Promise<any[]> =>
+    (await restAs(sdk.app, token)('GET', pullUrl('sectionMemory', null, 1000))).documents;
 
   it('random offline domain calls answer and show what REST answers and shows, before and after sync', async () => {
     await fc.assert(
@@ -517,7 +529,8 @@ describe('e2e SDK: parity of the domain layer with REST (property)', function ()
               details.push(detail);
               suggestions.push(detail ? await firstValueFrom(client.lists.suggestions$(l.id)) : null);
             }
-            return { active, archived, details, suggestions };
+            const memory = sectionMemory((await client.db.sectionMemory.find().exec()).map((d) => d.toJSON()));
+            return { active, archived, details, suggestions, memory };
           };
           const twinViews = async () => {
             const details = [];
@@ -533,6 +546,7 @@ describe('e2e SDK: parity of the domain layer with REST (property)', function ()
               archived: await twinRest('GET', '/api/lists?archived=true'),
               details,
               suggestions,
+              memory: sectionMemory(await serverMemory(twinToken)),
             };
           };
           for (const [step, op] of ops.entries()) {
@@ -598,6 +612,13 @@ describe('e2e SDK: parity of the domain layer with REST (property)', function ()
               await rest('GET', `/api/lists/${l.id}/suggestions?limit=50`),
             );
           }
+          // What the stores remember (placement by category remembers nothing, pushed or not) is
+          // the twin's, which REST alone wrote.
+          const memory = sectionMemory((await client.db.sectionMemory.find().exec()).map((d) => d.toJSON()));
+          expect(memory, 'section memory').to.deep.equal(sectionMemory(await serverMemory(family.admin.token)));
+          expect(normalise(memory, ids), 'section memory').to.deep.equal(
+            normalise(sectionMemory(await serverMemory(twinToken)), ids),
+          );
         } finally {
           await client.destroy();
         }
