@@ -11,6 +11,7 @@ import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { launchBrowser, phoneContext } from '../helpers/browser.js';
 import { request, startTestApp } from '../helpers/app.js';
 import type { RunningServer } from '../../server/server.js';
+import { seedStapleProducts } from '../../server/startup/jobs.js';
 import { PASSWORD, expectAccessible, registerInApp, requireBuiltApp, unique, waitUntil } from './app-helpers.js';
 
 const WAIT = { timeout: 30_000 };
@@ -46,6 +47,8 @@ describe('web app: the daily loop', function () {
   before(async () => {
     requireBuiltApp();
     app = await startTestApp();
+    // The staple catalog with its categories, as a server outside tests seeds it at startup.
+    await seedStapleProducts(app.deps.db);
     browser = await launchBrowser();
     ctx = await phoneContext(browser);
     page = await ctx.newPage();

@@ -310,11 +310,12 @@ function Suggestions({ client, listId, units }: { client: PageProps['client']; l
         {suggestions.map((s) => {
           const amount = formatAmount(s, units);
           return (
-            <li key={`${s.productId ?? s.familyProductId ?? ''}:${s.name}`}>
+            <li key={`${s.productId ?? s.familyProductId ?? ''}:${s.name}`} class="chip">
+              <span aria-hidden="true" class="chip-plus">
+                +
+              </span>
               <button
                 type="button"
-                class="chip"
-                aria-label={`Add ${s.name}`}
                 onClick={() =>
                   void run(() =>
                     d.items.add(listId, {
@@ -330,12 +331,10 @@ function Suggestions({ client, listId, units }: { client: PageProps['client']; l
                   )
                 }
               >
-                <span aria-hidden="true" class="chip-plus">
-                  +
-                </span>
+                <span class="sr-only">Add </span>
                 <span class="chip-name">{s.name}</span>
-                {amount && <span class="chip-amount">{amount}</span>}
               </button>
+              {amount && <span class="chip-amount">{amount}</span>}
             </li>
           );
         })}
