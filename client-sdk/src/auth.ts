@@ -6,9 +6,15 @@
  * another tab stored).
  */
 import { FamilyApiError, problemFrom } from './errors.js';
-import { isExpired, tokenTimes, type Session, type SessionChange } from './session.js';
+import {
+  isExpired,
+  tokenTimes,
+  type Session,
+  type SessionChange,
+  type SessionShare,
+  type SharedSessionRecord,
+} from './session.js';
 import { readJson, type Transport } from './transport.js';
-import type { SharedSessionRecord, Tabs } from './tabs.js';
 
 export interface RegisterInput {
   email: string;
@@ -37,7 +43,7 @@ export class Auth {
     private readonly transport: Transport,
     initial: Session | null | undefined,
     private readonly onSession?: (session: Session | null) => void,
-    private readonly tabs?: Tabs,
+    private readonly tabs?: SessionShare,
   ) {
     this.current = initial ?? null;
   }

@@ -5,31 +5,27 @@
  * API (`client.rest`). In browsers the tabs of one origin share the database and the session,
  * and one of them replicates (tabs.ts). See docs/sdk.md.
  */
-import {
-  BehaviorSubject,
-  Subject,
-  combineLatest,
-  distinctUntilChanged,
-  filter,
-  map,
-  type Observable,
-  type Subscription,
-} from 'rxjs';
+import { BehaviorSubject, Subject, combineLatest, distinctUntilChanged, filter, map, type Observable } from 'rxjs';
+import type { Subscription } from 'rxjs';
 import type { RxStorage } from 'rxdb';
 import { Auth, notSignedIn } from './auth.js';
-import { backoffDelay, Wakeup, type BackoffOptions } from './backoff.js';
+import type { BackoffOptions } from './backoff.js';
+import { Connectivity } from './client/connectivity.js';
+import { Leadership, type LeaderStatus } from './client/leadership.js';
+import { ListJoins } from './client/list-joins.js';
+import { ReplicationRun } from './client/replication-run.js';
+import { SessionRefresh } from './client/session-refresh.js';
 import { openFamilyDatabase, readOwner, writeOwner, type FamilyDatabase } from './database.js';
 import { FamilyClientError } from './errors.js';
 import type { ClientState, FamilyClientEvent, FamilyClientEventOf, FamilyClientEventType } from './events.js';
-import { LiveChannel, type WebSocketConstructor } from './live.js';
-import { Replications } from './replication.js';
+import type { WebSocketConstructor } from './live.js';
 import { Rest, type HttpMethod } from './rest.js';
-import { refreshDelay, type Session } from './session.js';
-import { SyncTracker, type PullProgress } from './status.js';
+import type { Session } from './session.js';
+import type { PullProgress } from './status.js';
 import { defaultStorage, hasIndexedDb } from './storage.js';
-import { Tabs, tabsAvailable, type TabMessage } from './tabs.js';
+import { Tabs, tabsAvailable } from './tabs.js';
 import { Transport, type FetchLike } from './transport.js';
-import { COLLECTIONS, PULL_LIMIT_MAX, RefusedRows, SCHEMA_VERSION, type CollectionName } from './protocol/index.js';
+import { COLLECTIONS, PULL_LIMIT_MAX, RefusedRows, SCHEMA_VERSION } from './protocol/index.js';
 import { createDomain, type Domain } from './domain/index.js';
 
 export interface FamilyClientOptions {
@@ -148,23 +144,13 @@ export async function createFamilyClient(options: FamilyClientOptions): Promise<
   return client;
 }
 
-/** Events the leader forwards to the other tabs (they derive state and session events). */
-const FORWARDED: ReadonlySet<FamilyClientEventType> = new Set([
-  'changed',
-  'frame',
-  'rejected',
-  'error',
-  'checkpoint_expired',
-  'removed',
-  'schema_outdated',
-] satisfies FamilyClientEventType[]);
-
-interface OpenRequest {
-  op: 'sync' | 'awaitInSync';
-  resolve(): void;
-  reject(err: unknown): void;
-}
-
+/**
+ * The client composes its parts (docs/architecture.md "The SDK client"): `Leadership` (which tab
+ * replicates, and what the tabs tell each other), `Connectivity` (reachability and wakeups),
+ * `SessionRefresh` (tokens refreshed ahead of expiry) and a `ReplicationRun` per start (the
+ * replications, their bookkeeping and the live channel). It owns the lifecycle (start, stop,
+ * close, destroy, one at a time) and what the app observes (state, pending, progress, events).
+ */
 class Client implements FamilyClient {
   readonly auth: Auth;
   readonly lists: Domain['lists'];
@@ -184,8 +170,13 @@ class Client implements FamilyClient {
   readonly pending$ = this.pendingSubject.pipe(distinctUntilChanged());
   private readonly progressSubject = new Subject<PullProgress>();
   readonly progress$ = this.progressSubject.asObservable();
-  private readonly wakeup = new Wakeup();
   private readonly realtime: boolean;
+  private readonly connectivity: Connectivity;
+  private readonly refresh: SessionRefresh;
+  private readonly leadership: Leadership;
+  private readonly joins = new ListJoins();
+  /** The replication while this client replicates (started, and the leader). */
+  private run: ReplicationRun | null = null;
   private lifecycle: Promise<unknown> = Promise.resolve();
   /** The app started this client (until stop()). */
   private running = false;
@@ -193,49 +184,34 @@ class Client implements FamilyClient {
   private startedOrStopped = false;
   /** pending$ of a database that never replicated, until the replication counts (status.ts). */
   private unreplicatedCount: Subscription | null = null;
-  /** `leader`: replicating here; `follower`: started, another tab replicates. */
-  private role: 'none' | 'leader' | 'follower' = 'none';
-  private replications: Replications | null = null;
-  private tracker: SyncTracker | null = null;
   /** The family being replicated while started. */
   private familyId: string | null = null;
-  private live: LiveChannel | null = null;
-  private readonly joinedLists = new Set<string>();
-  /** Lists other tabs joined (leader): list → tabs. */
-  private readonly remoteJoins = new Map<string, Set<string>>();
-  private subs: Subscription[] = [];
-  private releaseLead: (() => void) | null = null;
-  private removeNetworkListeners: (() => void) | null = null;
   /** The server ended this run (removed, schema_outdated): report it once. */
   private halted = false;
   private destroyed = false;
-  private liveUp = false;
-  /** The last request got an answer (and no browser `offline` came since). */
-  private reachable = true;
-  private probing = false;
-  private active = false;
   private wasOnline = false;
-  /** Follower: the leader's last status. */
-  private leaderId: string | null = null;
-  private mirrored: { state: ClientState; online: boolean } | null = null;
-  private readonly openRequests = new Map<string, OpenRequest>();
-  private requestSeq = 0;
-  private refreshTimer: ReturnType<typeof setTimeout> | undefined;
-  private nudgeTimer: ReturnType<typeof setTimeout> | undefined;
-  private nudgeVersion = -1;
-  private nudgeCollections: Set<CollectionName> | null = new Set();
-  private refreshFailures = 0;
 
   constructor(
     private readonly options: FamilyClientOptions,
     fetchImpl: FetchLike,
     readonly db: FamilyDatabase,
     private readonly refused: RefusedRows,
-    private readonly tabs: Tabs | undefined,
+    tabs: Tabs | undefined,
   ) {
+    // Default: the live channel where the runtime has a WebSocket (Node 20 has none unless one
+    // is passed); without it the client still replicates, pulling at start and on sync().
+    this.realtime = options.realtime ?? this.webSocket() !== undefined;
+    this.connectivity = new Connectivity({
+      realtime: this.realtime,
+      backoff: options.backoff,
+      probe: () => this.rest_.send('GET', '/api/me'),
+      reconnectLive: () => this.run?.reconnectLive(),
+      networkBack: () => this.run?.reSyncAll(),
+      changed: () => this.updateState(),
+    });
     const transport = new Transport(options.baseUrl, fetchImpl, {
       timeoutMs: options.requestTimeoutMs ?? 15_000,
-      onReachable: (ok) => this.setReachable(ok),
+      onReachable: (ok) => this.connectivity.setReachable(ok),
     });
     this.auth = new Auth(transport, options.session, options.onSession, tabs);
     const rest = new Rest(transport, this.auth);
@@ -259,13 +235,11 @@ class Client implements FamilyClient {
       units: this.units,
     } = domain);
     this.rest_ = rest;
-    // Default: the live channel where the runtime has a WebSocket (Node 20 has none unless one
-    // is passed); without it the client still replicates, pulling at start and on sync().
-    this.realtime = options.realtime ?? this.webSocket() !== undefined;
+    this.refresh = new SessionRefresh(this.auth, this.connectivity.wakeup, options.backoff);
     this.auth.subscribe((session, why) => {
       if (why === 'refreshed' && session) {
-        this.live?.reauthenticate(session.accessToken);
-        this.scheduleRefresh();
+        this.run?.reauthenticate(session.accessToken);
+        this.refresh.schedule();
       } else if (why === 'expired') {
         this.emit({ type: 'unauthenticated' });
         void this.stop();
@@ -275,7 +249,23 @@ class Client implements FamilyClient {
         void this.stop(); // another family's account: this database is not its replica
       }
     });
-    tabs?.onMessage((msg) => this.onTabMessage(msg));
+    this.leadership = new Leadership(tabs, this.joins, {
+      granted: () => void this.becomeLeader(),
+      adoptSession: (record) => this.auth.adopt(record),
+      status: (): LeaderStatus => ({ state: this.state, online: this.online, pending: this.pendingSubject.value }),
+      run: (op) => (op === 'sync' ? this.sync() : this.awaitInSync()),
+      joinLive: (listId) => this.run?.joinLive(listId),
+      leaveLive: (listId) => this.run?.leaveLive(listId),
+      leaderStatus: ({ pending }) => {
+        this.pendingSubject.next(pending);
+        this.updateState();
+      },
+      progress: (progress) => this.progressSubject.next(progress),
+      event: (event) => {
+        if (!this.events.closed) this.events.next(event);
+        if (event.type === 'removed' || event.type === 'schema_outdated') void this.stop();
+      },
+    });
   }
 
   get state(): ClientState {
@@ -284,12 +274,12 @@ class Client implements FamilyClient {
 
   get online(): boolean {
     if (!this.running) return false;
-    if (this.role === 'follower') return this.mirrored?.online ?? false;
-    return this.reachable && (!this.realtime || this.liveUp);
+    if (this.leadership.role === 'follower') return this.leadership.mirrored?.online ?? false;
+    return this.connectivity.online;
   }
 
   get leader(): boolean {
-    return this.role === 'leader';
+    return this.leadership.role === 'leader';
   }
 
   on<T extends FamilyClientEventType>(type: T, listener: (event: FamilyClientEventOf<T>) => void): () => void {
@@ -321,22 +311,18 @@ class Client implements FamilyClient {
           userId: session.user.id,
           baseUrl: this.options.baseUrl,
         });
-      const WebSocketImpl = this.webSocket();
-      if (this.realtime && !WebSocketImpl) {
+      if (this.realtime && !this.webSocket()) {
         throw new FamilyClientError('no_websocket', 'no WebSocket: pass the `ws` package as the WebSocket option');
       }
       this.running = true;
       this.halted = false;
       this.familyId = session.family.id;
-      if (this.tabs) {
+      if (this.leadership.shared) {
         // Replicate once this tab holds the origin's leadership; mirror the leader meanwhile.
-        this.role = 'follower';
-        this.mirrored = null;
-        this.releaseLead = this.tabs.lead(() => void this.becomeLeader());
-        this.tabs.post({ k: 'hello', from: this.tabs.id });
+        this.leadership.follow();
         this.updateState();
       } else {
-        this.startReplicating();
+        this.leadership.lead(() => this.startReplicating());
       }
     });
   }
@@ -346,48 +332,39 @@ class Client implements FamilyClient {
     return this.serial(async () => {
       if (!this.running) return;
       this.running = false;
-      const wasLeader = this.role === 'leader';
-      this.role = 'none';
-      for (const [id, r] of this.openRequests) {
-        this.openRequests.delete(id);
-        r.reject(new FamilyClientError('stopped', 'the client stopped before it was in sync'));
-      }
-      if (wasLeader || !this.tabs) await this.stopReplicating();
-      this.releaseLead?.();
-      this.releaseLead = null;
-      this.mirrored = null;
+      const wasLeader = this.leadership.stepDown();
+      if (wasLeader || !this.leadership.shared) await this.stopReplicating();
+      this.leadership.release();
       this.updateState();
     });
   }
 
   joinList(listId: string): void {
     const id = listId.toLowerCase();
-    if (this.joinedLists.has(id)) return;
-    this.joinedLists.add(id);
-    this.live?.join(id);
-    if (this.role === 'follower' && this.tabs) this.tabs.post({ k: 'join', from: this.tabs.id, listId: id });
+    if (!this.joins.joinOwn(id)) return;
+    this.run?.joinLive(id);
+    this.leadership.joined(id);
   }
 
   leaveList(listId: string): void {
     const id = listId.toLowerCase();
-    if (!this.joinedLists.delete(id)) return;
-    if (!this.remoteJoins.has(id)) this.live?.leave(id);
-    if (this.role === 'follower' && this.tabs) this.tabs.post({ k: 'leave', from: this.tabs.id, listId: id });
+    if (!this.joins.leaveOwn(id)) return;
+    if (!this.joins.held(id)) this.run?.leaveLive(id);
+    this.leadership.left(id);
   }
 
   async sync(): Promise<void> {
     await this.startIfNeverStarted();
-    if (this.role === 'follower') return this.askLeader('sync');
-    this.wakeAll();
-    this.replications?.reSyncAll();
+    if (this.leadership.role === 'follower') return this.leadership.ask('sync');
+    this.connectivity.wakeAll();
+    this.run?.reSyncAll();
     await this.awaitInSync();
   }
 
   async awaitInSync(): Promise<void> {
     await this.startIfNeverStarted();
-    if (this.role === 'follower') return this.askLeader('awaitInSync');
-    await this.replications?.awaitInSync();
-    await this.tracker?.recountNow(); // pending$ says 0 by the time this resolves
+    if (this.leadership.role === 'follower') return this.leadership.ask('awaitInSync');
+    await this.run?.awaitInSync();
   }
 
   /** Contract §8 reaches "in sync" without naming start(): a signed-in client that was neither
@@ -400,7 +377,7 @@ class Client implements FamilyClient {
     if (this.destroyed) return;
     await this.stop();
     this.destroyed = true;
-    this.tabs?.close();
+    this.leadership.close();
     await this.serial(() => this.db.remove());
     this.complete();
   }
@@ -409,7 +386,7 @@ class Client implements FamilyClient {
     if (this.destroyed) return;
     await this.stop();
     this.destroyed = true;
-    this.tabs?.close();
+    this.leadership.close();
     await this.serial(() => this.db.close());
     this.complete();
   }
@@ -429,19 +406,10 @@ class Client implements FamilyClient {
   /** This tab got the origin's leadership: replicate here. */
   private becomeLeader(): Promise<void> {
     return this.serial(async () => {
-      if (!this.running || this.role !== 'follower' || !this.tabs) return;
+      if (!this.running || this.leadership.role !== 'follower') return;
       const session = this.auth.session;
       if (!session || session.family.id !== this.familyId) return;
-      this.role = 'leader';
-      this.mirrored = null;
-      this.startReplicating();
-      this.tabs.post({ k: 'leader', from: this.tabs.id });
-      this.postStatus();
-      // What this tab asked while it followed: run here now.
-      for (const [id, r] of this.openRequests) {
-        this.openRequests.delete(id);
-        (r.op === 'sync' ? this.sync() : this.awaitInSync()).then(r.resolve, r.reject);
-      }
+      this.leadership.lead(() => this.startReplicating());
     });
   }
 
@@ -459,152 +427,61 @@ class Client implements FamilyClient {
     this.unreplicatedCount?.unsubscribe();
     this.unreplicatedCount = null;
     const session = this.auth.session!;
-    this.role = 'leader';
-    this.reachable = !isBrowserOffline();
-    const backoff = this.options.backoff ?? {};
-    const tracker = new SyncTracker();
-    this.tracker = tracker;
-    const replications = new Replications({
-      db: this.db,
-      refused: this.refused,
-      rest: this.rest_,
-      familyId: session.family.id,
-      schemaVersion: this.options.schemaVersion ?? SCHEMA_VERSION,
-      pullBatchSize: this.options.pullBatchSize ?? PULL_LIMIT_MAX,
-      pushBatchSize: this.options.pushBatchSize ?? 100,
-      retryTime: this.options.retryTime ?? 5_000,
-      backoff,
-      wakeup: this.wakeup,
-      tracker,
-      hooks: {
-        rejected: (collection, rows) => this.emit({ type: 'rejected', collection, rows }),
-        schemaOutdated: () => this.halt({ type: 'schema_outdated' }),
-        checkpointExpired: (collection) => this.emit({ type: 'checkpoint_expired', collection }),
-        error: (collection, error) => this.emit({ type: 'error', collection, error }),
+    const { options } = this;
+    this.connectivity.start();
+    const run = new ReplicationRun(
+      {
+        baseUrl: options.baseUrl,
+        familyId: session.family.id,
+        schemaVersion: options.schemaVersion ?? SCHEMA_VERSION,
+        pullBatchSize: options.pullBatchSize ?? PULL_LIMIT_MAX,
+        pushBatchSize: options.pushBatchSize ?? 100,
+        retryTime: options.retryTime ?? 5_000,
+        backoff: options.backoff ?? {},
+        nudgeDelayMs: options.nudgeDelayMs ?? 50,
+        heartbeatTimeoutMs: options.heartbeatTimeoutMs,
+        WebSocket: this.realtime ? this.webSocket() : undefined,
       },
-    });
-    this.replications = replications;
-    tracker.watch(replications.states);
-    this.subs.push(
-      replications.active$.subscribe((active) => {
-        this.active = active;
-        this.updateState();
-      }),
-      tracker.pending$.subscribe((n) => {
-        this.pendingSubject.next(n);
-        this.postStatus();
-      }),
-      tracker.progress$.subscribe((p) => {
-        this.progressSubject.next(p);
-        if (this.tabs) this.tabs.post({ k: 'progress', from: this.tabs.id, progress: p });
-      }),
-    );
-    const WebSocketImpl = this.webSocket();
-    if (this.realtime && WebSocketImpl) {
-      this.live = new LiveChannel({
-        baseUrl: this.options.baseUrl,
-        WebSocket: WebSocketImpl,
-        backoff,
-        currentToken: () => this.auth.session?.accessToken ?? null,
-        freshToken: async (refused) => (await this.auth.refresh(refused))?.accessToken ?? null,
-        joinedLists: () => new Set([...this.joinedLists, ...this.remoteJoins.keys()]),
-        heartbeatTimeoutMs: this.options.heartbeatTimeoutMs,
-        handlers: {
-          connected: () => {
-            this.liveUp = true;
-            this.reachable = true;
-            this.wakeup.wake(); // requests waiting out a backoff go now
-            this.replications?.reSyncAll(); // catch up on what the socket missed
-            this.updateState();
+      {
+        db: this.db,
+        refused: this.refused,
+        rest: this.rest_,
+        tokens: this.auth,
+        link: this.connectivity,
+        lists: this.joins,
+        hooks: {
+          event: (event) => this.emit(event),
+          ended: (event) => {
+            this.halt(event);
+            if (event.type === 'removed') this.auth.clear('signed_out');
           },
-          disconnected: () => {
-            this.liveUp = false;
-            this.updateState();
+          changed: () => this.updateState(),
+          pending: (count) => {
+            this.pendingSubject.next(count);
+            this.leadership.postStatus();
           },
-          changed: (frame) => {
-            this.emit({ type: 'changed', version: frame.version });
-            // A live patch is applied at once where it can be; the rest is pulled.
-            this.scheduleNudge(frame.version, this.replications?.applyChanged(frame) ?? frame.collections);
-          },
-          frame: (frame) => {
-            // A list that is not (or no longer) the family's: stop asking for it.
-            if (frame.type === 'Error' && typeof frame.requestId === 'string' && frame.requestId.startsWith('join:')) {
-              const listId = frame.requestId.slice('join:'.length);
-              this.joinedLists.delete(listId);
-              this.remoteJoins.delete(listId);
-            }
-            this.emit({ type: 'frame', frame });
-          },
-          removed: () => {
-            this.halt({ type: 'removed' });
-            this.auth.clear('signed_out');
+          progress: (progress) => {
+            this.progressSubject.next(progress);
+            this.leadership.progress(progress);
           },
         },
-      });
-      this.live.start();
-    }
-    this.removeNetworkListeners = listenToNetwork(
-      () => {
-        // The browser says the network is back: whatever waits goes now.
-        this.wakeAll();
-        this.replications?.reSyncAll();
       },
-      () => this.setReachable(false),
     );
-    this.scheduleRefresh();
+    this.run = run;
+    run.start();
+    this.refresh.start();
     this.updateState();
   }
 
   private async stopReplicating(): Promise<void> {
-    clearTimeout(this.refreshTimer);
-    clearTimeout(this.nudgeTimer);
-    this.nudgeTimer = undefined;
-    this.removeNetworkListeners?.();
-    this.removeNetworkListeners = null;
-    this.live?.stop();
-    this.live = null;
-    this.liveUp = false;
-    for (const s of this.subs) s.unsubscribe();
-    this.subs = [];
-    this.tracker?.stop();
-    this.tracker = null;
-    const replications = this.replications;
-    this.replications = null;
-    this.active = false;
-    this.remoteJoins.clear();
+    this.refresh.stop();
+    this.connectivity.stop();
+    const run = this.run;
+    run?.detach(); // the live channel closes (disconnected) and nothing reports any more
+    this.run = null;
+    this.joins.clearOthers();
     this.updateState();
-    await replications?.cancel();
-  }
-
-  /** Every retry that waits (backoff, retryTime, a reconnect) starts now. */
-  private wakeAll(): void {
-    this.wakeup.wake();
-    this.live?.reconnectNow();
-  }
-
-  private setReachable(ok: boolean): void {
-    if (this.reachable === ok) return;
-    this.reachable = ok;
-    this.updateState();
-    if (!ok) void this.probe();
-    // A request got through again: the network is back, whatever the browser says.
-    else this.wakeAll();
-  }
-
-  /** While requests fail, one cheap request now and then (woken like every retry) finds out
-   *  when the server answers again, even when nothing else is being sent. */
-  private async probe(): Promise<void> {
-    if (this.probing) return;
-    this.probing = true;
-    try {
-      for (let n = 0; this.running && this.role === 'leader' && !this.reachable; n++) {
-        await this.wakeup.wait(backoffDelay(n, this.options.backoff));
-        if (!this.running || this.role !== 'leader' || this.reachable) break;
-        await this.rest_.send('GET', '/api/me').catch(() => undefined);
-      }
-    } finally {
-      this.probing = false;
-    }
+    await run?.cancel();
   }
 
   /** Stops replicating because the server said so; reported first, then stopped. */
@@ -615,52 +492,11 @@ class Client implements FamilyClient {
     void this.stop();
   }
 
-  private scheduleNudge(version: number, collections: readonly CollectionName[] | undefined): void {
-    if (collections?.length === 0) return; // all patched (or nothing of ours): nothing to pull
-    this.nudgeVersion = Math.max(this.nudgeVersion, version);
-    // The union of what the nudges in the window name; null once one says "any".
-    if (!collections) this.nudgeCollections = null;
-    else if (this.nudgeCollections) for (const c of collections) this.nudgeCollections.add(c);
-    if (this.nudgeTimer) return;
-    this.nudgeTimer = setTimeout(() => {
-      this.nudgeTimer = undefined;
-      const which = this.nudgeCollections;
-      this.nudgeCollections = new Set();
-      this.replications?.nudge(this.nudgeVersion, which ?? undefined);
-    }, this.options.nudgeDelayMs ?? 50);
-  }
-
-  /** Refreshes the access token ahead of its expiry while replicating, so requests and the
-   * live channel never run on an expired token (a 401 still refreshes on demand). */
-  private scheduleRefresh(): void {
-    clearTimeout(this.refreshTimer);
-    const session = this.auth.session;
-    if (!this.running || this.role !== 'leader' || !session) return;
-    const due = refreshDelay(session.accessToken, this.auth.serverNow());
-    if (due === null) return;
-    // Never in a tight loop, whatever the clocks say: at least a second between refreshes.
-    const delay = Math.max(due, 1_000);
-    this.refreshTimer = setTimeout(() => {
-      this.auth.refresh(session.accessToken).then(
-        () => {
-          this.refreshFailures = 0;
-        },
-        () => {
-          // offline or server busy: try again after a backoff, or as soon as the network is
-          // back (requests refresh on 401 meanwhile)
-          void this.wakeup.wait(backoffDelay(this.refreshFailures++, this.options.backoff)).then(() => {
-            if (this.auth.session === session) this.scheduleRefresh();
-          });
-        },
-      );
-    }, delay);
-  }
-
   private updateState(): void {
     let state: ClientState;
     if (!this.running) state = 'stopped';
-    else if (this.role === 'follower') state = this.mirrored?.state ?? 'syncing';
-    else state = !this.online ? 'offline' : this.active ? 'syncing' : 'idle';
+    else if (this.leadership.role === 'follower') state = this.leadership.mirrored?.state ?? 'syncing';
+    else state = !this.online ? 'offline' : this.run?.active ? 'syncing' : 'idle';
     const online = this.online;
     if (online !== this.wasOnline) {
       this.wasOnline = online;
@@ -670,115 +506,12 @@ class Client implements FamilyClient {
       this.stateSubject.next(state);
       this.emit({ type: 'state', state });
     }
-    this.postStatus();
-  }
-
-  private lastPosted = '';
-  /** Leader: tell the other tabs its status when it changed. */
-  private postStatus(force = false): void {
-    if (!this.tabs || this.role !== 'leader') return;
-    const status = { state: this.state, online: this.online, pending: this.pendingSubject.value };
-    const key = JSON.stringify(status);
-    if (!force && key === this.lastPosted) return;
-    this.lastPosted = key;
-    this.tabs.post({ k: 'status', from: this.tabs.id, ...status });
+    this.leadership.postStatus();
   }
 
   private emit(event: FamilyClientEvent): void {
     if (!this.events.closed) this.events.next(event);
-    if (this.tabs && this.role === 'leader' && FORWARDED.has(event.type)) {
-      this.tabs.post({ k: 'event', from: this.tabs.id, event });
-    }
-  }
-
-  /** Follower: the leader runs sync()/awaitInSync() and answers. */
-  private askLeader(op: 'sync' | 'awaitInSync'): Promise<void> {
-    const tabs = this.tabs!;
-    const id = `${tabs.id}:${++this.requestSeq}`;
-    return new Promise<void>((resolve, reject) => {
-      this.openRequests.set(id, { op, resolve, reject });
-      tabs.post({ k: 'request', from: tabs.id, id, op });
-    });
-  }
-
-  private onTabMessage(msg: TabMessage): void {
-    const tabs = this.tabs!;
-    if (msg.k === 'session') {
-      this.auth.adopt(msg.record);
-      return;
-    }
-    if (this.role === 'leader') {
-      switch (msg.k) {
-        case 'hello':
-          this.postStatus(true);
-          return;
-        case 'request': {
-          const run = msg.op === 'sync' ? this.sync() : this.awaitInSync();
-          run.then(
-            () => tabs.post({ k: 'reply', from: tabs.id, to: msg.from, id: msg.id }),
-            (err: { code?: string; message?: string }) =>
-              tabs.post({
-                k: 'reply',
-                from: tabs.id,
-                to: msg.from,
-                id: msg.id,
-                error: { code: err?.code ?? 'stopped', message: err?.message ?? String(err) },
-              }),
-          );
-          return;
-        }
-        case 'join': {
-          const tabsOf = this.remoteJoins.get(msg.listId) ?? new Set<string>();
-          tabsOf.add(msg.from);
-          this.remoteJoins.set(msg.listId, tabsOf);
-          this.live?.join(msg.listId);
-          return;
-        }
-        case 'leave': {
-          const tabsOf = this.remoteJoins.get(msg.listId);
-          tabsOf?.delete(msg.from);
-          if (tabsOf && tabsOf.size === 0) {
-            this.remoteJoins.delete(msg.listId);
-            if (!this.joinedLists.has(msg.listId)) this.live?.leave(msg.listId);
-          }
-          return;
-        }
-        default:
-          return;
-      }
-    }
-    if (this.role !== 'follower') return;
-    switch (msg.k) {
-      case 'leader':
-        this.leaderId = msg.from;
-        for (const listId of this.joinedLists) tabs.post({ k: 'join', from: tabs.id, listId });
-        for (const [id, r] of this.openRequests) tabs.post({ k: 'request', from: tabs.id, id, op: r.op });
-        return;
-      case 'status':
-        this.leaderId = msg.from;
-        this.mirrored = { state: msg.state, online: msg.online };
-        this.pendingSubject.next(msg.pending);
-        this.updateState();
-        return;
-      case 'progress':
-        this.progressSubject.next(msg.progress);
-        return;
-      case 'event':
-        if (!this.events.closed) this.events.next(msg.event);
-        if (msg.event.type === 'removed' || msg.event.type === 'schema_outdated') void this.stop();
-        return;
-      case 'reply': {
-        if (msg.to !== tabs.id) return;
-        const r = this.openRequests.get(msg.id);
-        if (!r) return;
-        this.openRequests.delete(msg.id);
-        if (msg.error) r.reject(new FamilyClientError('stopped', msg.error.message));
-        else r.resolve();
-        return;
-      }
-      default:
-        return;
-    }
+    this.leadership.forward(event);
   }
 
   private serial<T>(fn: () => Promise<T>): Promise<T> {
@@ -786,25 +519,4 @@ class Client implements FamilyClient {
     this.lifecycle = run.catch(() => undefined);
     return run;
   }
-}
-
-function isBrowserOffline(): boolean {
-  const nav = (globalThis as { navigator?: { onLine?: unknown } }).navigator;
-  return nav?.onLine === false;
-}
-
-/** Browser `online`/`offline` events where the runtime has them; returns the unsubscribe. */
-function listenToNetwork(online: () => void, offline: () => void): () => void {
-  const target = globalThis as {
-    addEventListener?: (t: string, l: () => void) => void;
-    removeEventListener?: (t: string, l: () => void) => void;
-  };
-  if (typeof target.addEventListener !== 'function' || typeof target.removeEventListener !== 'function')
-    return () => undefined;
-  target.addEventListener('online', online);
-  target.addEventListener('offline', offline);
-  return () => {
-    target.removeEventListener!('online', online);
-    target.removeEventListener!('offline', offline);
-  };
 }

@@ -5,6 +5,23 @@ export type Role = 'admin' | 'member';
  * or a removal from the family), `expired` (the refresh token was refused). */
 export type SessionChange = 'signed_in' | 'refreshed' | 'signed_out' | 'expired';
 
+/** A session change as stored and announced between tabs: `at` orders changes (one clock). */
+export interface SharedSessionRecord {
+  session: Session | null;
+  why: SessionChange;
+  at: number;
+}
+
+/** Where the tabs of an origin share the session (tabs.ts); what Auth needs of it. */
+export interface SessionShare {
+  /** Runs `fn` while no other tab runs a refresh. */
+  exclusive<T>(fn: () => Promise<T>): Promise<T>;
+  /** The session as last stored by any tab; null: none stored. */
+  readSession(): Promise<SharedSessionRecord | null>;
+  /** Stores the session for every tab and announces it. */
+  writeSession(record: SharedSessionRecord): Promise<void>;
+}
+
 export interface Session {
   accessToken: string;
   refreshToken: string;

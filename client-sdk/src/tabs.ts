@@ -15,18 +15,11 @@
 import { getSingleDocument } from 'rxdb';
 import { getLocalDocStateByParent } from 'rxdb/plugins/local-documents';
 import type { FamilyDatabase } from './database.js';
-import type { Session, SessionChange } from './session.js';
+import type { SessionShare, SharedSessionRecord } from './session.js';
 import type { ClientState, FamilyClientEvent } from './events.js';
 import type { PullProgress } from './status.js';
 
 const SESSION_DOC = 'family-shopping-session';
-
-/** A session change as stored and announced: `at` orders changes across tabs (one clock). */
-export interface SharedSessionRecord {
-  session: Session | null;
-  why: SessionChange;
-  at: number;
-}
 
 export type TabMessage =
   | { k: 'session'; record: SharedSessionRecord; from: string }
@@ -57,7 +50,7 @@ export function tabsAvailable(): boolean {
   return !!lockManager() && typeof (globalThis as { BroadcastChannel?: unknown }).BroadcastChannel === 'function';
 }
 
-export class Tabs {
+export class Tabs implements SessionShare {
   readonly id = Math.random().toString(36).slice(2) + Date.now().toString(36);
   private readonly channel: BroadcastChannel;
   private readonly locks: LockManagerLike;
