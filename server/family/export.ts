@@ -49,12 +49,18 @@ export type DocumentCollection = (typeof DOCUMENT_COLLECTIONS)[number];
 const rows = <S extends z.core.$ZodType>(schema: S) => z.array(schema);
 
 /** A product entry: the REST product record, plus the stored override of a global product. */
+// `category` (schema 2, §10) may be left out on import: a document exported before it imports
+// with no categories (null), as its records had none.
+const category = () => z.optional(RULES.shopCategory());
+
 const ProductEntry = z.object({
   ...recordSchemas.products.shape,
+  category: category(),
   override: z
     .object({
       name: z.nullable(RULES.productName()),
       unitCategoryFlags: z.nullable(RULES.unitCategoryFlags()),
+      category: category(),
     })
     .optional()
     .meta({
@@ -78,7 +84,7 @@ export const FamilyDocument = named(
     exportedAt: timestampSchema,
     family: z.strictObject({ name: FamilyName }),
     stores: rows(z.object(recordSchemas.stores.shape)),
-    sections: rows(z.object(recordSchemas.sections.shape)),
+    sections: rows(z.object({ ...recordSchemas.sections.shape, category: category() })),
     lists: rows(z.object(recordSchemas.lists.shape)),
     items: rows(ItemEntry),
     recipes: rows(z.object(recordSchemas.recipes.shape)),
@@ -113,6 +119,7 @@ export async function exportFamily(deps: Deps, actor: Actor): Promise<FamilyDocu
           kind: 'global',
           name: o.effective_name,
           unit_category_flags: o.effective_flags,
+          category: o.effective_category,
           overridden: true,
           created_at: o.created_at,
           updated_at: o.updated_at,
@@ -120,6 +127,7 @@ export async function exportFamily(deps: Deps, actor: Actor): Promise<FamilyDocu
         override: {
           name: o.name,
           unitCategoryFlags: o.unit_category_flags == null ? null : bitsToFlags(o.unit_category_flags),
+          category: o.category as ProductEntry['category'],
         },
       }));
 

@@ -285,18 +285,20 @@ export async function importFamily(deps: Deps, actor: Actor, doc: FamilyDocument
           id: to(productId, p.id),
           name: p.name,
           unit_category_flags: flagsToBits(p.unitCategoryFlags),
+          category: p.category ?? null,
           created_at: p.createdAt,
         })),
       );
       const overridden = await w.insertMany(
         'family_product_overrides',
         overrides.map((p) => {
-          const o = p.override ?? { name: p.name, unitCategoryFlags: p.unitCategoryFlags };
+          const o = p.override ?? { name: p.name, unitCategoryFlags: p.unitCategoryFlags, category: p.category };
           return {
             id: newId(),
             product_id: p.id,
             name: o.name,
             unit_category_flags: o.unitCategoryFlags == null ? null : flagsToBits(o.unitCategoryFlags),
+            category: o.category ?? null,
           };
         }),
       );
@@ -311,6 +313,7 @@ export async function importFamily(deps: Deps, actor: Actor, doc: FamilyDocument
           store_id: to(storeId, s.storeId),
           name: s.name,
           position: s.position,
+          category: s.category ?? null,
           created_at: s.createdAt,
         })),
       );

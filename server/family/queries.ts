@@ -189,8 +189,10 @@ export const liveOverrides = (q: Q, familyId: string) =>
       'p.id',
       'o.name',
       'o.unit_category_flags',
+      'o.category',
       q.raw('coalesce(o.name, p.name) as effective_name'),
       q.raw('coalesce(o.unit_category_flags, p.unit_category_flags) as effective_flags'),
+      q.raw('coalesce(o.category, p.category) as effective_category'),
       'p.created_at',
       q.raw('greatest(p.updated_at, o.updated_at) as updated_at'),
     ) as Promise<
@@ -198,8 +200,10 @@ export const liveOverrides = (q: Q, familyId: string) =>
       id: string;
       name: string | null;
       unit_category_flags: number | null;
+      category: string | null;
       effective_name: string;
       effective_flags: number;
+      effective_category: string | null;
       created_at: Date;
       updated_at: Date;
     }>

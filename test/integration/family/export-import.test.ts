@@ -54,9 +54,13 @@ async function richFamily(app: RunningServer, globalProductId: string): Promise<
   const units = (await api('GET', '/units')) as Json[];
   const gram = units.find((u) => u.kind === 'global' && u.category === 'Weight')!;
   const pinch = await api('POST', '/units', { name: `Pinch ${tag}`, abbreviation: `p${tag}`, category: 'Count' });
-  const oat = await api('POST', '/products', { name: `Oat milk ${tag}`, unitCategoryFlags: ['Volume'] });
+  const oat = await api('POST', '/products', {
+    name: `Oat milk ${tag}`,
+    unitCategoryFlags: ['Volume'],
+    category: 'dairy',
+  });
   const salt = await api('POST', '/products', { name: `Sea salt ${tag}`, unitCategoryFlags: ['Weight', 'Count'] });
-  await api('PUT', `/products/${globalProductId}/override`, { name: `Our ${tag} bread` });
+  await api('PUT', `/products/${globalProductId}/override`, { name: `Our ${tag} bread`, category: 'bakery' });
 
   const corner = await api('POST', '/stores', { name: `Corner ${tag}` });
   const sections = corner.sections as Json[];
@@ -64,7 +68,11 @@ async function richFamily(app: RunningServer, globalProductId: string): Promise<
     sectionIds: [...sections].reverse().map((s: Json) => s.id),
   });
   await api('PATCH', `/stores/${corner.id}/sections/${sections[2].id}`, { name: `Butcher ${tag}` });
-  const spices = await api('POST', `/stores/${corner.id}/sections`, { name: `Spices ${tag}`, position: 3 });
+  const spices = await api('POST', `/stores/${corner.id}/sections`, {
+    name: `Spices ${tag}`,
+    position: 3,
+    category: 'pantry',
+  });
   await api('DELETE', `/stores/${corner.id}/sections/${sections[7].id}`);
   const market = await api('POST', '/stores', { name: `Market ${tag}` });
 
@@ -237,7 +245,7 @@ describe('family export and import', function () {
       id: globalProductId,
       name: `Our ${rich.tag} bread`,
       overridden: true,
-      override: { name: `Our ${rich.tag} bread`, unitCategoryFlags: null },
+      override: { name: `Our ${rich.tag} bread`, unitCategoryFlags: null, category: 'bakery' },
     });
     // The REST records, key for key.
     const week = exported.lists.find((l: Json) => l.name.startsWith('Week'));
@@ -290,6 +298,41 @@ describe('family export and import', function () {
     } finally {
       await b.close();
     }
+  });
+
+  it('categories come along (section, family product, override); a document made before them imports with none', async () => {
+    const spices = exported.sections.find((x: Json) => x.name.startsWith('Spices'));
+    const oat = exported.products.find((p: Json) => p.name.startsWith('Oat milk'));
+    const bread = exported.products.find((p: Json) => p.id === globalProductId);
+    expect([spices.category, oat.category, bread.category, bread.override.category]).to.deep.equal([
+      'pantry',
+      'dairy',
+      'bakery',
+      'bakery',
+    ]);
+    const family = await makeFamily(a);
+    expect((await importInto(a, family.admin, exported)).status).to.equal(200);
+    const api = as(a, family.admin);
+    const products = (await api('GET', `/products?q=${rich.tag}`)) as Json[];
+    expect(products.map((p) => [p.name.split(' ')[0], p.category]).sort()).to.deep.equal([
+      ['Oat', 'dairy'],
+      ['Our', 'bakery'],
+      ['Sea', null],
+    ]);
+    // Before schema 2, a document had no `category` anywhere.
+    const old = JSON.parse(JSON.stringify(exported));
+    for (const x of [...old.sections, ...old.products]) delete x.category;
+    for (const p of old.products) if (p.override) delete p.override.category;
+    expect(JSON.stringify(old.sections)).to.not.include('category');
+    const other = await makeFamily(a);
+    const res = await importInto(a, other.admin, old);
+    expect(res.status, res.text).to.equal(200);
+    const theirs = await exportOf(a, other.admin);
+    expect(theirs.sections.map((x: Json) => x.category)).to.satisfy((c: unknown[]) => c.every((v) => v === null));
+    expect(theirs.products.filter((p: Json) => p.kind === 'family').map((p: Json) => p.category)).to.deep.equal([
+      null,
+      null,
+    ]);
   });
 
   it('imports into a new family on the same server: taken ids are replaced, references follow, the views are the same', async () => {
