@@ -142,6 +142,7 @@ describe('e2e SDK: local database of the previous version', function () {
     await rest('PATCH', `/api/stores/${store.id}/sections/${added.id}`, { category: 'produce' });
 
     const pulls: { collection: string; checkpoint: boolean; documents: number }[] = [];
+    const pushed: string[] = [];
     const counting = fetchAs();
     const client = sdk.track(
       await newClient(sdk.app, {
@@ -151,6 +152,11 @@ describe('e2e SDK: local database of the previous version', function () {
         session: await loginSession(sdk.app, family.admin),
         WebSocket: WebSocket as unknown as WebSocketConstructor,
         fetch: async (input, init) => {
+          const push = /\/api\/sync\/(\w+)\/push\?/.exec(String(input));
+          if (push) {
+            const rows = JSON.parse(String(init?.body)) as { newDocumentState: { id: string } }[];
+            for (const r of rows) pushed.push(`${push[1]}:${r.newDocumentState.id}`);
+          }
           const res = await counting(input, init);
           const m = /\/api\/sync\/(\w+)\/pull\?(.*)$/.exec(String(input));
           if (m && res.status === 200) {
@@ -178,7 +184,10 @@ describe('e2e SDK: local database of the previous version', function () {
     await client.awaitInSync();
     expect(await firstValueFrom(client.pending$)).to.equal(0);
 
-    // The waiting changes reached the server.
+    // The waiting changes, and only they, were pushed, and reached the server.
+    expect([...new Set(pushed)].sort()).to.deep.equal(
+      [`items:${newItem.id}`, `products:${newProduct.id}`, `sections:${produce.id}`].sort(),
+    );
     const detail = await rest('GET', `/api/stores/${store.id}`);
     const renamed = detail.sections.find((s: any) => s.id === produce.id);
     expect(renamed.name).to.equal('Fruit & veg');
