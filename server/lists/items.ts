@@ -153,6 +153,8 @@ export async function createItem(
     list?: Row;
     /** The caller has checked that no row has this id (replication push). */
     idIsFree?: boolean;
+    /** A device's insert (replication push): its `sectionId` may be the device's own placement. */
+    pushed?: boolean;
   } = {},
 ): Promise<Created<ItemRecord>> {
   const list = o.list ?? (await liveList(w, listId));
@@ -193,7 +195,7 @@ export async function planCreateItem(
   listId: string,
   list: Row,
   input: ItemInput,
-  o: RefOptions & { createdAt?: Date },
+  o: RefOptions & { createdAt?: Date; pushed?: boolean },
   known?: KnownItemRefs,
 ): Promise<{ row: Row; remember: Remember | null }> {
   const unit = {
@@ -231,20 +233,21 @@ export async function planCreateItem(
 
 /** Where a new item goes (§10, protocol `placeItem`); reads only what the step reached needs:
  *  the memory without an explicit section, the category and the store's sections without
- *  either. */
+ *  either. A pushed insert's `sectionId` is kept; when it is the section the device's own
+ *  placement gives (memory or category: the SDK places offline as the server does), it counts
+ *  as that placement, so a placement by category is not remembered on either side. */
 async function placeNewItem(
   w: FamilyWrite,
   list: Row,
   storeId: string | null,
   product: { productId: string | null; familyProductId: string | null },
   explicit: string | null,
-  o: RefOptions,
+  o: RefOptions & { pushed?: boolean },
   known?: KnownItemRefs,
-) {
-  if (explicit) {
-    await assertSection(w, list, explicit, o, known?.sections);
+): Promise<Placement> {
+  if (explicit) await assertSection(w, list, explicit, o, known?.sections);
+  if (explicit && !o.pushed)
     return placeItem({ sectionId: explicit, remembered: null, productCategory: null, sections: [] });
-  }
   const remembered = known ? known.recall(storeId, product) : await recallSection(w, storeId, product);
   let category: Category | null = null;
   let sections: readonly PlacementSection[] = [];
@@ -256,7 +259,9 @@ async function placeNewItem(
         : (await sectionRows(w.trx, w.familyId, [storeId])).map(toPlacementSection);
     }
   }
-  return placeItem({ sectionId: null, remembered, productCategory: category, sections });
+  const own = placeItem({ sectionId: null, remembered, productCategory: category, sections });
+  if (!explicit || own.sectionId === explicit) return own;
+  return placeItem({ sectionId: explicit, remembered: null, productCategory: null, sections: [] });
 }
 
 /** The events of an added item: ItemAdded, ItemSectionChanged (when it got a section),

@@ -219,7 +219,7 @@ async function applyItem(w: FamilyWrite, actor: Actor, s: D | null, n: D): Promi
       // `s` is null: no row has this id (push read it in this transaction). Items added offline
       // keep the order they were added in: the device's createdAt when it is earlier than now
       // (otherwise every item of one push would share the push's time and sort by id).
-      { ...O, list, idIsFree: true, createdAt: pushedCreatedAt(w, n.createdAt) },
+      { ...O, list, idIsFree: true, pushed: true, createdAt: pushedCreatedAt(w, n.createdAt) },
     );
     if (n.checked) await updateItem(w, actor, n.listId, n.id, { checked: true }, O);
     if (n.removedAt != null) await removeWithTime(w, actor, n.listId, n.id, n.removedAt);

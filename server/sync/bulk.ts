@@ -67,8 +67,8 @@ type Step =
   | { kind: 'delete'; listId: string; before: Row };
 
 /** The references the accepted rows name: lists, units, products, sections and the section
- *  memory of their stores, one query per table; for placement by category (§10) of inserts
- *  without a section, the products' effective categories and their stores' sections. */
+ *  memory of their stores, one query per table; for placement by category (§10) of inserts,
+ *  the products' effective categories and their stores' sections. */
 async function readReferences(w: FamilyWrite, docs: D[], inserts: D[]): Promise<KnownItemRefs> {
   const lists = await listRowsByIds(w.trx, w.familyId, [...new Set(docs.map((n) => String(n.listId)))]);
   // requireList reads its cache first: seed it with the lists read here (an unknown list is read
@@ -93,9 +93,10 @@ async function readReferences(w: FamilyWrite, docs: D[], inserts: D[]): Promise<
       String(r.section_id),
     ]),
   );
-  // Placement by category: only inserts without a section that name a product may need it.
-  const unplaced = inserts.filter((n) => n.sectionId == null && hasProduct(n));
-  const categories = await productCategories(w.trx, w.familyId, unplaced);
+  // Placement by category: only inserts that name a product may need it (with a section too:
+  // it may be the device's own placement by category).
+  const withProduct = inserts.filter(hasProduct);
+  const categories = await productCategories(w.trx, w.familyId, withProduct);
   const byStore = new Map<string, ReturnType<typeof toPlacementSection>[]>();
   if (categories.size > 0) {
     for (const r of await sectionRows(w.trx, w.familyId, storeIds)) {
@@ -146,7 +147,7 @@ export async function applyItemsInBulk(w: FamilyWrite, actor: Actor, accepted: A
         listId,
         list,
         itemInput(n),
-        { ...O, createdAt: pushedCreatedAt(w, n.createdAt) },
+        { ...O, pushed: true, createdAt: pushedCreatedAt(w, n.createdAt) },
         known,
       );
       if (plan.remember) return false;

@@ -53,6 +53,7 @@ describe('sync push: placement of inserted items (§10)', () => {
       const { t, api, store, list, bare, section, items, memory } = await setup(app);
       const milk = await globalProduct(app, 'Milk', 'dairy');
       const cheese = await globalProduct(app, 'Cheese', 'dairy');
+      const butter = await globalProduct(app, 'Butter', 'dairy');
       const plain = await globalProduct(app, 'Plain', null);
       const peas = await globalProduct(app, 'Peas', 'produce');
       const jam = (await api('POST', '/products', { name: 'Jam', category: 'pantry' })).body;
@@ -64,7 +65,7 @@ describe('sync push: placement of inserted items (§10)', () => {
       const order = [cooler.id, ...store.sections.map((s: any) => s.id)];
       expect((await api('PUT', `/stores/${store.id}/sections/order`, { sectionIds: order })).status).to.equal(200);
 
-      // One push, no explicit section: nothing to remember, so the bulk path takes it when on.
+      // One push, nothing to remember: the bulk path takes it when on.
       const docs: Record<string, AnyDoc> = {
         milk: itemDoc(list.id, { name: 'Milk', productId: milk }),
         cheese: itemDoc(list.id, { name: 'Cheese', productId: cheese }),
@@ -73,6 +74,8 @@ describe('sync push: placement of inserted items (§10)', () => {
         jam: itemDoc(list.id, { name: 'Jam', productId: null, familyProductId: jam.id }),
         peas: itemDoc(list.id, { name: 'Peas', productId: peas }),
         bare: itemDoc(bare.id, { name: 'Milk', productId: milk }),
+        // Placed by the device as the server places it (the SDK offline): kept, not remembered.
+        device: itemDoc(list.id, { name: 'Butter', productId: butter, sectionId: cooler.id }),
       };
       const before = bulkPush.pushes;
       const res = await push(
@@ -93,6 +96,7 @@ describe('sync push: placement of inserted items (§10)', () => {
         jam: section('Pantry'),
         peas: section('Frozen'),
         bare: null,
+        device: cooler.id,
       });
       // Placement by category remembered nothing.
       expect(await memory()).to.deep.equal([[cheese, section('Deli')]]);
