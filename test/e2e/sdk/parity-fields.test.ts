@@ -93,6 +93,8 @@ const flagsValues = fc.oneof(
 );
 const categoryValues = fc.constantFrom('Count', 'Weight', 'Volume', 'count', 'Size', '', null, 1);
 const boolValues = fc.constantFrom(true, false, null, 'true', 0, 1);
+/** Shop categories (§10): a key or null. */
+const shopCategoryValues = fc.constantFrom('produce', 'personal_care', 'dairy', null, 'Produce', 'toys', '', 1, []);
 
 const FIELDS: FieldSpec[] = [
   { collection: 'lists', field: 'name', values: nameValues(LIMITS.listName) },
@@ -108,6 +110,7 @@ const FIELDS: FieldSpec[] = [
   { collection: 'stores', field: 'name', values: nameValues(LIMITS.storeName) },
   { collection: 'sections', field: 'name', values: nameValues(LIMITS.sectionName) },
   { collection: 'sections', field: 'position', values: intValues(0, POSITION_MAX) },
+  { collection: 'sections', field: 'category', values: shopCategoryValues },
   { collection: 'recipes', field: 'name', values: nameValues(LIMITS.recipeName) },
   { collection: 'recipes', field: 'servings', values: intValues(1, 1000) },
   { collection: 'recipes', field: 'instructions', values: textValues(LIMITS.instructions) },
@@ -118,6 +121,7 @@ const FIELDS: FieldSpec[] = [
   { collection: 'ingredients', field: 'familyProductId', values: refValues('productId') },
   { collection: 'products', field: 'name', values: nameValues(LIMITS.productName) },
   { collection: 'products', field: 'unitCategoryFlags', values: flagsValues },
+  { collection: 'products', field: 'category', values: shopCategoryValues },
   { collection: 'units', field: 'name', values: nameValues(LIMITS.unitName) },
   { collection: 'units', field: 'abbreviation', values: nameValues(LIMITS.abbreviation) },
   { collection: 'units', field: 'category', values: categoryValues },
@@ -189,10 +193,10 @@ function pushDoc(spec: FieldSpec, fx: Fixture, value: unknown): Record<string, u
       removedByUserId: null,
     },
     stores: { name: unique },
-    sections: { storeId: fx.storeId, name: 'Section', position: 0 },
+    sections: { storeId: fx.storeId, name: 'Section', position: 0, category: null },
     recipes: { name: 'Recipe', servings: null, instructions: null },
     ingredients: { recipeId: fx.recipeId, name: 'Ingredient', ...quantityFields, position: 0 },
-    products: { kind: 'family', name: unique, unitCategoryFlags: [], overridden: false },
+    products: { kind: 'family', name: unique, unitCategoryFlags: [], category: null, overridden: false },
     units: { kind: 'family', code: null, name: 'Unit', abbreviation: unique.slice(0, 8), category: 'Count' },
   };
   const doc: Record<string, unknown> = { ...common, ...base[spec.collection], [spec.field]: value };
