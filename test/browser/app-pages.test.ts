@@ -53,7 +53,7 @@ describe('web app: recipes, stores, catalog, account', function () {
     await smtp?.close();
   });
 
-  const sectionNames = () => page.locator('ol.sections > li').allTextContents();
+  const sectionNames = () => page.locator('ol.sections > li .section-name').allTextContents();
 
   it('reorders a store’s sections by keyboard and by dragging; the list follows the walking order', async () => {
     await page.getByRole('link', { name: 'Stores' }).click();
@@ -71,8 +71,14 @@ describe('web app: recipes, stores, catalog, account', function () {
     await page.keyboard.press('Enter');
     await waitUntil(async () => (await sectionNames())[0]!.includes('Bakery'));
 
-    // Drag: the handle of Deli onto the first row.
-    const handle = page.locator('ol.sections > li', { hasText: 'Deli' }).locator('.handle');
+    // Drag: the handle of Deli onto the first row (both in view: rows hold a category select).
+    await page
+      .locator('ol.sections > li')
+      .nth(1)
+      .evaluate((e) => e.scrollIntoView({ block: 'center' }));
+    const handle = page
+      .locator('ol.sections > li', { has: page.locator('.section-name', { hasText: /^Deli$/ }) })
+      .locator('.handle');
     const first = page.locator('ol.sections > li').first();
     const from = (await handle.boundingBox())!;
     const to = (await first.boundingBox())!;

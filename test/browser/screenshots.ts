@@ -7,6 +7,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { launchBrowser, phoneContext } from '../helpers/browser.js';
 import { startTestApp, request } from '../helpers/app.js';
+import { seedStapleProducts } from '../../server/startup/jobs.js';
 import { LAN_BROWSER_ARGS, PASSWORD, lanUrl, requireBuiltApp } from './app-helpers.js';
 
 const OUT = fileURLToPath(new URL('../../docs/screenshots/', import.meta.url));
@@ -15,6 +16,8 @@ const only = process.argv.slice(2);
 requireBuiltApp();
 await mkdir(OUT, { recursive: true });
 const app = await startTestApp();
+// The staple catalog with its categories, as a server outside tests seeds it at startup.
+await seedStapleProducts(app.deps.db);
 const browser = await launchBrowser(LAN_BROWSER_ARGS);
 try {
   const reg = await request(app, 'POST', '/api/auth/register', {
@@ -24,23 +27,46 @@ try {
   const api = async (method: string, p: string, body?: unknown) =>
     (await request(app, method, p, { token, body })).body;
   const store = await api('POST', '/api/stores', { name: 'Corner Market' });
-  const sec = (name: string) => store.sections.find((s: { name: string }) => s.name === name).id;
-  const list = await api('POST', '/api/lists', { name: 'Groceries', storeId: store.id });
-  await api('POST', '/api/lists', { name: 'Hardware store' });
   const units = (await api('GET', '/api/units')) as { id: string; code: string | null }[];
   const unit = (code: string) => units.find((u) => u.code === code)?.id ?? null;
+  const product = async (name: string): Promise<string> => {
+    const found = (await api('GET', `/api/products?q=${encodeURIComponent(name)}`)) as { id: string; name: string }[];
+    return found.find((p) => p.name === name)!.id;
+  };
+  // Last week's shop, done and cleared: what the family buys feeds the suggestions.
+  const lastWeek = await api('POST', '/api/lists', { name: 'Last week', storeId: store.id });
+  for (const [name, extra] of [
+    ['Milk', { quantity: 2, unitOfMeasureId: unit('liter') }],
+    ['Bananas', { quantity: 6 }],
+    ['Bread', {}],
+    ['Eggs', { quantity: 12 }],
+    ['Butter', {}],
+    ['Coffee', { quantityNote: 'whole beans' }],
+    ['Yogurt', { quantity: 4 }],
+    ['Pasta', {}],
+    ['Apples', { quantity: 1, unitOfMeasureId: unit('kilogram') }],
+    ['Toilet Paper', {}],
+  ] as const) {
+    const it = await api('POST', `/api/lists/${lastWeek.id}/items`, { productId: await product(name), ...extra });
+    await api('POST', `/api/lists/${lastWeek.id}/items/${it.id}/toggle`);
+  }
+  await api('POST', `/api/lists/${lastWeek.id}/clear-checked`);
+  await api('POST', `/api/lists/${lastWeek.id}/archive`);
+  // This week's list: catalog products placed in their sections by category, from day one.
+  const list = await api('POST', '/api/lists', { name: 'Groceries', storeId: store.id });
+  await api('POST', '/api/lists', { name: 'Hardware store' });
   const items = [
-    { name: 'Bananas', quantity: 6, sectionId: sec('Produce') },
-    { name: 'Spinach', sectionId: sec('Produce'), quantityNote: 'baby leaves' },
-    { name: 'Sourdough bread', sectionId: sec('Bakery') },
-    { name: 'Milk', quantity: 2, unitOfMeasureId: unit('liter'), sectionId: sec('Dairy & Eggs') },
-    { name: 'Eggs', quantity: 12, sectionId: sec('Dairy & Eggs') },
+    { productId: await product('Bananas'), quantity: 6 },
+    { productId: await product('Spinach'), quantityNote: 'baby leaves' },
+    { productId: await product('Bread'), name: 'Sourdough bread' },
+    { productId: await product('Milk'), quantity: 2, unitOfMeasureId: unit('liter') },
+    { productId: await product('Eggs'), quantity: 12 },
     {
+      productId: await product('Cheddar Cheese'),
       name: 'Cheddar',
       quantity: 300,
       unitOfMeasureId: unit('gram'),
       isApproximate: true,
-      sectionId: sec('Dairy & Eggs'),
     },
     { name: 'Birthday candles' },
   ];
@@ -48,6 +74,10 @@ try {
   for (const it of items) added.push(await api('POST', `/api/lists/${list.id}/items`, it));
   await api('POST', `/api/lists/${list.id}/items/${added[0].id}/toggle`);
   await api('POST', `/api/lists/${list.id}/items/${added[3].id}/toggle`);
+  // A new list, the morning after: two items so far, the rest one tap away.
+  const fresh = await api('POST', '/api/lists', { name: 'Saturday', storeId: store.id });
+  await api('POST', `/api/lists/${fresh.id}/items`, { productId: await product('Bananas'), quantity: 6 });
+  await api('POST', `/api/lists/${fresh.id}/items`, { productId: await product('Bread') });
   const recipe = await api('POST', '/api/recipes', {
     name: 'Pancakes',
     servings: 4,
@@ -107,15 +137,24 @@ try {
     [
       ['lists', '/', 'Groceries'],
       ['list', `/lists/${list.id}`, 'Sourdough bread'],
+      ['list-suggestions', `/lists/${fresh.id}`, 'Suggestions'],
       ['stores', '/stores', 'Corner Market'],
       ['recipe', `/recipes/${recipe.id}`, 'Copy to a list'],
+      ['recipe-copy', `/recipes/${recipe.id}`, 'Combine with items on the list', 'centre'],
       ['catalog', '/catalog', 'Units'],
       ['family', '/family', 'grandma@example.com'],
       ['account', '/account', 'Change password'],
     ],
     true,
   );
-  await shoot('dark', [['list-dark', `/lists/${list.id}`, 'Sourdough bread']], true);
+  await shoot(
+    'dark',
+    [
+      ['list-dark', `/lists/${list.id}`, 'Sourdough bread'],
+      ['list-suggestions-dark', `/lists/${fresh.id}`, 'Suggestions'],
+    ],
+    true,
+  );
   // Over plain http on a home network (contract §11): the Account page's one notice.
   await shoot('light', [['lan-notice', '/account', 'Opened over plain HTTP', 'centre']], true, lanUrl(app));
 } finally {

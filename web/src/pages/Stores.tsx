@@ -200,7 +200,7 @@ function SectionList({
     <ol class="sections" ref={listRef}>
       {store.sections.map((s: Section, i) => (
         <li
-          class={`section-row ${drag?.over === i ? 'drop-target' : ''} ${drag?.from === i ? 'dragging' : ''}`}
+          class={`section-row editable ${drag?.over === i ? 'drop-target' : ''} ${drag?.from === i ? 'dragging' : ''}`}
           key={s.id}
         >
           <span
@@ -219,48 +219,46 @@ function SectionList({
           >
             ⋮⋮
           </span>
-          <div class="grow section-main">
-            {editing === s.id ? (
-              <form
-                class="row-form"
-                onSubmit={(e) => {
-                  e.preventDefault();
-                  if (name.trim())
-                    void run(
-                      async () => (await d.sections.update(store.id, s.id, { name: name.trim() }), setEditing(null)),
-                    );
-                }}
-              >
-                <label class="sr-only" for={`section-${s.id}`}>
-                  Section name
-                </label>
-                <input
-                  id={`section-${s.id}`}
-                  class="grow"
-                  value={name}
-                  maxLength={LIMITS.sectionName}
-                  onInput={(e) => setName(e.currentTarget.value)}
-                />
-                <button type="submit">Save</button>
-              </form>
-            ) : (
-              <span class="section-name">{s.name}</span>
-            )}
-            <select
-              class="category"
-              aria-label={`Category of ${s.name}`}
-              value={s.category ?? ''}
-              onChange={(e) => {
-                const v = e.currentTarget.value;
-                void run(() => d.sections.update(store.id, s.id, { category: isCategory(v) ? v : null }));
+          {editing === s.id ? (
+            <form
+              class="row-form"
+              onSubmit={(e) => {
+                e.preventDefault();
+                if (name.trim())
+                  void run(
+                    async () => (await d.sections.update(store.id, s.id, { name: name.trim() }), setEditing(null)),
+                  );
               }}
             >
-              <option value="">None</option>
-              {CATEGORY_OPTIONS.map((c) => (
-                <option value={c.key}>{c.label}</option>
-              ))}
-            </select>
-          </div>
+              <label class="sr-only" for={`section-${s.id}`}>
+                Section name
+              </label>
+              <input
+                id={`section-${s.id}`}
+                class="grow"
+                value={name}
+                maxLength={LIMITS.sectionName}
+                onInput={(e) => setName(e.currentTarget.value)}
+              />
+              <button type="submit">Save</button>
+            </form>
+          ) : (
+            <span class="section-name">{s.name}</span>
+          )}
+          <select
+            class="category"
+            aria-label={`Category of ${s.name}`}
+            value={s.category ?? ''}
+            onChange={(e) => {
+              const v = e.currentTarget.value;
+              void run(() => d.sections.update(store.id, s.id, { category: isCategory(v) ? v : null }));
+            }}
+          >
+            <option value="">None</option>
+            {CATEGORY_OPTIONS.map((c) => (
+              <option value={c.key}>{c.label}</option>
+            ))}
+          </select>
           <span class="row-actions">
             <button
               type="button"
