@@ -8,7 +8,13 @@ import { newId } from '../db/ids.js';
 import { badRequest, notFound } from '../errors.js';
 import { assertProductRef, assertUnitRef, productCategory, productName, type KnownRefs } from '../catalog/public.js';
 import { recallSection, rememberSection, sectionRow, sectionRows, toPlacementSection } from '../stores/public.js';
-import { placeItem, remembersPlacement, type Category, type PlacementSection } from '@family-shopping/client/protocol';
+import {
+  placeItem,
+  remembersPlacement,
+  type Category,
+  type Placement,
+  type PlacementSection,
+} from '@family-shopping/client/protocol';
 import { existingForCreate, lower, type Created, type Row } from '../shared/common.js';
 import { itemRow, listCounts, listRow } from './queries.js';
 import { toItem, type ItemRecord } from './records.js';
