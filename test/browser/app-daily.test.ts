@@ -4,8 +4,8 @@
 // shop "Clear checked items" empties the list and "Undo" brings everything back; the next list
 // offers what the family buys in its "Suggestions" region, one tap adding it as last added; a
 // recipe for 4 copied for 8 with "Combine with items on the list" adds its doubled milk to the
-// milk already there. A section's category is chosen on the Stores page. The server's views
-// (REST) agree; every page passes axe-core.
+// milk already there. A section's category is chosen on the Stores page, a family product's
+// on the Catalog page ("Aisle"). The server's views (REST) agree; every page passes axe-core.
 import { expect } from 'chai';
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { launchBrowser, phoneContext } from '../helpers/browser.js';
@@ -280,5 +280,24 @@ describe('web app: the daily loop', function () {
     expect(all.find((i) => i.name === 'Milk')).to.include({ quantity: 3 });
     expect(all.find((i) => i.name === 'Flour')).to.include({ quantity: 500 });
     await expectAccessible(page, 'list after the combined copy');
+  });
+
+  it('places a family product by the aisle chosen for it in the catalog', async () => {
+    await page.getByRole('link', { name: 'Catalog' }).click();
+    await page.getByRole('textbox', { name: 'New product' }).fill('Oat drink');
+    await page.getByRole('combobox', { name: 'Aisle' }).selectOption({ label: 'Beverages' });
+    await page.getByRole('button', { name: 'Add product' }).click();
+    await page.getByRole('searchbox', { name: 'Search products' }).fill('oat');
+    await page.getByRole('button', { name: 'Edit Oat drink' }).waitFor(WAIT);
+    const row = page.getByRole('listitem').filter({ has: page.getByRole('button', { name: 'Edit Oat drink' }) });
+    expect(await row.textContent()).to.contain('Beverages');
+    await expectAccessible(page, 'catalog with aisles');
+
+    await page.getByRole('link', { name: 'Lists' }).click();
+    await page.getByRole('link', { name: /^Next week/ }).click();
+    await pickProduct('oat d', 'Oat drink');
+    await waitUntil(async () => (await selectedLabel(page.getByRole('combobox', { name: 'Section' }))) === 'Beverages');
+    await page.getByRole('button', { name: 'Add', exact: true }).click();
+    await group(page, 'Beverages').getByRole('checkbox', { name: 'Oat drink', exact: true }).waitFor(WAIT);
   });
 });

@@ -10,6 +10,7 @@ import type { PageProps } from '../lib/router.tsx';
 import { domain, type Product, type Unit } from '../lib/domain.ts';
 import { errorMessage, useAction, useObservable } from '../lib/hooks.ts';
 import { ErrorText, Field } from '../components/Form.tsx';
+import { CATEGORY_LABELS, CATEGORY_OPTIONS, isCategory } from '../lib/categories.ts';
 
 function Categories({
   value,
@@ -37,6 +38,24 @@ function Categories({
   );
 }
 
+/** A product's shop category (contract §10): places its new items in a section of that
+ *  category. '' is none. */
+function ShopCategory({ id, value, onChange }: { id: string; value: string; onChange: (v: string) => void }) {
+  return (
+    <div class="field">
+      <label for={id}>Aisle</label>
+      <select id={id} value={value} onChange={(e) => onChange(e.currentTarget.value)}>
+        <option value="">None</option>
+        {CATEGORY_OPTIONS.map((c) => (
+          <option value={c.key}>{c.label}</option>
+        ))}
+      </select>
+    </div>
+  );
+}
+
+const categoryOf = (v: string) => (isCategory(v) ? v : null);
+
 export function CatalogPage({ client }: PageProps) {
   const d = domain(client);
   const [q, setQ] = useState('');
@@ -48,6 +67,7 @@ export function CatalogPage({ client }: PageProps) {
   const units = useObservable(() => d.units.all$(), [client], [] as Unit[]);
   const [name, setName] = useState('');
   const [flags, setFlags] = useState<UnitCategory[]>([]);
+  const [category, setCategory] = useState('');
   const [editing, setEditing] = useState<string | null>(null);
   const { error, run } = useAction();
   const refusals = useRefusals(client, [...products, ...units]);
@@ -68,9 +88,10 @@ export function CatalogPage({ client }: PageProps) {
             const n = name.trim();
             if (n)
               void run(async () => {
-                await d.products.create({ name: n, unitCategoryFlags: flags });
+                await d.products.create({ name: n, unitCategoryFlags: flags, category: categoryOf(category) });
                 setName('');
                 setFlags([]);
+                setCategory('');
               });
           }}
         >
@@ -81,6 +102,7 @@ export function CatalogPage({ client }: PageProps) {
             onInput={(e) => setName(e.currentTarget.value)}
           />
           <Categories label="Measured by (filters the units offered)" value={flags} onChange={setFlags} />
+          <ShopCategory id="new-product-category" value={category} onChange={setCategory} />
           <button class="primary" type="submit">
             Add product
           </button>
@@ -99,6 +121,7 @@ export function CatalogPage({ client }: PageProps) {
                 <span class="grow">
                   {p.name}
                   <small class="tag">{p.kind === 'family' ? 'family' : p.overridden ? 'changed' : 'shared'}</small>
+                  {p.category && <small class="tag">{CATEGORY_LABELS[p.category]}</small>}
                   {p.unitCategoryFlags.length > 0 && <small class="hint"> {p.unitCategoryFlags.join(', ')}</small>}
                 </span>
                 <button type="button" onClick={() => setEditing(p.id)}>
@@ -151,6 +174,7 @@ function ProductEditor({
 }) {
   const [name, setName] = useState(product.name);
   const [flags, setFlags] = useState<UnitCategory[]>(product.unitCategoryFlags as UnitCategory[]);
+  const [category, setCategory] = useState<string>(product.category ?? '');
   const { error, run } = useAction();
   const family = product.kind === 'family';
   return (
@@ -160,7 +184,12 @@ function ProductEditor({
         onSubmit={(e) => {
           e.preventDefault();
           void run(async () => {
-            await domain(client).products.update(product.id, { name: name.trim(), unitCategoryFlags: flags });
+            const changed = categoryOf(category) !== (product.category ?? null);
+            await domain(client).products.update(product.id, {
+              name: name.trim(),
+              unitCategoryFlags: flags,
+              ...(changed ? { category: categoryOf(category) } : {}),
+            });
             onDone();
           });
         }}
@@ -173,6 +202,7 @@ function ProductEditor({
           onInput={(e) => setName(e.currentTarget.value)}
         />
         <Categories label="Measured by" value={flags} onChange={setFlags} />
+        <ShopCategory id={`product-category-${product.id}`} value={category} onChange={setCategory} />
         {!family && <p class="hint">A shared product: your changes apply to your family only.</p>}
         <ErrorText error={error} />
         <div class="actions">
