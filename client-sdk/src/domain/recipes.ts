@@ -6,6 +6,7 @@
  * on request (§10) and places new items as `items.add` does).
  */
 import {
+  QUANTITY_MAX,
   copyToListInput,
   findMergeTarget,
   mergedFields,
@@ -39,6 +40,10 @@ import { assertProductRef, assertUnitRef } from './refs.js';
 
 export type RecipeDoc = DocData<'recipes'>;
 export type IngredientDoc = DocData<'ingredients'>;
+
+/** A copy whose scaled or merged quantity would pass the limit (REST's paths and message). */
+const tooLarge = (field: 'servings' | 'merge', name: string) =>
+  invalidField(field, `the quantity of ${name} would exceed ${QUANTITY_MAX}`);
 
 async function liveRecipe(ctx: DomainContext, recipeId: string) {
   const doc = await findDoc(ctx, 'recipes', String(recipeId).toLowerCase());
@@ -224,21 +229,33 @@ export class Recipes {
     }
     const scale = (q: number | null) =>
       v.servings === undefined || recipe.servings == null ? q : scaleQuantity(q, recipe.servings, v.servings);
-    // Merge targets: the list's items as they were before the copy (their quantities follow the merges).
+    // Merge targets: the list's items as they were before the copy (their quantities follow the
+    // merges). Planned first, so that a quantity over the limit refuses the copy before anything
+    // is written (REST: one transaction).
     const before = v.merge ? (await findDocs(this.ctx, 'items', { listId: list.id })).map((d) => plain(d)) : [];
-    const items: ItemDoc[] = [];
-    const merged = new Map<string, ItemDoc>();
+    const plan: { ing: IngredientDoc; quantity: number | null; target: ItemDoc | null }[] = [];
     for (const ing of ingredients) {
       const quantity = scale(ing.quantity);
+      if (quantity != null && quantity > QUANTITY_MAX) throw tooLarge('servings', ing.name);
       const target = v.merge ? findMergeTarget(ing, quantity, before) : null;
       if (target && quantity != null) {
+        const fields = mergedFields(target, { quantity, isApproximate: ing.isApproximate });
+        if (fields.quantity > QUANTITY_MAX) throw tooLarge('merge', target.name);
+        Object.assign(target, fields);
+      }
+      plan.push({ ing, quantity, target });
+    }
+    const items: ItemDoc[] = [];
+    const merged = new Map<string, ItemDoc>();
+    for (const { ing, quantity, target } of plan) {
+      if (target) {
         const doc = await findDoc(this.ctx, 'items', target.id);
+        const current = merged.get(target.id) ?? plain(doc!);
         const written = await patchDoc(
           this.ctx,
           doc!,
-          mergedFields(target, { quantity, isApproximate: ing.isApproximate }),
+          mergedFields(current, { quantity: quantity!, isApproximate: ing.isApproximate }),
         );
-        Object.assign(target, written);
         merged.set(written.id, written);
         continue;
       }

@@ -253,5 +253,26 @@ describe('SDK domain: the daily loop offline', () => {
     expect((await refusal(d.recipes.copyToList(soup.id, { listId: list.id, servings: 101 }))).code).to.equal(
       'validation_failed',
     );
+
+    // Quantities over the limit refuse the whole copy, nothing written (REST: one transaction).
+    const big = await d.recipes.create({
+      name: 'Feast',
+      servings: 1,
+      ingredients: [
+        { familyProductId: stock.id, quantity: 1, familyUnitOfMeasureId: unit.id },
+        { name: 'Rice', quantity: 999_999_999 },
+      ],
+    });
+    const party = await d.lists.create({ name: 'Party' });
+    await d.items.add(party.id, { familyProductId: stock.id, quantity: 999_999_999, familyUnitOfMeasureId: unit.id });
+    const before = (await db.items.find().exec()).map((i) => i.toJSON());
+    const over = await refusal(d.recipes.copyToList(big.id, { listId: party.id, servings: 2 }));
+    expect([over.code, over.errors?.[0]?.path]).to.deep.equal(['validation_failed', 'servings']);
+    const sum = await refusal(d.recipes.copyToList(big.id, { listId: party.id, merge: true }));
+    expect([sum.code, sum.errors?.[0]?.path]).to.deep.equal(['validation_failed', 'merge']);
+    expect(
+      (await db.items.find().exec()).map((i) => i.toJSON()),
+      'nothing written',
+    ).to.deep.equal(before);
   });
 });
