@@ -43,7 +43,7 @@ function withoutDeleted(doc: Record<string, unknown>): Record<string, unknown> {
 }
 
 describe('protocol/docs', () => {
-  it('declares the nine collections in order, schema version 1', () => {
+  it('declares the nine collections in order, schema version 2', () => {
     expect(COLLECTIONS).to.deep.equal([
       'lists',
       'items',
@@ -55,7 +55,7 @@ describe('protocol/docs', () => {
       'units',
       'sectionMemory',
     ]);
-    expect(SCHEMA_VERSION).to.equal(1);
+    expect(SCHEMA_VERSION).to.equal(2);
     expect(READ_ONLY_COLLECTIONS).to.deep.equal(['sectionMemory']);
     expect(CATALOG_COLLECTIONS).to.deep.equal(['products', 'units']);
     expect(isCollectionName('items')).to.equal(true);
@@ -75,7 +75,8 @@ describe('protocol/docs', () => {
       });
 
       it('the RxDB schema mirrors the zod schema and passes RxDB dev-mode checks', () => {
-        expect(rx.version).to.equal(0);
+        // RxDB local version 1 where schema 2 added `category` (with a migration strategy).
+        expect(rx.version).to.equal(c === 'sections' || c === 'products' ? 1 : 0);
         expect(rx.primaryKey).to.equal('id');
         expect(rx.type).to.equal('object');
         expect(rx.properties.id).to.include({ type: 'string', maxLength: 36 });
@@ -191,6 +192,7 @@ describe('protocol/docs', () => {
         kind: 'family',
         name: 'Apples',
         unitCategoryFlags: ['Weight', 'Count'],
+        category: 'produce',
         overridden: false,
         createdAt: '2024-05-01T10:00:00.000Z',
         updatedAt: '2024-05-01T10:00:00.000Z',
@@ -240,11 +242,16 @@ describe('protocol/docs', () => {
         storeId: V,
         name: 'Produce',
         position: 0,
+        category: 'produce',
         createdAt: '2024-05-01T10:00:00.000Z',
         updatedAt: '2024-05-01T10:00:00.000Z',
         _deleted: false,
       };
       expect(docSchemas.sections.safeParse(section).success).to.equal(true);
+      // A shop category: one of the eleven keys, or null; always present.
+      expect(docSchemas.sections.safeParse({ ...section, category: null }).success).to.equal(true);
+      expect(docSchemas.sections.safeParse({ ...section, category: 'Produce' }).success).to.equal(false);
+      expect(docSchemas.sections.safeParse({ ...section, category: undefined }).success).to.equal(false);
       expect(docSchemas.sections.safeParse({ ...section, position: -1 }).success).to.equal(false);
       expect(docSchemas.sections.safeParse({ ...section, position: 1.5 }).success).to.equal(false);
     });

@@ -199,13 +199,20 @@ describe('protocol/merge: mergeDoc examples', () => {
       kind: 'global',
       name: 'Apples',
       unitCategoryFlags: ['Count', 'Weight'],
+      category: 'produce',
       overridden: false,
       createdAt: T0,
       updatedAt: T0,
       _deleted: false,
     });
     const local = { ...base, name: 'Green apples' };
-    const remote = { ...base, unitCategoryFlags: ['Weight' as const], overridden: true, updatedAt: T1 };
+    const remote = {
+      ...base,
+      unitCategoryFlags: ['Weight' as const],
+      category: 'snacks' as const,
+      overridden: true,
+      updatedAt: T1,
+    };
     const out = mergeDoc('products', { base, local, remote });
     expect(out).to.deep.equal({ ...remote, name: 'Green apples' });
   });
