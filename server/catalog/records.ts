@@ -1,13 +1,9 @@
-// Row → REST record mapping for the product and unit catalogs. The replication `products` and
-// `units` docs are these records plus `_deleted`, so the mappers are shared with sync.
-import {
-  CATALOG_KINDS,
-  recordSchemas,
-  type CatalogKind,
-  type Category,
-  type DocData,
-} from '@family-shopping/client/protocol';
-import { bitsToFlags, type UnitCategoryName } from './flags.js';
+// Row → REST record mapping for the product and unit catalogs, from the protocol's field table
+// (server/shared/record-fields.ts). The replication `products` and `units` docs are these records
+// plus `_deleted`, so the mappers are shared with sync.
+import { CATALOG_KINDS, recordSchemas, type CatalogKind, type DocData } from '@family-shopping/client/protocol';
+import { bitsToFlags } from './flags.js';
+import { recordMapper } from '../shared/record-fields.js';
 import { named } from '../openapi/responses.js';
 
 export { CATALOG_KINDS, type CatalogKind };
@@ -46,33 +42,21 @@ export interface EffectiveUnitRow {
   updated_at: Date | string;
 }
 
-const iso = (v: Date | string): string => (v instanceof Date ? v : new Date(v)).toISOString();
+/** A global row's value; `global` is the only kind that has it (`overridden`, `code`). */
+const globalOnly =
+  <T>(read: (v: unknown) => T, none: T) =>
+  (v: unknown, row: { kind?: unknown }): T =>
+    row.kind === 'global' ? read(v) : none;
 
-export function toProduct(row: EffectiveProductRow): ProductRecord {
-  return {
-    id: row.id,
-    kind: row.kind,
-    name: row.name,
-    unitCategoryFlags: bitsToFlags(Number(row.unit_category_flags)),
-    category: (row.category ?? null) as Category | null,
-    overridden: row.kind === 'global' && !!row.overridden,
-    createdAt: iso(row.created_at),
-    updatedAt: iso(row.updated_at),
-  };
-}
+/** Hooks: the flags are stored as bits; `overridden` and `code` are a global row's alone. */
+export const toProduct: (row: EffectiveProductRow) => ProductRecord = recordMapper('products', {
+  unitCategoryFlags: (v) => bitsToFlags(Number(v)),
+  overridden: globalOnly((v) => !!v, false),
+});
 
-export function toUnit(row: EffectiveUnitRow): UnitRecord {
-  return {
-    id: row.id,
-    kind: row.kind,
-    code: row.kind === 'global' ? row.code : null,
-    name: row.name,
-    abbreviation: row.abbreviation,
-    category: row.category as UnitCategoryName,
-    createdAt: iso(row.created_at),
-    updatedAt: iso(row.updated_at),
-  };
-}
+export const toUnit: (row: EffectiveUnitRow) => UnitRecord = recordMapper('units', {
+  code: globalOnly((v) => (v == null ? null : String(v)), null),
+});
 
 // Response schemas (OpenAPI documentation of the records above): the protocol's.
 export const ProductRecordSchema = named(recordSchemas.products, 'Product');

@@ -1,7 +1,9 @@
-// Row → REST record mapping for recipes and ingredients. Replication docs are the recipe (without
-// its ingredients) and the ingredient records plus `_deleted`, so they carry nothing else.
+// Row → REST record mapping for recipes and ingredients, from the protocol's field table
+// (server/shared/record-fields.ts). Replication docs are the recipe (without its ingredients) and
+// the ingredient records plus `_deleted`, so they carry nothing else.
 import type { DocData } from '@family-shopping/client/protocol';
-import { iso, quantityOut, str, strOrNull, type Row } from '../shared/common.js';
+import type { Row } from '../shared/common.js';
+import { recordMapper } from '../shared/record-fields.js';
 
 /** The recipe doc (replication `recipes`) and the ingredient: the protocol's shapes. */
 export type RecipeRecord = DocData<'recipes'>;
@@ -19,56 +21,16 @@ export interface RecipeSummary {
   updatedAt: string;
 }
 
-const servingsOut = (v: unknown) => (v == null ? null : Number(v));
-
-export function toRecipe(row: Row): RecipeRecord {
-  return {
-    id: str(row.id),
-    name: str(row.name),
-    servings: servingsOut(row.servings),
-    instructions: strOrNull(row.instructions),
-    createdAt: iso(row.created_at),
-    updatedAt: iso(row.updated_at),
-  };
-}
+export const toRecipe: (row: Row) => RecipeRecord = recordMapper('recipes');
 
 export function toRecipeDetail(row: Row, ingredientRows: Row[]): RecipeDetail {
-  return {
-    id: str(row.id),
-    name: str(row.name),
-    servings: servingsOut(row.servings),
-    instructions: strOrNull(row.instructions),
-    ingredients: ingredientRows.map(toIngredient),
-    createdAt: iso(row.created_at),
-    updatedAt: iso(row.updated_at),
-  };
+  const { createdAt, updatedAt, ...recipe } = toRecipe(row);
+  return { ...recipe, ingredients: ingredientRows.map(toIngredient), createdAt, updatedAt };
 }
 
 export function toRecipeSummary(row: Row): RecipeSummary {
-  return {
-    id: str(row.id),
-    name: str(row.name),
-    servings: servingsOut(row.servings),
-    ingredientCount: Number(row.ingredient_count ?? 0),
-    createdAt: iso(row.created_at),
-    updatedAt: iso(row.updated_at),
-  };
+  const { id, name, servings, createdAt, updatedAt } = toRecipe(row);
+  return { id, name, servings, ingredientCount: Number(row.ingredient_count ?? 0), createdAt, updatedAt };
 }
 
-export function toIngredient(row: Row): IngredientRecord {
-  return {
-    id: str(row.id),
-    recipeId: str(row.recipe_id),
-    name: str(row.name),
-    quantity: quantityOut(row.quantity),
-    unitOfMeasureId: strOrNull(row.unit_of_measure_id),
-    familyUnitOfMeasureId: strOrNull(row.family_unit_of_measure_id),
-    isApproximate: !!row.is_approximate,
-    quantityNote: strOrNull(row.quantity_note),
-    productId: strOrNull(row.product_id),
-    familyProductId: strOrNull(row.family_product_id),
-    position: Number(row.position),
-    createdAt: iso(row.created_at),
-    updatedAt: iso(row.updated_at),
-  };
-}
+export const toIngredient: (row: Row) => IngredientRecord = recordMapper('ingredients');

@@ -1,7 +1,7 @@
 // Row → replication doc mapping (api-contract §6): a doc is the REST record shape without
 // `familyId`, plus `_deleted` (true for a tombstone row). The feature mappers (records.ts of
-// each feature) build the record; this module only picks the doc's fields and adds `_deleted`,
-// so a doc can never carry more than the wire schema names.
+// each feature) build the record from the protocol's field table (server/shared/record-fields.ts),
+// so it has exactly the wire schema's fields; this module only adds `_deleted`.
 import type { CollectionName, Doc, DocData } from '@family-shopping/client/protocol';
 import { toItem, toList } from '../lists/public.js';
 import { toSection, toSectionMemory, toStore } from '../stores/public.js';
@@ -39,32 +39,10 @@ export function familyDoc<C extends FamilyCollection>(collection: C, row: Row): 
 
 /** Doc of a row of the effective product catalog (the REST product record). */
 export function productDoc(row: EffectiveProductRow, deleted = false): WireDoc {
-  const p = toProduct(row);
-  return {
-    id: p.id,
-    kind: p.kind,
-    name: p.name,
-    unitCategoryFlags: p.unitCategoryFlags,
-    category: p.category,
-    overridden: p.overridden,
-    createdAt: p.createdAt,
-    updatedAt: p.updatedAt,
-    _deleted: deleted,
-  };
+  return { ...toProduct(row), _deleted: deleted };
 }
 
 /** Doc of a row of the effective unit catalog. */
 export function unitDoc(row: EffectiveUnitRow, deleted = false): WireDoc {
-  const u = toUnit(row);
-  return {
-    id: u.id,
-    kind: u.kind,
-    code: u.code,
-    name: u.name,
-    abbreviation: u.abbreviation,
-    category: u.category,
-    createdAt: u.createdAt,
-    updatedAt: u.updatedAt,
-    _deleted: deleted,
-  };
+  return { ...toUnit(row), _deleted: deleted };
 }

@@ -124,16 +124,47 @@ export interface RxCollectionSchema<K extends string> {
 }
 
 // ---------------------------------------------------------------------------
-// Field table: one entry produces the zod schema and the JSON schema of a field
+// Field table: one entry produces the zod schema and the JSON schema of a field, and tells the
+// server its database column and how the column's value becomes the field's (its `kind`)
+
+/**
+ * How a field is stored and read back (server/shared/record-fields.ts maps a row with it;
+ * server/shared/record-json-sql.ts writes a record's JSON in SQL with it):
+ * - `id`: a uuid column, the canonical lowercase string;
+ * - `text`: a text column (names, free texts, codes), the string as stored;
+ * - `enum`: a text column holding one of the field's values (kinds, categories);
+ * - `int`: an integer column (positions, servings);
+ * - `quantity`: a `numeric` column (read as a string), a JSON number without trailing zeros;
+ * - `boolean`: a boolean column;
+ * - `time`: a timestamptz column, an ISO 8601 string in UTC with milliseconds;
+ * - `flags`: an integer of bit flags, exchanged as an array of names (a server hook decodes it).
+ */
+export type FieldKind = 'id' | 'text' | 'enum' | 'int' | 'quantity' | 'boolean' | 'time' | 'flags';
 
 interface Field<Z extends z.ZodMiniType = z.ZodMiniType> {
   readonly zod: Z;
   readonly json: JsonSchemaProperty;
+  readonly kind: FieldKind;
+  readonly nullable: boolean;
+  /** The database column, when it is not the key in snake_case (`listId` → `list_id`). */
+  readonly column?: string;
 }
 
-function field<Z extends z.ZodMiniType>(zod: Z, json: JsonSchemaProperty): Field<Z> {
-  return { zod, json };
+function field<Z extends z.ZodMiniType>(zod: Z, json: JsonSchemaProperty, kind: FieldKind): Field<Z> {
+  return { zod, json, kind, nullable: false };
 }
+
+/** One field of a record as the database keeps it: its key, column, kind and nullability, in
+ *  the record's key order. */
+export interface RecordField<K extends string = string> {
+  readonly key: K;
+  readonly column: string;
+  readonly kind: FieldKind;
+  readonly nullable: boolean;
+}
+
+/** `unitOfMeasureId` → `unit_of_measure_id`: the column of a key unless its field names one. */
+const snakeCase = (key: string) => key.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
 
 /** Lowercase canonical UUID string. */
 export const uuidSchema = idRule();
@@ -142,36 +173,38 @@ export const uuidSchema = idRule();
 export const timestampSchema = z.iso.datetime({ offset: true });
 
 const F = {
-  uuid: () => field(uuidSchema, { type: 'string', maxLength: 36, pattern: UUID_PATTERN }),
+  uuid: () => field(uuidSchema, { type: 'string', maxLength: 36, pattern: UUID_PATTERN }, 'id'),
   /** A reference to a record (any letter case in, lowercase stored). */
-  ref: () => field(RULES.ref(), { type: 'string', maxLength: 36, pattern: UUID_PATTERN }),
-  timestamp: () => field(timestampSchema, { type: 'string', format: 'date-time' }),
+  ref: () => field(RULES.ref(), { type: 'string', maxLength: 36, pattern: UUID_PATTERN }, 'id'),
+  timestamp: () => field(timestampSchema, { type: 'string', format: 'date-time' }, 'time'),
   /** A name (trimmed, 1..max code points). */
   name: <Z extends z.ZodMiniType>(rule: () => Z, max: number) =>
-    field(rule(), { type: 'string', minLength: 1, maxLength: max }),
+    field(rule(), { type: 'string', minLength: 1, maxLength: max }, 'text'),
   /** A free text (0..max code points). */
-  text: <Z extends z.ZodMiniType>(rule: () => Z, max: number) => field(rule(), { type: 'string', maxLength: max }),
+  text: <Z extends z.ZodMiniType>(rule: () => Z, max: number) =>
+    field(rule(), { type: 'string', maxLength: max }, 'text'),
   int: <Z extends z.ZodMiniType>(zod: Z, min: number, max: number) =>
-    field(zod, { type: 'integer', minimum: min, maximum: max }),
-  boolean: () => field(z.boolean(), { type: 'boolean' }),
-  quantity: () => field(RULES.quantity(), { type: 'number', minimum: 0, maximum: QUANTITY_MAX }),
+    field(zod, { type: 'integer', minimum: min, maximum: max }, 'int'),
+  boolean: () => field(z.boolean(), { type: 'boolean' }, 'boolean'),
+  quantity: () => field(RULES.quantity(), { type: 'number', minimum: 0, maximum: QUANTITY_MAX }, 'quantity'),
   oneOf: <const T extends readonly [string, ...string[]]>(values: T) =>
-    field(z.enum(values), { type: 'string', enum: [...values] }),
+    field(z.enum(values), { type: 'string', enum: [...values] }, 'enum'),
   unitCategoryFlags: () =>
-    field(RULES.unitCategoryFlags(), {
-      type: 'array',
-      items: { type: 'string', enum: [...UNIT_CATEGORIES] },
-      uniqueItems: true,
-      maxItems: UNIT_CATEGORIES.length,
-    }),
+    field(
+      RULES.unitCategoryFlags(),
+      {
+        type: 'array',
+        items: { type: 'string', enum: [...UNIT_CATEGORIES] },
+        uniqueItems: true,
+        maxItems: UNIT_CATEGORIES.length,
+      },
+      'flags',
+    ),
   nullable: <Z extends z.ZodMiniType>(f: Field<Z>): Field<z.ZodMiniNullable<Z>> => {
     const { type, enum: values, ...rest } = f.json;
     if (typeof type !== 'string') throw new Error('nullable() expects a single-typed field');
-    return field(z.nullable(f.zod), {
-      type: [type, 'null'],
-      ...rest,
-      ...(values ? { enum: [...values, null] } : {}),
-    });
+    const json = { type: [type, 'null'], ...rest, ...(values ? { enum: [...values, null] } : {}) } as const;
+    return { ...f, zod: z.nullable(f.zod), json, nullable: true };
   },
 };
 
@@ -190,6 +223,10 @@ function defineCollection<const T extends Record<string, Field>>(
   const properties = Object.fromEntries(keys.map((k) => [k, fields[k]!.json])) as {
     [P in keyof T & string]: JsonSchemaProperty;
   };
+  const table: readonly RecordField<keyof T & string>[] = keys.map((key) => {
+    const { kind, nullable, column = snakeCase(key) } = fields[key]!;
+    return { key, column, kind, nullable };
+  });
   const rx: RxCollectionSchema<keyof T & string> = {
     title: name,
     version,
@@ -199,7 +236,7 @@ function defineCollection<const T extends Record<string, Field>>(
     required: keys,
     additionalProperties: false,
   };
-  return { record, doc, rx };
+  return { record, doc, rx, fields: table };
 }
 
 // ---------------------------------------------------------------------------
@@ -310,7 +347,9 @@ const products = defineCollection(
 const units = defineCollection('units', {
   id: F.uuid(),
   kind: F.oneOf(CATALOG_KINDS),
-  code: F.nullable(field(textRule(LIMITS.unitCode, 1), { type: 'string', minLength: 1, maxLength: LIMITS.unitCode })),
+  code: F.nullable(
+    field(textRule(LIMITS.unitCode, 1), { type: 'string', minLength: 1, maxLength: LIMITS.unitCode }, 'text'),
+  ),
   name: F.name(RULES.unitName, LIMITS.unitName),
   abbreviation: F.name(RULES.abbreviation, LIMITS.abbreviation),
   category: F.oneOf(UNIT_CATEGORIES),
@@ -375,6 +414,22 @@ export const rxSchemas = {
   products: products.rx,
   units: units.rx,
   sectionMemory: sectionMemory.rx,
+} as const;
+
+/** The field table of each collection as the database keeps it: key, column, kind, nullability,
+ *  in the record's key order (the order of `rxSchemas` properties). The server maps rows to
+ *  records and writes record JSON in SQL from it (server/shared/record-fields.ts,
+ *  record-json-sql.ts); docs/architecture.md, "Adding a field". */
+export const recordFields = {
+  lists: lists.fields,
+  items: items.fields,
+  stores: stores.fields,
+  sections: sections.fields,
+  recipes: recipes.fields,
+  ingredients: ingredients.fields,
+  products: products.fields,
+  units: units.fields,
+  sectionMemory: sectionMemory.fields,
 } as const;
 
 /** A replication doc of collection C (with `_deleted`). */

@@ -1,0 +1,74 @@
+// Row → record mapping, derived from the protocol's field table (`recordFields`,
+// client-sdk/src/protocol/docs.ts): each field reads its column by its kind, so a record has
+// exactly the protocol's keys, in its order, and a new field needs no edit here. What a kind
+// cannot say (a bit-flag column, a value that depends on another column) is a hook the
+// feature's records.ts passes, by field name.
+import {
+  recordFields,
+  type CollectionName,
+  type DocData,
+  type FieldKind,
+  type RecordField,
+} from '@family-shopping/client/protocol';
+import { iso, isoOrNull, quantityOut, str, strOrNull } from './common.js';
+import type { Row } from './queries.js';
+
+/** Reads one field from its column's value (and the whole row, for fields that depend on
+ *  another column). */
+export type ColumnReader = (value: unknown, row: Row) => unknown;
+
+/** A value that is never null: a string, number, boolean or time by kind. */
+const READ: { [K in FieldKind]?: (v: unknown) => unknown } = {
+  id: str,
+  text: str,
+  enum: str,
+  int: (v) => Number(v),
+  quantity: (v) => Number(v),
+  boolean: (v) => !!v,
+  time: iso,
+};
+
+/** A nullable value: SQL NULL (or an absent column) is `null`. */
+const READ_NULLABLE: { [K in FieldKind]?: (v: unknown) => unknown } = {
+  id: strOrNull,
+  text: strOrNull,
+  enum: strOrNull,
+  int: (v) => (v == null ? null : Number(v)),
+  quantity: quantityOut,
+  boolean: (v) => (v == null ? null : !!v),
+  time: isoOrNull,
+};
+
+function readerOf(collection: CollectionName, f: RecordField, hook: ColumnReader | undefined): ColumnReader {
+  if (hook) return hook;
+  const read = (f.nullable ? READ_NULLABLE : READ)[f.kind];
+  if (!read) throw new Error(`${collection}.${f.key}: a field of kind ${f.kind} needs a hook`);
+  return read;
+}
+
+/**
+ * The mapper of a collection's rows to its records (the REST record, and the replication doc
+ * without `_deleted`). `hooks` replace the kind's reading for the fields they name; a field of
+ * kind `flags` must have one. Built once per collection, at module load.
+ */
+export function recordMapper<C extends CollectionName>(
+  collection: C,
+  hooks: { readonly [K in keyof DocData<C>]?: ColumnReader } = {},
+): (row: object) => DocData<C> {
+  const byKey = hooks as Readonly<Record<string, ColumnReader | undefined>>;
+  const fields = (recordFields[collection] as readonly RecordField[]).map(
+    (f) => [f.key, f.column, readerOf(collection, f, byKey[f.key])] as const,
+  );
+  return (row) => {
+    const r = row as Row;
+    const record: Record<string, unknown> = {};
+    for (const [key, column, read] of fields) record[key] = read(r[column], r);
+    // Every key of DocData<C> is set above from the same table the type is made of.
+    return record as DocData<C>;
+  };
+}
+
+/** The database columns of a collection's record, in the record's key order. */
+export function recordColumns(collection: CollectionName): string[] {
+  return recordFields[collection].map((f) => f.column);
+}
