@@ -18,6 +18,9 @@ import { ProductInput, productFor, productIds, useSuggestions, type Named } from
 /** What the snackbar's "Undo" takes back: one removal, or the last "Clear checked items". */
 type Undoable = { kind: 'removed'; item: Item } | { kind: 'cleared'; items: Item[] };
 
+/** Ids per `restoreMany` call (contract §10: 1–500). */
+const RESTORE_BATCH = 500;
+
 /** Suggestions shown at most (the most frequent first). */
 const SUGGESTIONS_SHOWN = 8;
 
@@ -126,10 +129,11 @@ export function ListPage({ client, params }: PageProps) {
                   setUndo(null);
                   if (u.kind === 'removed') await d.items.restore(listId, u.item.id);
                   else
-                    await d.items.restoreMany(
-                      listId,
-                      u.items.map((i) => i.id),
-                    );
+                    for (let i = 0; i < u.items.length; i += RESTORE_BATCH)
+                      await d.items.restoreMany(
+                        listId,
+                        u.items.slice(i, i + RESTORE_BATCH).map((it) => it.id),
+                      );
                 })
               }
             >
