@@ -4,6 +4,8 @@ import { prepared, type Db, type Trx } from '../db/knex.js';
 import { statementFunction } from '../db/statement-function.js';
 import type { FamilyWrite } from '../db/family-write.js';
 import type { Row } from '../shared/common.js';
+import { recordColumns } from '../shared/record-fields.js';
+import { jsonSqlFields, recordJsonOpenSql } from '../shared/record-json-sql.js';
 import type { ListCounts } from './records.js';
 import { MEMBERSHIP_VERSION_SQL, withVersionText, type MembershipVersion } from '../auth/public.js';
 import { UNCATEGORIZED } from '@family-shopping/client/protocol';
@@ -116,30 +118,6 @@ export async function tombstoneItemsOfList(w: FamilyWrite, listId: string): Prom
 
 // --- list detail, built by the database -------------------------------------------------------
 
-/** A timestamptz as `Date.prototype.toISOString()` writes it (UTC, milliseconds, truncated as
- *  the driver's parser truncates microseconds). */
-const isoSql = (col: string) =>
-  `to_char(date_trunc('milliseconds', ${col}) AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
-
-/** How a value becomes JSON text: `text` through `to_json` (its escapes are `JSON.stringify`'s);
- *  `id` a uuid, quoted (nothing in it to escape); `literal` a boolean or a number, whose text is
- *  already JSON; `time` the text of `isoSql`, quoted. SQL NULL is `null` in every case. */
-type JsonKind = 'text' | 'id' | 'literal' | 'time';
-
-const jsonValueSql = (sql: string, kind: JsonKind): string =>
-  kind === 'text'
-    ? `coalesce(to_json(${sql})::text, 'null')`
-    : kind === 'literal'
-      ? `coalesce((${sql})::text, 'null')`
-      : `coalesce('"' || ${sql} || '"', 'null')`;
-
-/** A JSON object written as text, key for key in this order. Without the closing brace when
- *  `open`, so more keys can follow. */
-function objectSql(fields: Array<[key: string, sql: string, kind: JsonKind]>, open = false): string {
-  const parts = fields.map(([key, sql, kind], k) => `'${k === 0 ? '{' : ','}"${key}":' || ${jsonValueSql(sql, kind)}`);
-  return `(${parts.join(' || ')}${open ? '' : ` || '}'`})`;
-}
-
 /** The item record (records.ts `toItem`) as JSON text, from the row's stored generated column
  *  (written by the database with the row: migrations/20261124000001_item_record_json.ts). */
 const ITEM_JSON = `(i.record_json_open || '}')`;
@@ -147,22 +125,13 @@ const ITEM_JSON = `(i.record_json_open || '}')`;
 /** The item's replication doc (server/sync/docs.ts `familyDoc`): the record, then `_deleted`. */
 export const ITEM_DOC_JSON = `(i.record_json_open || ',"_deleted":' || coalesce(i.deleted, false)::text || '}')`;
 
-/** The list record (records.ts `toList`), left open: its groups are appended to it. */
-const LIST_JSON_OPEN = objectSql(
-  [
-    ['id', 'l.id', 'id'],
-    ['name', 'l.name', 'text'],
-    ['storeId', 'l.store_id', 'id'],
-    ['archivedAt', isoSql('l.archived_at'), 'time'],
-    ['createdAt', isoSql('l.created_at'), 'time'],
-    ['updatedAt', isoSql('l.updated_at'), 'time'],
-  ],
-  true,
-);
+/** The list record (records.ts `toList`, the protocol's field table), left open: its groups are
+ *  appended to it. */
+const LIST_JSON_OPEN = `(${recordJsonOpenSql(jsonSqlFields('lists'), (column) => `l.${column}`)})`;
 
 /** The detail's statement; bindings: family, list, the name of the last group. */
 const DETAIL_SQL = `WITH l AS (
-     SELECT id, name, store_id, archived_at, created_at, updated_at FROM shopping_lists
+     SELECT ${recordColumns('lists').join(', ')} FROM shopping_lists
      WHERE family_id = :familyId AND id = :listId AND NOT deleted
    ), s AS (
      SELECT s.id, s.name, s.position, s.created_at FROM store_sections s JOIN l ON s.store_id = l.store_id
