@@ -61,3 +61,32 @@ export function recordJsonOpenSql(
     .map(([key, col, kind], k) => `'${k === 0 ? '{' : ','}"${key}":' || ${jsonValueSql(column(col), kind)}`)
     .join('\n    || ');
 }
+
+/**
+ * The statements that keep the item's record JSON in `shopping_list_items.record_json_open` (a
+ * stored generated column over the function `fs_item_record_json_open`), for the live field
+ * table: what a migration that changes the item record pastes as literal SQL (a migration stands
+ * alone: it keeps its text, not a call of this). `drop` undoes `create`. Print them with
+ * `npx tsx -e "import('./server/shared/record-json-sql.ts').then((m) => console.log(m.itemRecordJsonDdl()))"`.
+ */
+export function itemRecordJsonDdl(fields: readonly JsonSqlField[] = jsonSqlFields('items')): {
+  create: string[];
+  drop: string[];
+} {
+  const columns = fields.map(([, column]) => column);
+  const types = fields.map(([, , kind]) => SQL_TYPES[kind]);
+  return {
+    create: [
+      `CREATE FUNCTION fs_item_record_json_open(${columns.map((c, k) => `${c} ${types[k]}`).join(', ')})
+  RETURNS text LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $fn$
+  SELECT ${recordJsonOpenSql(fields)}
+$fn$`,
+      `ALTER TABLE shopping_list_items ADD COLUMN record_json_open text
+       GENERATED ALWAYS AS (fs_item_record_json_open(${columns.join(', ')})) STORED`,
+    ],
+    drop: [
+      'ALTER TABLE shopping_list_items DROP COLUMN record_json_open',
+      `DROP FUNCTION fs_item_record_json_open(${types.join(', ')})`,
+    ],
+  };
+}
