@@ -19,11 +19,29 @@ export async function resolveActor(
 ): Promise<Actor | null> {
   const claims = verifyAccessToken(deps.jwtKey, token, deps.clock.now().getTime());
   if (!claims) return null;
-  // PGlite: remembered until the next write (exact); PostgreSQL: one statement, every request.
-  const membership = deps.readCache
-    ? await tokenMembership(deps, claims.sub, claims.family_id)
-    : await membershipForToken(deps.db, claims.sub, claims.family_id);
-  return tokenActor(claims, membership);
+  return tokenActor(claims, await membershipOf(deps, claims));
+}
+
+/** The membership a token names. PGlite: remembered until the next write (exact); PostgreSQL:
+ *  one statement, every request. */
+function membershipOf(deps: Pick<Deps, 'db' | 'readCache'>, claims: AccessClaims): Promise<TokenMembership> {
+  return deps.readCache
+    ? tokenMembership(deps, claims.sub, claims.family_id)
+    : membershipForToken(deps.db, claims.sub, claims.family_id);
+}
+
+/** A membership row as `tokenActor` judges it (undefined: the token names no membership). */
+export type TokenMembership = Parameters<typeof tokenActor>[1];
+
+/**
+ * The one judgement of a verified token's membership (spec 5.2), for `authenticate` and for a
+ * route whose membership is read with its data (`ApiRouter.memberRead`): the caller, or the
+ * refusal (401 `unauthenticated`) when the token names no membership or one younger than it.
+ */
+export function memberOrRefuse(claims: AccessClaims, membership: TokenMembership): Actor {
+  const actor = tokenActor(claims, membership);
+  if (!actor) throw invalidToken();
+  return actor;
 }
 
 export function bearerToken(ctx: Context): string | null {
@@ -35,16 +53,17 @@ export function bearerToken(ctx: Context): string | null {
 export async function authenticate(deps: Deps, ctx: Context, level: 'member' | 'admin'): Promise<Actor> {
   const token = bearerToken(ctx);
   if (!token) throw unauthenticated();
-  const actor = await resolveActor(deps, token);
-  if (!actor) throw invalidToken();
+  const claims = verifyAccessToken(deps.jwtKey, token, deps.clock.now().getTime());
+  if (!claims) throw invalidToken();
+  const actor = memberOrRefuse(claims, await membershipOf(deps, claims));
   if (level === 'admin' && actor.role !== 'admin') throw forbidden('Only a family admin can do this');
   return actor;
 }
 
 /**
- * The first half of `authenticate` for a route whose handler checks the membership itself, in
- * the statement of its read (`RouteSpec.membershipInRead`): the token's signature and expiry.
- * The handler then judges the membership with `tokenActor` and refuses as `authenticate` does.
+ * The first half of `authenticate` for a route whose membership is read in the statement of its
+ * data (`ApiRouter.memberRead`): the token's signature and expiry. The route layer then judges
+ * the membership the handler read with `memberOrRefuse`, as `authenticate` does.
  */
 export function verifiedClaims(deps: Pick<Deps, 'jwtKey' | 'clock'>, ctx: Context): AccessClaims {
   const token = bearerToken(ctx);

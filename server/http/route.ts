@@ -4,7 +4,7 @@ import Router, { type RouterMiddleware } from '@koa/router';
 import type { Context } from 'koa';
 import { z } from 'zod';
 import type { Actor, Deps } from '../context.js';
-import { authenticate, verifiedClaims } from './auth.js';
+import { authenticate, memberOrRefuse, verifiedClaims, type TokenMembership } from './auth.js';
 import type { AccessClaims } from '../auth/public.js';
 import { notFound, nulErrors, validationFailed, zodErrors, type AppError } from '../errors.js';
 
@@ -50,27 +50,35 @@ export interface RouteSpec<
   notFound?: () => AppError;
   /** False for routes that never touch the database (the API reference): no 503 documented. */
   usesDatabase?: boolean;
-  /**
-   * A `member` read that checks the membership (spec 5.2) in its own statement, saving the
-   * request a round trip: the route verifies the token only and hands its claims to the handler
-   * (`Input.claims`, no `actor`), which must refuse with `tokenActor` (server/auth/tokens.ts)
-   * as `authenticate` does, before it answers anything. A request whose path, query or body is
-   * invalid gets the full check first, so it is refused exactly as on any other route.
-   */
-  membershipInRead?: true;
 }
 
 export interface Input<P, Q, B> {
   params: P;
   query: Q;
   body: B;
-  /** The caller (none on public and `membershipInRead` routes). */
+  /** The caller (none on public routes). */
   actor: Actor;
-  /** The verified token of a `membershipInRead` route, whose membership is not checked yet. */
-  claims?: AccessClaims;
 }
 
 export type Handler<P, Q, B> = (ctx: Context, input: Input<P, Q, B>) => Promise<void>;
+
+/** What the handler of a `memberRead` route is given: the request, and whom the verified token
+ *  names, whose membership is not checked yet (no `ctx`: it cannot answer by itself). */
+export interface ReadInput<P, Q, B> {
+  params: P;
+  query: Q;
+  body: B;
+  who: { userId: string; familyId: string };
+}
+
+/** What the handler of a `memberRead` route gives back: the membership row it read in the
+ *  statement of its data, and the answer, sent only once the route layer has judged that row. */
+export interface MemberRead<T> {
+  membership: TokenMembership;
+  answer: { body: T; type?: string } | { error: AppError };
+}
+
+export type ReadHandler<P, Q, B, T> = (input: ReadInput<P, Q, B>) => Promise<MemberRead<T>>;
 
 /** Validates one part of a request; `checkText` also refuses NUL in its strings (query, body). */
 export function parseOrThrow<T extends z.core.$ZodType>(
@@ -102,15 +110,50 @@ export class ApiRouter {
     spec: RouteSpec<P, Q, B>,
     handler: Handler<z.output<P>, z.output<Q>, z.output<B>>,
   ): void {
-    this.routes.push(spec as unknown as RouteSpec);
+    this.mount(spec as unknown as RouteSpec, false, (ctx, input) =>
+      handler(ctx, input as Input<z.output<P>, z.output<Q>, z.output<B>>),
+    );
+  }
+
+  /**
+   * A `member` read whose membership check (spec 5.2) is read in the statement of its data,
+   * saving the request a round trip. The route verifies the token only; the handler reads its
+   * data with the membership row the token names and returns both (`MemberRead`); the route
+   * judges that row (`memberOrRefuse`, as `authenticate` does: same status, code and headers)
+   * before anything is sent. The handler gets no `ctx` and no token: it cannot answer, nor
+   * judge, by itself. A request whose path, query or body is invalid gets the full check
+   * first, so it is refused exactly as on any other route.
+   */
+  memberRead<P extends z.core.$ZodType, Q extends z.core.$ZodType, B extends z.core.$ZodType, T>(
+    spec: RouteSpec<P, Q, B> & { access: 'member' },
+    handler: ReadHandler<z.output<P>, z.output<Q>, z.output<B>, T>,
+  ): void {
+    if (spec.rateLimit) throw new Error(`${spec.path}: a rate limit needs the full check first`);
+    this.mount(spec as unknown as RouteSpec, true, async (ctx, { params, query, body }, claims) => {
+      const read = await handler({
+        params,
+        query,
+        body,
+        who: { userId: claims!.sub, familyId: claims!.family_id },
+      } as ReadInput<z.output<P>, z.output<Q>, z.output<B>>);
+      memberOrRefuse(claims!, read.membership);
+      if ('error' in read.answer) throw read.answer.error;
+      if (read.answer.type) ctx.type = read.answer.type;
+      ctx.body = read.answer.body;
+    });
+  }
+
+  private mount(
+    spec: RouteSpec,
+    membershipInRead: boolean,
+    run: (ctx: Context, input: Input<unknown, unknown, unknown>, claims?: AccessClaims) => Promise<void>,
+  ): void {
+    this.routes.push(spec);
     const deps = this.deps;
     const middlewares: RouterMiddleware[] = [];
     const limiter = spec.rateLimit
       ? (deps.rateLimiters as Record<string, RouterMiddleware> | undefined)?.[spec.rateLimit]
       : undefined;
-    if (spec.membershipInRead && spec.access !== 'member')
-      throw new Error(`${spec.path}: membershipInRead is for members`);
-    if (limiter && spec.membershipInRead) throw new Error(`${spec.path}: a rate limit needs the full check first`);
     // The limit of an authenticated route counts per user, after authentication (api-contract
     // §13): a request without a valid token is refused (401) before it is counted, so nobody
     // can spend another user's allowance.
@@ -128,7 +171,7 @@ export class ApiRouter {
       let actor = null as unknown as Actor;
       let claims: AccessClaims | undefined;
       if (authFirst) actor = ctx.state.actor as Actor;
-      else if (spec.membershipInRead) claims = verifiedClaims(deps, ctx);
+      else if (membershipInRead) claims = verifiedClaims(deps, ctx);
       else if (spec.access !== 'public') actor = await authenticate(deps, ctx, spec.access);
       let params: unknown, query: unknown, body: unknown;
       try {
@@ -144,7 +187,7 @@ export class ApiRouter {
         if (claims) await authenticate(deps, ctx, 'member');
         throw err;
       }
-      await handler(ctx, { params, query, body, actor, claims } as Input<z.output<P>, z.output<Q>, z.output<B>>);
+      await run(ctx, { params, query, body, actor }, claims);
     });
     this.router[spec.method](spec.path, ...middlewares);
   }

@@ -169,24 +169,39 @@ const DETAIL_SQL = `WITH l AS (
  * JSON is built as a value and parsed again on the way. test/integration/lists/detail-sql.test.ts
  * holds the two to the same bytes. Undefined when the family has no such live list.
  */
-export async function listDetailJson(db: Q, familyId: string, listId: string): Promise<string | undefined> {
-  const { rows } = (await db.raw(DETAIL_SQL, { familyId, listId, uncategorized: UNCATEGORIZED })) as {
-    rows: Array<{ body: string }>;
-  };
-  return rows[0]?.body;
+export async function listDetailJson(
+  db: Q,
+  familyId: string,
+  listId: string,
+  { viaFunction = false }: DetailVia = {},
+): Promise<string | undefined> {
+  const { rows } = (await db.raw(`SELECT ${detailSql(viaFunction)} AS body`, {
+    familyId,
+    listId,
+    uncategorized: UNCATEGORIZED,
+  })) as { rows: Array<{ body: string | null }> };
+  return rows[0]?.body ?? undefined;
 }
 
+/** `viaFunction`: the detail through `DETAIL_FUNCTION` (PGlite), else its statement as is. */
+interface DetailVia {
+  viaFunction?: boolean;
+}
+
+/** The detail as one SQL value: the one place that chooses the function or the statement. */
+const detailSql = (viaFunction: boolean) => (viaFunction ? DETAIL_FUNCTION.call : `(${DETAIL_SQL})`);
+
 /**
- * The membership check (as `membershipVersion`) and the list detail in one statement, one round
- * trip; `body` null when the family has no such live list. Undefined without a membership.
- * `viaFunction`: the detail through `DETAIL_FUNCTION` (PGlite).
+ * The membership check (as `membershipVersion`) and the list detail (`listDetailJson`) in one
+ * statement, one round trip; `body` null when the family has no such live list. Undefined
+ * without a membership.
  */
 export async function listDetailForToken(
   db: Q,
   input: { userId: string; familyId: string; listId: string },
-  { viaFunction = false }: { viaFunction?: boolean } = {},
+  { viaFunction = false }: DetailVia = {},
 ): Promise<(MembershipVersion & { body: string | null }) | undefined> {
-  const detail = viaFunction ? DETAIL_FUNCTION.call : `(${DETAIL_SQL})`;
+  const detail = detailSql(viaFunction);
   const { rows } = (await db
     .raw(`SELECT mv.role, mv.created_at, mv.version, ${detail} AS body FROM (${MEMBERSHIP_VERSION_SQL}) mv`, {
       ...input,
@@ -209,13 +224,3 @@ export const DETAIL_FUNCTION = statementFunction({
   ],
   returns: 'text',
 });
-
-/** The list detail through `DETAIL_FUNCTION` (same bytes as `listDetailJson`). */
-export async function listDetailJsonViaFunction(db: Q, familyId: string, listId: string): Promise<string | undefined> {
-  const { rows } = (await db.raw(`SELECT ${DETAIL_FUNCTION.call} AS body`, {
-    familyId,
-    listId,
-    uncategorized: UNCATEGORIZED,
-  })) as { rows: Array<{ body: string | null }> };
-  return rows[0]?.body ?? undefined;
-}

@@ -2,6 +2,7 @@
 import { z } from 'zod';
 import type { Deps } from '../context.js';
 import type { ApiRouter } from '../http/route.js';
+import { notFound as notFoundError } from '../errors.js';
 import { uuid, writeAs } from '../shared/common.js';
 import { createItem, removeItem, restoreItem, toggleItem, updateItem } from './items.js';
 import { clearChecked, restoreItems, RestoreItemsBody } from './done-shopping.js';
@@ -21,7 +22,7 @@ import {
   archiveList,
   createList,
   deleteList,
-  getListDetailJson,
+  listDetailReader,
   listLists,
   unarchiveList,
   updateList,
@@ -71,7 +72,8 @@ export function registerListRoutes(api: ApiRouter, deps: Deps): void {
     },
   );
 
-  api.add(
+  const detailOf = listDetailReader(deps);
+  api.memberRead(
     {
       method: 'get',
       path: '/lists/:listId',
@@ -80,12 +82,14 @@ export function registerListRoutes(api: ApiRouter, deps: Deps): void {
       access: 'member',
       params: ListParams,
       responses: { 200: { description: 'List detail', schema: ListDetailSchema }, 404: notFound },
-      membershipInRead: true,
     },
-    async (ctx, { claims, params }) => {
+    async ({ who, params }) => {
+      const { membership, body } = await detailOf(who, params.listId);
       // JSON built by the database (the ListDetail shape), passed through as is (UTF-8 bytes).
-      ctx.type = 'application/json';
-      ctx.body = await getListDetailJson(deps, claims!, params.listId);
+      return {
+        membership,
+        answer: body ? { body, type: 'application/json' } : { error: notFoundError('List not found') },
+      };
     },
   );
 

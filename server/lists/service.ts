@@ -4,8 +4,9 @@
 import type { Actor, Deps } from '../context.js';
 import type { FamilyWrite } from '../db/family-write.js';
 import { newId } from '../db/ids.js';
-import { badRequest, invalidToken, notFound } from '../errors.js';
-import { tokenActor, tokenMembership, type AccessClaims } from '../auth/public.js';
+import { badRequest, notFound } from '../errors.js';
+import { tokenMembership } from '../auth/public.js';
+import { cached, type DetailOf, type DetailRead, type DetailReader } from './detail-cache.js';
 import { recallSection, storeRow, deleteStore } from '../stores/public.js';
 import { deleteFamilyProduct } from '../catalog/public.js';
 import { existingForCreate, lower, type Created, type Row } from '../shared/common.js';
@@ -71,34 +72,29 @@ export async function listLists(deps: ReadDeps, actor: Actor, archived: boolean)
  *  database (`listDetailJson`, its SQL twin, held to the same bytes by
  *  test/integration/lists/detail-sql.test.ts), which the REST handler passes through.
  *
- *  The token's membership (spec 5.2) is checked in the statement of the read, judged by
- *  `tokenActor` exactly as on every other route: one round trip. A detail is kept in
- *  `deps.listDetailCache` (detail-cache.ts) with the family version it was built at; while the
- *  family is at that version, the read is the membership check alone (with the version), and
- *  the copy is the answer. */
-export async function getListDetailJson(
-  deps: ReadDeps & Pick<Deps, 'listDetailCache' | 'readCache' | 'statementFunctions'>,
-  claims: AccessClaims,
+ *  The one function that reads a detail: with it, in the same statement (one round trip), the
+ *  membership the reader's token names and the family's version (`listDetailForToken`; on
+ *  PGlite through the statement's function). It judges nothing: the route layer does
+ *  (server/http/route.ts `memberRead`). */
+export async function listDetailOf(
+  deps: Pick<Deps, 'db' | 'statementFunctions'>,
+  who: DetailReader,
   listId: string,
-): Promise<Buffer> {
-  const cache = deps.listDetailCache;
-  const key = `${claims.family_id}/${listId}`;
-  const who = { userId: claims.sub, familyId: claims.family_id };
-  const cached = cache?.get(key);
-  if (cached) {
-    const m = await tokenMembership(deps, who.userId, who.familyId);
-    if (!tokenActor(claims, m)) throw invalidToken();
-    if (m!.version === cached.version) return cached.body;
-  }
+): Promise<DetailRead> {
   const r = await listDetailForToken(deps.db, { ...who, listId }, { viaFunction: deps.statementFunctions === true });
-  if (!tokenActor(claims, r)) throw invalidToken();
-  if (r!.body === null) {
-    cache?.delete(key);
-    throw notFound('List not found');
-  }
-  const body = Buffer.from(r!.body);
-  if (cache && r!.version !== null) cache.set(key, r!.version, body);
-  return body;
+  if (!r) return { membership: undefined, body: null };
+  const { body, ...membership } = r;
+  return { membership, body: body === null ? null : Buffer.from(body) };
+}
+
+/** `listDetailOf` for these deps, behind the copies of `deps.listDetailCache` when there are
+ *  (detail-cache.ts `cached`, whose membership read is `tokenMembership`'s). */
+export function listDetailReader(
+  deps: Pick<Deps, 'db' | 'statementFunctions' | 'listDetailCache' | 'readCache'>,
+): DetailOf {
+  const detailOf: DetailOf = (who, listId) => listDetailOf(deps, who, listId);
+  const copies = deps.listDetailCache;
+  return copies ? cached(copies, (who) => tokenMembership(deps, who.userId, who.familyId), detailOf) : detailOf;
 }
 
 // --- inner operations -------------------------------------------------------------------------

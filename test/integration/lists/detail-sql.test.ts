@@ -8,7 +8,7 @@ import { makeFamily } from '../../helpers/factories.js';
 import { insertVersioned, updateVersioned } from '../../helpers/versioned.js';
 import { newId } from '../../../server/db/ids.js';
 import { takeFamilyVersion } from '../../../server/db/family-write.js';
-import { itemRows, listDetailJson, listDetailJsonViaFunction, listRow } from '../../../server/lists/queries.js';
+import { itemRows, listDetailJson, listRow } from '../../../server/lists/queries.js';
 import { toItem, toList } from '../../../server/lists/records.js';
 import { sectionRows } from '../../../server/stores/queries.js';
 import { toSection } from '../../../server/stores/records.js';
@@ -33,7 +33,7 @@ async function expectSame(app: App, familyId: string, token: string, listId: str
   expect(sql).to.equal(expected);
   // PGlite: the same statement as a database function (what the service calls there).
   if (app.deps.statementFunctions)
-    expect(await listDetailJsonViaFunction(app.deps.db, familyId, listId)).to.equal(expected);
+    expect(await listDetailJson(app.deps.db, familyId, listId, { viaFunction: true })).to.equal(expected);
   const res = await request(app, 'GET', `/api/lists/${listId}`, { token });
   expect(res.status).to.equal(200);
   expect(res.headers.get('content-type')).to.equal('application/json; charset=utf-8');
@@ -245,6 +245,6 @@ describe('list detail built by the database agrees with the protocol’s listDet
     expect(await listDetailJson(app.deps.db, family.familyId, theirs.id)).to.equal(undefined);
     if (app.deps.statementFunctions)
       for (const listId of [newId(), bare.id, theirs.id])
-        expect(await listDetailJsonViaFunction(app.deps.db, family.familyId, listId)).to.equal(undefined);
+        expect(await listDetailJson(app.deps.db, family.familyId, listId, { viaFunction: true })).to.equal(undefined);
   });
 });
