@@ -116,4 +116,72 @@ describe('list detail: the membership check in the read, and copies of details',
       await bare.close();
     }
   });
+
+  describe('every path of the detail refuses as every other route does', () => {
+    let bare: App;
+    before(async () => {
+      bare = await startTestApp({ envOverrides: { LIST_DETAIL_CACHE_MB: '0' } });
+    });
+    after(async () => {
+      await bare?.close();
+    });
+
+    /** What a client can tell of an answer: status, headers (but the per-request ones), body. */
+    const seen = (res: Awaited<ReturnType<typeof request>>) => ({
+      status: res.status,
+      headers: [...res.headers.entries()].filter(([h]) => !['date', 'x-request-id', 'content-length'].includes(h)),
+      body: res.body,
+    });
+
+    for (const copies of [true, false]) {
+      const which = copies ? 'with copies' : 'without copies (LIST_DETAIL_CACHE_MB=0)';
+      const appOf = () => (copies ? app : bare);
+
+      it(`a removed member gets the refusal of authenticate, copy warm and cold, ${which}`, async () => {
+        const a = appOf();
+        expect(a.deps.listDetailCache === undefined).to.equal(!copies);
+        const { family, api, list } = await setup(a);
+        const cold = await api('POST', '/lists', { name: 'Never read' });
+        const member = await makeMember(a, family);
+        for (let k = 0; k < 2; k++)
+          expect((await request(a, 'GET', `/api/lists/${list.id}`, { token: member.token })).status).to.equal(200);
+        const removed = await request(a, 'DELETE', `/api/family/members/${member.userId}`, {
+          token: family.admin.token,
+        });
+        expect(removed.status).to.equal(204);
+
+        // The same token on a route that authenticates before its handler runs.
+        const reference = seen(await request(a, 'GET', '/api/lists', { token: member.token }));
+        expect(reference.status).to.equal(401);
+        for (const listId of [list.id, cold.id]) {
+          const res = await request(a, 'GET', `/api/lists/${listId}`, { token: member.token });
+          expect(seen(res), listId === list.id ? 'warm' : 'cold').to.deep.equal(reference);
+          expect(res.text).to.not.contain('Weekly').and.to.not.contain('Never read');
+        }
+        // The family's own members still read both, and their copies were not spoilt.
+        for (const listId of [list.id, cold.id]) {
+          const res = await request(a, 'GET', `/api/lists/${listId}`, { token: family.admin.token });
+          expect(res.status).to.equal(200);
+          expect(res.text).to.equal(await listDetailJson(a.deps.db, family.familyId, listId));
+        }
+      });
+
+      it(`a member of another family gets 404 and nothing of the list, copy warm and cold, ${which}`, async () => {
+        const a = appOf();
+        const { family, api, list } = await setup(a);
+        const cold = await api('POST', '/lists', { name: 'Never read' });
+        expect((await request(a, 'GET', `/api/lists/${list.id}`, { token: family.admin.token })).status).to.equal(200);
+        const other = await makeFamily(a);
+        const stranger = await makeMember(a, other);
+        for (const token of [other.admin.token, stranger.token])
+          for (const listId of [list.id, cold.id]) {
+            const res = await request(a, 'GET', `/api/lists/${listId}`, { token });
+            expect(res.status, listId === list.id ? 'warm' : 'cold').to.equal(404);
+            expect(res.body.code).to.equal('not_found');
+            expect(res.text).to.not.contain('Weekly').and.to.not.contain('Never read').and.to.not.contain('Apples');
+          }
+        expect((await request(a, 'GET', `/api/lists/${list.id}`, { token: family.admin.token })).status).to.equal(200);
+      });
+    }
+  });
 });
