@@ -118,6 +118,17 @@ try {
           .getByText(waitText!)
           .first()
           .evaluate((e) => e.scrollIntoView({ block: 'center' }));
+      // A page just loaded may say "Offline" or count changes until its first sync settles.
+      if (signedIn)
+        await page
+          .waitForFunction(
+            () => (document.querySelector('[role=status]')?.textContent ?? '').trim() === '',
+            undefined,
+            {
+              timeout: 15_000,
+            },
+          )
+          .catch(() => undefined);
       await page.waitForTimeout(400);
       await page.screenshot({ path: path.join(OUT, `${name}.png`) });
       console.log(`docs/screenshots/${name}.png`);
