@@ -84,4 +84,14 @@ export interface Deps {
   statementFunctions?: boolean;
   /** Prometheus metrics of this app (server/metrics); only when METRICS_PORT is set. */
   metrics?: Metrics;
+  /** How replication pushes are applied (server/sync/push.ts); default: the bulk path on. */
+  push?: PushOptions;
+}
+
+/** How replication pushes are applied (server/sync/push.ts). */
+export interface PushOptions {
+  /** A push of items is applied set-wise (server/sync/bulk.ts) when it can be. */
+  bulk: boolean;
+  /** Called once per push the bulk path applied (tests compare the two paths). */
+  onBulk?: () => void;
 }

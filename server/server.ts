@@ -13,7 +13,7 @@ import { InProcessBus, type EventBus } from './events/bus.js';
 import { RedisBus } from './events/redis-bus.js';
 import { attachRealtime, type RealtimeOptions } from './realtime/server.js';
 import { committedDocs } from './realtime/patches.js';
-import { systemClock, type Clock, type Deps } from './context.js';
+import { systemClock, type Clock, type Deps, type PushOptions } from './context.js';
 import { buildApp } from './app.js';
 import { jwtKey } from './auth/tokens.js';
 import { DetailCache } from './lists/detail-cache.js';
@@ -46,6 +46,8 @@ export interface StartOptions {
   realtime?: RealtimeOptions;
   /** Slow-client limits (HTTP_TIMEOUTS); tests shorten them. */
   httpTimeouts?: Partial<typeof HTTP_TIMEOUTS>;
+  /** How replication pushes are applied (default: the bulk path on); tests compare the paths. */
+  push?: PushOptions;
 }
 
 /**
@@ -103,6 +105,7 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
     livePatch: committedDocs,
   };
   if (metrics) deps.metrics = metrics;
+  if (options.push) deps.push = options.push;
   if (config.LIST_DETAIL_CACHE_MB > 0)
     deps.listDetailCache = new DetailCache(config.LIST_DETAIL_CACHE_MB * 1024 * 1024);
   // PGlite: this process makes every write, so a read can be remembered exactly until the next.

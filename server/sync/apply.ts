@@ -5,7 +5,7 @@
 import type { Actor } from '../context.js';
 import type { FamilyWrite } from '../db/family-write.js';
 import { AppError, badRequest, forbidden, validationFailed } from '../errors.js';
-import { fieldEqual, type Category, type CollectionName } from '@family-shopping/client/protocol';
+import { fieldEqual, type Category, type CollectionName, type Doc } from '@family-shopping/client/protocol';
 import {
   archiveList,
   createList,
@@ -46,10 +46,18 @@ import {
   type UnitCategoryName,
 } from '../catalog/public.js';
 import { baseGlobalProduct } from './queries.js';
-import type { WireDoc } from './docs.js';
+import type { Row, WireDoc } from './docs.js';
 
-type D = Record<string, any>;
-const O = { prefix: 'newDocumentState' };
+/** Field paths of a push's errors name the pushed doc. */
+const PUSHED = { prefix: 'newDocumentState' } as const;
+
+/** What the rows of one push share: the live lists read so far (item rows never change or
+ *  delete a list, so within one push a list is read once). */
+export interface PushContext {
+  liveLists: Map<string, Row>;
+}
+
+export const newPushContext = (): PushContext => ({ liveLists: new Map() });
 
 export const readOnly = (message: string) => new AppError(400, 'read_only', message);
 
@@ -57,14 +65,18 @@ export const cannotMove = (field: string) =>
   validationFailed([{ path: `newDocumentState.${field}`, message: `cannot change once created` }]);
 
 /** Fields (of `fields`) whose value differs between the server doc and the new state. */
-function changes(server: D, next: D, fields: readonly string[]): D {
-  const patch: D = {};
+function changes<T extends object, K extends keyof T & string>(server: T, next: T, fields: readonly K[]): Partial<T> {
+  const patch: Partial<T> = {};
   for (const f of fields) if (!fieldEqual(f, server[f], next[f])) patch[f] = next[f];
   return patch;
 }
 
 /** Both ids of a pair go together when either changed (so the feature never "switches over"). */
-function withPairs(patch: D, next: D, pairs: ReadonlyArray<readonly [string, string]>): D {
+function withPairs<T extends object>(
+  patch: Partial<T>,
+  next: T,
+  pairs: ReadonlyArray<readonly [keyof T & string, keyof T & string]>,
+): Partial<T> {
   for (const [a, b] of pairs) {
     if (a in patch || b in patch) {
       patch[a] = next[a];
@@ -90,11 +102,9 @@ const QUANTITY_FIELDS = [
   'familyProductId',
 ] as const;
 
-/** The live list row. Item rows never change or delete a list, so within one push a list is
- *  read once. */
-export async function requireList(w: FamilyWrite, listId: string): Promise<Record<string, unknown>> {
-  const known = (w.scratch.get('sync:liveLists') as Map<string, Record<string, unknown>> | undefined) ?? new Map();
-  w.scratch.set('sync:liveLists', known);
+/** The live list row, read once per push (`ctx.liveLists`). */
+export async function requireList(w: FamilyWrite, ctx: PushContext, listId: string): Promise<Row> {
+  const known = ctx.liveLists;
   const cached = known.get(listId);
   if (cached) return cached;
   const row = await listRow(w.trx, w.familyId, listId);
@@ -123,31 +133,45 @@ async function requireRecipe(w: FamilyWrite, recipeId: string): Promise<void> {
   }
 }
 
+/** The server doc and the new state of a row of collection C (push.ts validated both). */
+type Pair<C extends CollectionName> = [s: Doc<C> | null, n: Doc<C>];
+const docsOf = <C extends CollectionName>(_c: C, server: WireDoc | null, next: WireDoc): Pair<C> => [
+  server as unknown as Doc<C> | null,
+  next as unknown as Doc<C>,
+];
+
 export async function applyRow(
   w: FamilyWrite,
+  ctx: PushContext,
   actor: Actor,
   collection: CollectionName,
   server: WireDoc | null,
   next: WireDoc,
 ): Promise<void> {
-  const s = server as D | null;
-  const n = next as D;
   switch (collection) {
     case 'lists':
-      return applyList(w, actor, s, n);
+      return applyList(w, actor, ...docsOf('lists', server, next));
     case 'items':
-      return applyItem(w, actor, s, n);
-    case 'stores':
+      return applyItem(w, ctx, actor, ...docsOf('items', server, next));
+    case 'stores': {
+      const [s, n] = docsOf('stores', server, next);
       // As in REST: any member's new store gets the default sections (they reach clients by pull).
       if (!s) return void (await createStore(w, actor, { id: n.id, name: n.name }));
       if (n._deleted) return deleteStoreAndDetachLists(w, actor, n.id);
       if (!fieldEqual('name', s.name, n.name)) await renameStore(w, actor, n.id, { name: n.name });
       return;
+    }
     case 'sections':
-      return applySection(w, actor, s, n);
+      return applySection(w, actor, ...docsOf('sections', server, next));
     case 'recipes': {
+      const [s, n] = docsOf('recipes', server, next);
       if (!s) {
-        await createRecipe(w, actor, { id: n.id, name: n.name, servings: n.servings, instructions: n.instructions }, O);
+        await createRecipe(
+          w,
+          actor,
+          { id: n.id, name: n.name, servings: n.servings, instructions: n.instructions },
+          PUSHED,
+        );
         return;
       }
       if (n._deleted) return deleteRecipe(w, actor, n.id);
@@ -156,25 +180,25 @@ export async function applyRow(
       return;
     }
     case 'ingredients':
-      return applyIngredient(w, actor, s, n);
+      return applyIngredient(w, actor, ...docsOf('ingredients', server, next));
     case 'products':
-      return applyProduct(w, actor, s, n);
+      return applyProduct(w, actor, ...docsOf('products', server, next));
     case 'units':
-      return applyUnit(w, actor, s, n);
+      return applyUnit(w, actor, ...docsOf('units', server, next));
     case 'sectionMemory':
       throw readOnly('Section memory is derived by the server from where items are placed');
   }
 }
 
-async function applyList(w: FamilyWrite, actor: Actor, s: D | null, n: D): Promise<void> {
+async function applyList(w: FamilyWrite, actor: Actor, s: Doc<'lists'> | null, n: Doc<'lists'>): Promise<void> {
   if (!s) {
-    await createList(w, actor, { id: n.id, name: n.name, storeId: n.storeId }, O);
+    await createList(w, actor, { id: n.id, name: n.name, storeId: n.storeId }, PUSHED);
     if (n.archivedAt != null) await archiveWithTime(w, actor, n.id, n.archivedAt);
     return;
   }
   if (n._deleted) return deleteList(w, actor, n.id);
   const patch = changes(s, n, ['name', 'storeId']);
-  if (Object.keys(patch).length) await updateList(w, actor, n.id, patch, O);
+  if (Object.keys(patch).length) await updateList(w, actor, n.id, patch, PUSHED);
   if (!fieldEqual('archivedAt', s.archivedAt, n.archivedAt)) {
     if (n.archivedAt == null) await unarchiveList(w, actor, n.id);
     else await archiveWithTime(w, actor, n.id, n.archivedAt);
@@ -208,9 +232,15 @@ export function pushedInstant(field: string, value: string): Date {
   return at;
 }
 
-async function applyItem(w: FamilyWrite, actor: Actor, s: D | null, n: D): Promise<void> {
+async function applyItem(
+  w: FamilyWrite,
+  ctx: PushContext,
+  actor: Actor,
+  s: Doc<'items'> | null,
+  n: Doc<'items'>,
+): Promise<void> {
   if (!s) {
-    const list = await requireList(w, n.listId);
+    const list = await requireList(w, ctx, n.listId);
     await createItem(
       w,
       actor,
@@ -219,9 +249,9 @@ async function applyItem(w: FamilyWrite, actor: Actor, s: D | null, n: D): Promi
       // `s` is null: no row has this id (push read it in this transaction). Items added offline
       // keep the order they were added in: the device's createdAt when it is earlier than now
       // (otherwise every item of one push would share the push's time and sort by id).
-      { ...O, list, idIsFree: true, pushed: true, createdAt: pushedCreatedAt(w, n.createdAt) },
+      { ...PUSHED, list, idIsFree: true, pushed: true, createdAt: pushedCreatedAt(w, n.createdAt) },
     );
-    if (n.checked) await updateItem(w, actor, n.listId, n.id, { checked: true }, O);
+    if (n.checked) await updateItem(w, actor, n.listId, n.id, { checked: true }, PUSHED);
     if (n.removedAt != null) await removeWithTime(w, actor, n.listId, n.id, n.removedAt);
     return;
   }
@@ -235,16 +265,16 @@ async function applyItem(w: FamilyWrite, actor: Actor, s: D | null, n: D): Promi
     return;
   }
   if (!fieldEqual('listId', s.listId, n.listId)) throw cannotMove('listId');
-  await requireList(w, s.listId);
+  await requireList(w, ctx, s.listId);
   // Restore first (an edit may come with it), remove last (the edit is kept on the removed item).
   if (s.removedAt != null && n.removedAt == null) await restoreItem(w, actor, s.listId, n.id);
   const patch = itemPatch(s, n);
-  if (Object.keys(patch).length) await updateItem(w, actor, s.listId, n.id, patch, { ...O, allowRemoved: true });
+  if (Object.keys(patch).length) await updateItem(w, actor, s.listId, n.id, patch, { ...PUSHED, allowRemoved: true });
   if (s.removedAt == null && n.removedAt != null) await removeWithTime(w, actor, s.listId, n.id, n.removedAt);
 }
 
 /** The insert of a pushed item doc. */
-export function itemInput(n: D): ItemInput {
+export function itemInput(n: Doc<'items'>): ItemInput {
   return {
     id: n.id,
     name: n.name,
@@ -260,8 +290,8 @@ export function itemInput(n: D): ItemInput {
 }
 
 /** The edit a pushed item doc makes to the server's doc (removal and restore aside). */
-export function itemPatch(s: D, n: D): ItemPatch {
-  return withPairs(changes(s, n, [...QUANTITY_FIELDS, 'sectionId', 'checked']), n, PAIRS) as ItemPatch;
+export function itemPatch(s: Doc<'items'>, n: Doc<'items'>): ItemPatch {
+  return withPairs(changes(s, n, [...QUANTITY_FIELDS, 'sectionId', 'checked']), n, PAIRS);
 }
 
 /** The creation time of a pushed insert: the device's, when it is a valid time earlier than the
@@ -288,7 +318,12 @@ async function removeWithTime(
   }
 }
 
-async function applySection(w: FamilyWrite, actor: Actor, s: D | null, n: D): Promise<void> {
+async function applySection(
+  w: FamilyWrite,
+  actor: Actor,
+  s: Doc<'sections'> | null,
+  n: Doc<'sections'>,
+): Promise<void> {
   // The store first: a new store's default sections, pushed (by any member) before the store
   // itself, wait for it (parent_missing) and then equal the sections the store brings.
   if (!s) await requireStore(w, n.storeId);
@@ -303,7 +338,12 @@ async function applySection(w: FamilyWrite, actor: Actor, s: D | null, n: D): Pr
   if (Object.keys(patch).length) await updateSection(w, actor, s.storeId, n.id, patch);
 }
 
-async function applyIngredient(w: FamilyWrite, actor: Actor, s: D | null, n: D): Promise<void> {
+async function applyIngredient(
+  w: FamilyWrite,
+  actor: Actor,
+  s: Doc<'ingredients'> | null,
+  n: Doc<'ingredients'>,
+): Promise<void> {
   if (!s) {
     await requireRecipe(w, n.recipeId);
     await addIngredient(
@@ -322,17 +362,22 @@ async function applyIngredient(w: FamilyWrite, actor: Actor, s: D | null, n: D):
         familyProductId: n.familyProductId,
         position: n.position,
       },
-      O,
+      PUSHED,
     );
     return;
   }
   if (n._deleted) return deleteIngredient(w, actor, s.recipeId, n.id);
   if (!fieldEqual('recipeId', s.recipeId, n.recipeId)) throw cannotMove('recipeId');
-  const patch = withPairs(changes(s, n, [...QUANTITY_FIELDS, 'position']), n, PAIRS) as IngredientPatch;
-  if (Object.keys(patch).length) await updateIngredient(w, actor, s.recipeId, n.id, patch, O);
+  const patch: IngredientPatch = withPairs(changes(s, n, [...QUANTITY_FIELDS, 'position']), n, PAIRS);
+  if (Object.keys(patch).length) await updateIngredient(w, actor, s.recipeId, n.id, patch, PUSHED);
 }
 
-async function applyProduct(w: FamilyWrite, actor: Actor, s: D | null, n: D): Promise<void> {
+async function applyProduct(
+  w: FamilyWrite,
+  actor: Actor,
+  s: Doc<'products'> | null,
+  n: Doc<'products'>,
+): Promise<void> {
   if (n.kind === 'global' || s?.kind === 'global') {
     if (!s) throw readOnly('Global products cannot be created; create a family product (kind "family")');
     if (n.kind !== s.kind) throw cannotMove('kind');
@@ -373,7 +418,7 @@ async function applyProduct(w: FamilyWrite, actor: Actor, s: D | null, n: D): Pr
   if (Object.keys(patch).length) await updateFamilyProduct(w, actor, n.id, patch);
 }
 
-async function applyUnit(w: FamilyWrite, actor: Actor, s: D | null, n: D): Promise<void> {
+async function applyUnit(w: FamilyWrite, actor: Actor, s: Doc<'units'> | null, n: Doc<'units'>): Promise<void> {
   if (n.kind === 'global' || s?.kind === 'global') throw readOnly('Global units are read-only');
   if (!s) {
     await createFamilyUnit(w, actor, { id: n.id, name: n.name, abbreviation: n.abbreviation, category: n.category });

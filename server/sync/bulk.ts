@@ -12,7 +12,7 @@
 // it: `applyItemsInBulk` returns false, having written nothing.
 import type { Actor } from '../context.js';
 import type { FamilyWrite } from '../db/family-write.js';
-import { fieldEqual } from '@family-shopping/client/protocol';
+import { fieldEqual, type Doc } from '@family-shopping/client/protocol';
 import { knownRefs, productCategories } from '../catalog/public.js';
 import {
   emitItemAdded,
@@ -27,15 +27,20 @@ import {
 } from '../lists/public.js';
 import { iso } from '../shared/common.js';
 import { memoryRowsFor, sectionRows, sectionRowsByIds, toPlacementSection } from '../stores/public.js';
-import { cannotMove, itemInput, itemPatch, pushedCreatedAt, pushedInstant, requireList } from './apply.js';
+import {
+  cannotMove,
+  itemInput,
+  itemPatch,
+  pushedCreatedAt,
+  pushedInstant,
+  requireList,
+  type PushContext,
+} from './apply.js';
 import type { Row, WireDoc } from './docs.js';
 
-/** On in the service; a test turns it off to compare the two paths on the same push, and counts
- *  the pushes applied in bulk. */
-export const bulkPush = { enabled: true, pushes: 0 };
-
-type D = Record<string, any>;
-const O = { prefix: 'newDocumentState' };
+type ItemDoc = Doc<'items'>;
+/** Field paths of a push's errors name the pushed doc. */
+const PUSHED = { prefix: 'newDocumentState' } as const;
 const ITEMS = 'shopping_list_items';
 
 /** A row push.ts decided to apply: the server's doc and table row (null: an insert) and the new
@@ -49,7 +54,7 @@ export interface Accepted {
 type ProductKey = { productId: string | null; familyProductId: string | null };
 const memoryKey = (storeId: string, p: ProductKey) =>
   p.productId ? `${storeId}|p|${p.productId}` : `${storeId}|f|${p.familyProductId}`;
-const hasProduct = (n: D) => n.productId != null || n.familyProductId != null;
+const hasProduct = (n: ItemDoc) => n.productId != null || n.familyProductId != null;
 
 /** What one accepted row does, planned before anything is written. */
 type Step =
@@ -69,12 +74,16 @@ type Step =
 /** The references the accepted rows name: lists, units, products, sections and the section
  *  memory of their stores, one query per table; for placement by category (§10) of inserts,
  *  the products' effective categories and their stores' sections. */
-async function readReferences(w: FamilyWrite, docs: D[], inserts: D[]): Promise<KnownItemRefs> {
+async function readReferences(
+  w: FamilyWrite,
+  ctx: PushContext,
+  docs: ItemDoc[],
+  inserts: ItemDoc[],
+): Promise<KnownItemRefs> {
   const lists = await listRowsByIds(w.trx, w.familyId, [...new Set(docs.map((n) => String(n.listId)))]);
   // requireList reads its cache first: seed it with the lists read here (an unknown list is read
   // again there and refused with its rule's error).
-  const cache = (w.scratch.get('sync:liveLists') as Map<string, Row> | undefined) ?? new Map<string, Row>();
-  w.scratch.set('sync:liveLists', cache);
+  const cache = ctx.liveLists;
   for (const l of lists) if (!cache.has(String(l.id))) cache.set(String(l.id), l);
   const refs = await knownRefs(w.trx, w.familyId, docs);
   const sectionIds = [...new Set(docs.map((n) => n.sectionId).filter((id): id is string => id != null))];
@@ -123,36 +132,44 @@ async function readReferences(w: FamilyWrite, docs: D[], inserts: D[]): Promise<
  * when some row needs section memory written (the caller applies the push row by row); throws
  * the AppError of a rule a row breaks.
  */
-export async function applyItemsInBulk(w: FamilyWrite, actor: Actor, accepted: Accepted[]): Promise<boolean> {
+export async function applyItemsInBulk(
+  w: FamilyWrite,
+  ctx: PushContext,
+  actor: Actor,
+  accepted: Accepted[],
+): Promise<boolean> {
   if (accepted.length === 0) return true;
   if (accepted.some((a) => a.server !== null && a.row === null)) return false;
-  const live = accepted.filter((a) => !(a.doc as D)._deleted);
+  const itemDoc = (doc: WireDoc) => doc as unknown as ItemDoc;
+  const live = accepted.filter((a) => !a.doc._deleted);
   const known = await readReferences(
     w,
-    live.map((a) => a.doc as D),
-    live.filter((a) => a.server === null).map((a) => a.doc as D),
+    ctx,
+    live.map((a) => itemDoc(a.doc)),
+    live.filter((a) => a.server === null).map((a) => itemDoc(a.doc)),
   );
 
   // --- the rules, row by row, in the order applyRow checks them ---------------------------------
   const steps: Step[] = [];
   for (const a of accepted) {
-    const n = a.doc as D;
-    const s = a.server as D | null;
+    const n = itemDoc(a.doc);
+    const s = a.server && itemDoc(a.server);
     if (!s) {
       // createItem, then updateItem (checked) and removeWithTime: the row they leave.
       const listId = String(n.listId);
-      const list = await requireList(w, listId);
+      const list = await requireList(w, ctx, listId);
       const plan = await planCreateItem(
         w,
         listId,
         list,
         itemInput(n),
-        { ...O, pushed: true, createdAt: pushedCreatedAt(w, n.createdAt) },
+        { ...PUSHED, pushed: true, createdAt: pushedCreatedAt(w, n.createdAt) },
         known,
       );
       if (plan.remember) return false;
       const checked = !!n.checked;
-      const removed = n.removedAt != null;
+      const removedAt = n.removedAt;
+      const removed = removedAt != null;
       // Every row names the same columns: one multi-row statement.
       const row: Row = {
         created_at: w.now,
@@ -162,9 +179,9 @@ export async function applyItemsInBulk(w: FamilyWrite, actor: Actor, accepted: A
         removed_at: null,
         removed_by_user_id: null,
       };
-      if (removed) {
-        const at = pushedInstant('removedAt', n.removedAt);
-        row.removed_at = fieldEqual('removedAt', iso(w.now), n.removedAt) ? w.now : at;
+      if (removedAt != null) {
+        const at = pushedInstant('removedAt', removedAt);
+        row.removed_at = fieldEqual('removedAt', iso(w.now), removedAt) ? w.now : at;
         row.removed_by_user_id = actor.userId;
       }
       steps.push({ kind: 'insert', listId, row, checked, removed });
@@ -178,7 +195,7 @@ export async function applyItemsInBulk(w: FamilyWrite, actor: Actor, accepted: A
       continue;
     }
     if (!fieldEqual('listId', s.listId, n.listId)) throw cannotMove('listId');
-    const list = await requireList(w, listId);
+    const list = await requireList(w, ctx, listId);
     // Restore first (an edit may come with it), remove last (the edit is kept on the removed item).
     let current: Row = before;
     const change: Row = {};
@@ -188,7 +205,7 @@ export async function applyItemsInBulk(w: FamilyWrite, actor: Actor, accepted: A
     const patch = itemPatch(s, n);
     let edit: ItemUpdatePlan | null = null;
     if (Object.keys(patch).length) {
-      edit = await planUpdateItem(w, list, current, patch, O, known);
+      edit = await planUpdateItem(w, list, current, patch, PUSHED, known);
       if (edit.remember) return false;
       Object.assign(change, edit.change);
       current = { ...current, ...edit.change };

@@ -22,7 +22,7 @@
 // set-wise (bulk.ts): steps 1-4 for every row, then the references of all rows read at once and
 // one statement per kind of write for them all; a row failing a rule sends it to the per-row
 // pass like any other.
-import type { Actor, Deps } from '../context.js';
+import type { Actor, Deps, PushOptions } from '../context.js';
 import { familyWrite, stampedWriters, type FamilyWrite } from '../db/family-write.js';
 import type { Trx } from '../db/knex.js';
 import { mapPgError } from '../db/errors.js';
@@ -38,8 +38,8 @@ import {
   type CollectionName,
   type RejectedRow,
 } from '@family-shopping/client/protocol';
-import { applyRow } from './apply.js';
-import { applyItemsInBulk, bulkPush, type Accepted } from './bulk.js';
+import { applyRow, newPushContext, type PushContext } from './apply.js';
+import { applyItemsInBulk, type Accepted } from './bulk.js';
 import { REFERENCED_TABLE } from '../db/replicated-tables.js';
 import { FAMILY_TABLE, familyDoc, isFamilyCollection, productDoc, unitDoc, type Row, type WireDoc } from './docs.js';
 import {
@@ -150,11 +150,56 @@ function collapseProgress(events: FamilyEvent[]): FamilyEvent[] {
 
 const tombstoneOf = (doc: Record<string, unknown>): WireDoc => ({ ...doc, _deleted: true }) as WireDoc;
 
+/** The push as the passes see it: the rows, their server docs read up front, the options. */
+interface PushInput {
+  actor: Actor;
+  collection: CollectionName;
+  rows: RawRow[];
+  prefetched: ReadonlyMap<string, Current>;
+  options: PushOptions;
+  /** What the rows of this push share (the lists read once). */
+  ctx: PushContext;
+}
+
+/**
+ * One way of applying a whole push. `savepoint: 'push'`: every row in one savepoint shared by
+ * the passes of that kind (a pass that returns null wrote nothing and hands the push to the
+ * next); a row breaking a rule throws RowFailed, the savepoint rolls back and the push goes to
+ * the `'row'` passes, which give each row a savepoint of its own.
+ */
+interface Strategy {
+  name: string;
+  savepoint: 'push' | 'row';
+  apply(w: FamilyWrite, push: PushInput): Promise<Pass | null>;
+}
+
+/** The passes, in the order tried; all give the same result. */
+const STRATEGIES: readonly Strategy[] = [
+  // Every row decided first, the applied ones written together (bulk.ts); only a push of items
+  // with distinct ids, all read up front, and nothing to remember.
+  { name: 'bulk', savepoint: 'push', apply: applyBulk },
+  // Row by row, all rows in the one savepoint: saves two statements per row.
+  { name: 'together', savepoint: 'push', apply: (w, push) => applyRows(w, push, false) },
+  // Row by row, each in its own savepoint: the failing row rolls back alone.
+  { name: 'each row', savepoint: 'row', apply: (w, push) => applyRows(w, push, true) },
+];
+
+/** The AppError of a rule a row broke (a database error mapped to one); anything else (a 5xx,
+ *  a bug) is thrown on. */
+function ruleError(err: unknown): AppError {
+  const appError = err instanceof AppError ? err : mapPgError(err);
+  if (!appError || appError.status >= 500) throw err;
+  return appError;
+}
+
+const emptyPass = (): Pass => ({ result: { conflicts: [], rejected: [] }, events: [], after: [], applied: 0 });
+
 export async function pushDocs(
-  deps: Pick<Deps, 'db' | 'bus' | 'log' | 'clock' | 'livePatch'>,
+  deps: Pick<Deps, 'db' | 'bus' | 'log' | 'clock' | 'livePatch' | 'push'>,
   actor: Actor,
   collection: CollectionName,
   body: unknown,
+  options: PushOptions = deps.push ?? { bulk: true },
 ): Promise<PushResult> {
   const envelope = pushEnvelopeSchema.safeParse(body);
   if (!envelope.success) throw validationFailed(zodErrors(envelope.error, 'body'));
@@ -165,57 +210,10 @@ export async function pushDocs(
     deps,
     actor.familyId,
     async (w) => {
-      const prefetched = await prefetchDocs(
-        w.trx,
-        w.familyId,
-        collection,
-        rows.map((r) => r.newDocumentState.id),
-      );
-      const run = async (write: FamilyWrite, rowSavepoints: boolean): Promise<Pass> => {
-        const pass: Pass = { result: { conflicts: [], rejected: [] }, events: [], after: [], applied: 0 };
-        const docs = new Map(prefetched);
-        for (const row of rows) await pushRow(write, actor, collection, row, pass, docs, rowSavepoints);
-        return pass;
-      };
-      /** The bulk path (bulk.ts): every row decided first, the applied ones written together;
-       *  null when this push is not one it applies alike. */
-      const bulk = async (write: FamilyWrite): Promise<Pass | null> => {
-        if (collection !== 'items' || !bulkPush.enabled) return null;
-        const ids = rows.map((r) => r.newDocumentState.id);
-        if (new Set(ids).size !== ids.length || ids.some((id) => !prefetched.has(id))) return null;
-        const pass: Pass = { result: { conflicts: [], rejected: [] }, events: [], after: [], applied: 0 };
-        const accepted: Accepted[] = [];
-        for (const row of rows) {
-          const current = prefetched.get(row.newDocumentState.id)!;
-          const decided = decideRow(collection, row, current, pass.result);
-          const serverRow = current && 'row' in current ? (current.row ?? null) : null;
-          if (decided) accepted.push({ server: decided.serverDoc, row: serverRow, doc: decided.doc });
-        }
-        try {
-          if (!(await applyItemsInBulk(write, actor, accepted))) return null;
-        } catch (err) {
-          const appError = err instanceof AppError ? err : mapPgError(err);
-          if (!appError || appError.status >= 500) throw err;
-          throw new RowFailed(appError.code);
-        }
-        pass.applied = accepted.length;
-        bulkPush.pushes++;
-        return pass;
-      };
-      let pass: Pass;
-      try {
-        // Every row in one savepoint; a row failing a rule aborts this pass.
-        pass = await w.trx.transaction(async (sub) => {
-          const events: FamilyEvent[] = [];
-          const after: Array<() => void | Promise<void>> = [];
-          const child = childWrite(w, sub, events, after);
-          const p = (await bulk(child)) ?? (await run(child, false));
-          return { ...p, events: [...events, ...p.events], after: [...after, ...p.after] };
-        });
-      } catch (err) {
-        if (!(err instanceof RowFailed)) throw err;
-        pass = await run(w, true);
-      }
+      const ids = rows.map((r) => r.newDocumentState.id);
+      const prefetched = await prefetchDocs(w.trx, w.familyId, collection, ids);
+      const push: PushInput = { actor, collection, rows, prefetched, options, ctx: newPushContext() };
+      const pass = await applyPush(w, push);
       // Nothing applied (a retry of rows already so, conflicts, refusals): the push takes no
       // version and nudges no device.
       if (pass.applied === 0) w.unchanged();
@@ -225,6 +223,63 @@ export async function pushDocs(
     },
     { actorUserId: actor.userId },
   );
+}
+
+/** Tries the STRATEGIES in order: the first that applies the push gives its result. */
+async function applyPush(w: FamilyWrite, push: PushInput): Promise<Pass> {
+  try {
+    const pass = await w.trx.transaction(async (sub) => {
+      const events: FamilyEvent[] = [];
+      const after: Array<() => void | Promise<void>> = [];
+      const child = childWrite(w, sub, events, after);
+      for (const strategy of STRATEGIES.filter((s) => s.savepoint === 'push')) {
+        const p = await strategy.apply(child, push);
+        if (p) return { ...p, events: [...events, ...p.events], after: [...after, ...p.after] };
+      }
+      return null;
+    });
+    if (pass) return pass;
+  } catch (err) {
+    if (!(err instanceof RowFailed)) throw err;
+  }
+  for (const strategy of STRATEGIES.filter((s) => s.savepoint === 'row')) {
+    const pass = await strategy.apply(w, push);
+    if (pass) return pass;
+  }
+  throw new Error('no push strategy applied the push');
+}
+
+/** Row by row (pushRow), each row in a savepoint of its own or all in the caller's. */
+async function applyRows(w: FamilyWrite, push: PushInput, rowSavepoints: boolean): Promise<Pass> {
+  const pass = emptyPass();
+  const docs = new Map(push.prefetched);
+  for (const row of push.rows) await pushRow(w, push, row, pass, docs, rowSavepoints);
+  return pass;
+}
+
+/** The bulk path (bulk.ts): every row decided first, the applied ones written together; null
+ *  when this push is not one it applies alike. */
+async function applyBulk(w: FamilyWrite, push: PushInput): Promise<Pass | null> {
+  const { collection, rows, prefetched } = push;
+  if (collection !== 'items' || !push.options.bulk) return null;
+  const ids = rows.map((r) => r.newDocumentState.id);
+  if (new Set(ids).size !== ids.length || ids.some((id) => !prefetched.has(id))) return null;
+  const pass = emptyPass();
+  const accepted: Accepted[] = [];
+  for (const row of rows) {
+    const current = prefetched.get(row.newDocumentState.id)!;
+    const decided = decideRow(collection, row, current, pass.result);
+    const serverRow = current && 'row' in current ? (current.row ?? null) : null;
+    if (decided) accepted.push({ server: decided.serverDoc, row: serverRow, doc: decided.doc });
+  }
+  try {
+    if (!(await applyItemsInBulk(w, push.ctx, push.actor, accepted))) return null;
+  } catch (err) {
+    throw new RowFailed(ruleError(err).code);
+  }
+  pass.applied = accepted.length;
+  push.options.onBulk?.();
+  return pass;
 }
 
 interface Pass {
@@ -300,13 +355,13 @@ function decideRow(
 
 async function pushRow(
   w: FamilyWrite,
-  actor: Actor,
-  collection: CollectionName,
+  push: PushInput,
   raw: RawRow,
   pass: Pass,
   docs: Map<string, Current>,
   rowSavepoint: boolean,
 ): Promise<void> {
+  const { actor, collection, ctx } = push;
   const { result, events, after } = pass;
   const id = raw.newDocumentState.id;
   const current = docs.has(id) ? docs.get(id)! : await currentDoc(w.trx, w.familyId, collection, id);
@@ -323,11 +378,9 @@ async function pushRow(
   if (!rowSavepoint) {
     // Inside the all-rows savepoint: a failure aborts the pass (see pushDocs).
     try {
-      await applyRow(w, actor, collection, serverDoc, doc);
+      await applyRow(w, ctx, actor, collection, serverDoc, doc);
     } catch (err) {
-      const appError = err instanceof AppError ? err : mapPgError(err);
-      if (!appError || appError.status >= 500) throw err;
-      throw new RowFailed(appError.code);
+      throw new RowFailed(ruleError(err).code);
     }
     pass.applied++;
     return;
@@ -337,11 +390,10 @@ async function pushRow(
   const rowAfter: Array<() => void | Promise<void>> = [];
   try {
     await w.trx.transaction(async (sub) => {
-      await applyRow(childWrite(w, sub, rowEvents, rowAfter), actor, collection, serverDoc, doc);
+      await applyRow(childWrite(w, sub, rowEvents, rowAfter), ctx, actor, collection, serverDoc, doc);
     });
   } catch (err) {
-    const appError = err instanceof AppError ? err : mapPgError(err);
-    if (!appError || appError.status >= 500) throw err;
+    const appError = ruleError(err);
     if (appError.code.endsWith('_not_found') && (await referencesNotYetPushed(w.trx, collection, doc))) {
       // The row names a record the server has never seen (a list, store, section, recipe, unit
       // or product created offline whose own push has not arrived yet: collections replicate

@@ -3,11 +3,10 @@
 // in walking order → none); an insert that carries a sectionId keeps it (and it is remembered).
 // Both push paths: the bulk one and row by row.
 import { expect } from 'chai';
-import { testApp, request } from '../../helpers/app.js';
+import { startTestApp, testApp, request } from '../../helpers/app.js';
 import { makeFamily } from '../../helpers/factories.js';
 import { catalogWrite } from '../../../server/db/family-write.js';
 import { newId } from '../../../server/db/ids.js';
-import { bulkPush } from '../../../server/sync/bulk.js';
 import { itemDoc, pullAll, push, type AnyDoc } from './helpers.js';
 
 type App = Awaited<ReturnType<typeof testApp>>;
@@ -38,18 +37,23 @@ async function setup(app: App) {
 }
 
 describe('sync push: placement of inserted items (§10)', () => {
+  // An app of its own per path, on the shared database (counting the pushes applied in bulk).
+  const apps = new Map<boolean, App>();
+  let bulkPushes = 0;
   before(async function () {
     this.timeout(120_000); // the shared app's start, on a busy machine
-    await testApp();
+    const shared = await testApp();
+    for (const bulk of [true, false]) {
+      apps.set(bulk, await startTestApp({ db: shared.deps.db, push: { bulk, onBulk: () => bulkPushes++ } }));
+    }
   });
-  afterEach(() => {
-    bulkPush.enabled = true;
+  after(async () => {
+    for (const app of apps.values()) await app.close();
   });
 
   for (const bulk of [true, false]) {
     it(`${bulk ? 'bulk path' : 'row by row'}: memory, category in walking order, none; explicit kept and remembered`, async () => {
-      const app = await testApp();
-      bulkPush.enabled = bulk;
+      const app = apps.get(bulk)!;
       const { t, api, store, list, bare, section, items, memory } = await setup(app);
       const milk = await globalProduct(app, 'Milk', 'dairy');
       const cheese = await globalProduct(app, 'Cheese', 'dairy');
@@ -77,7 +81,7 @@ describe('sync push: placement of inserted items (§10)', () => {
         // Placed by the device as the server places it (the SDK offline): kept, not remembered.
         device: itemDoc(list.id, { name: 'Butter', productId: butter, sectionId: cooler.id }),
       };
-      const before = bulkPush.pushes;
+      const before = bulkPushes;
       const res = await push(
         app,
         t,
@@ -85,7 +89,7 @@ describe('sync push: placement of inserted items (§10)', () => {
         Object.values(docs).map((d) => ({ newDocumentState: d })),
       );
       expect(res.body).to.deep.equal({ conflicts: [], rejected: [] });
-      expect(bulkPush.pushes - before).to.equal(bulk ? 1 : 0);
+      expect(bulkPushes - before).to.equal(bulk ? 1 : 0);
       let pulled = await items();
       const placed = (key: string) => pulled.get(docs[key]!.id)!.sectionId;
       expect(Object.fromEntries(Object.keys(docs).map((k) => [k, placed(k)]))).to.deep.equal({

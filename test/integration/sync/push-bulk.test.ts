@@ -2,10 +2,9 @@
 // both ways, in two families set up alike, leaves the same docs and emits the same live events
 // (ids of one family mapped onto the other's, the write's own times and versions aside).
 import { expect } from 'chai';
-import { testApp, request } from '../../helpers/app.js';
+import { startTestApp, testApp, request } from '../../helpers/app.js';
 import { makeFamily, type TestFamily } from '../../helpers/factories.js';
 import type { FamilyEvent } from '../../../server/events/bus.js';
-import { bulkPush } from '../../../server/sync/bulk.js';
 import { itemDoc, listDoc, pullAll, push, uuid, type AnyDoc } from './helpers.js';
 
 type App = Awaited<ReturnType<typeof testApp>>;
@@ -137,12 +136,18 @@ function normalizer(from: Setup, to: Setup, fromIds: string[], toIds: string[]) 
 }
 
 describe('sync push: the bulk path', () => {
-  let app: App;
+  // An app of its own per path, on the shared database: the bulk path off, then on (counting
+  // the pushes it applied in bulk).
+  const apps = new Map<boolean, App>();
+  let bulkPushes = 0;
   before(async () => {
-    app = await testApp();
+    const shared = await testApp();
+    for (const bulk of [false, true]) {
+      apps.set(bulk, await startTestApp({ db: shared.deps.db, push: { bulk, onBulk: () => bulkPushes++ } }));
+    }
   });
-  after(() => {
-    bulkPush.enabled = true;
+  after(async () => {
+    for (const app of apps.values()) await app.close();
   });
 
   type Rows = Array<{ assumedMasterState?: AnyDoc; newDocumentState: AnyDoc }>;
@@ -155,8 +160,8 @@ describe('sync push: the bulk path', () => {
   ) {
     const runs: Array<{ s: Setup; ids: string[]; events: FamilyEvent[]; body: unknown; docs: AnyDoc[] }> = [];
     for (const enabled of [false, true]) {
-      bulkPush.enabled = enabled;
-      const before = bulkPush.pushes;
+      const app = apps.get(enabled)!;
+      const before = bulkPushes;
       const s = await setUp(app);
       const token = s.family.admin.token;
       // Sorted, so the (version, id) order of the docs in `Changed` is the same in both families.
@@ -179,10 +184,9 @@ describe('sync push: the bulk path', () => {
       });
       const docs = [...(await pullAll(app, token, 'items')).docs.values()].filter((d) => ids.includes(d.id));
       // The bulk run took the bulk path (not its fallback), the other did not.
-      expect(bulkPush.pushes - before).to.equal(enabled ? (first ? 2 : 1) : 0);
+      expect(bulkPushes - before).to.equal(enabled ? (first ? 2 : 1) : 0);
       runs.push({ s, ids, events, body, docs });
     }
-    bulkPush.enabled = true;
     const [perRow, bulk] = runs as [(typeof runs)[0], (typeof runs)[0]];
     const norm = normalizer(bulk.s, perRow.s, bulk.ids, perRow.ids);
     const byId = (docs: AnyDoc[], ids: string[]) => ids.map((id) => docs.find((d) => d.id === id));
