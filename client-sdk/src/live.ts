@@ -46,6 +46,9 @@ export interface LiveHandlers {
   connected(): void;
   /** The socket is gone (a reconnect may follow). */
   disconnected(): void;
+  /** An attempt ended without authenticating (refused, closed, no answer in time, signed out):
+   *  whoever waits for the first connect need not wait longer. */
+  unavailable?(): void;
   /** `Changed`: `collections` names what the commit wrote (undefined: any), `docs` its live
    *  patch. */
   changed(frame: ChangedFrame): void;
@@ -136,6 +139,8 @@ export class LiveChannel {
     if (this.authenticated) {
       this.authenticated = false;
       this.options.handlers.disconnected();
+    } else if (ws) {
+      this.options.handlers.unavailable?.();
     }
   }
 
@@ -197,13 +202,14 @@ export class LiveChannel {
   private connect(): void {
     if (!this.running) return;
     const token = this.options.currentToken();
-    if (!token) return;
+    if (!token) return this.options.handlers.unavailable?.();
     const url = new URL(REALTIME_PATH, this.options.baseUrl.replace(/\/+$/, '') + '/');
     url.protocol = url.protocol === 'https:' ? 'wss:' : 'ws:';
     let ws: WebSocketLike;
     try {
       ws = new this.options.WebSocket(url.toString());
     } catch {
+      this.options.handlers.unavailable?.();
       this.scheduleReconnect();
       return;
     }
@@ -259,6 +265,8 @@ export class LiveChannel {
     if (this.authenticated) {
       this.authenticated = false;
       this.options.handlers.disconnected();
+    } else {
+      this.options.handlers.unavailable?.();
     }
     if (!this.running) return;
     if (code === CLOSE_CODES.REMOVED_FROM_FAMILY) {

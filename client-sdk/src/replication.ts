@@ -4,8 +4,11 @@
  *
  * - pull: `GET /api/sync/{c}/pull?schema=&limit=&checkpoint=` (URL-encoded JSON checkpoint);
  *   push: `POST /api/sync/{c}/push?schema=`, at most PUSH_MAX_ROWS rows.
- * - No polling: RxDB pulls at start and on `reSync()`; the live channel's `Changed` nudge and
- *   every (re)connect call it.
+ * - No polling: RxDB pulls at start and on `reSync()`; the live channel's `Changed` nudge
+ *   calls it, and so does a (re)connect for each collection whose last pull request went out
+ *   before the socket authenticated (see `liveAuthenticated`). With the live channel, the start
+ *   pulls wait for its first attempt (at most `liveWaitMs`), so an app open pulls each
+ *   collection once.
  * - Live patches (api-contract §7): a `Changed` frame carrying the docs of a commit is applied
  *   through RxDB's `pull.stream$`, without a pull, where this replica can vouch that its
  *   checkpoint stands exactly at the frame's `previous` (see `applyChanged`).
@@ -77,6 +80,9 @@ export interface ReplicationConfig {
   hooks: ReplicationHooks;
   /** pending / progress / pulled-back bookkeeping (status.ts). */
   tracker: SyncTracker;
+  /** The live channel is in use: the start pulls wait for its first attempt to authenticate or
+   *  fail (`liveAuthenticated` / `liveUnavailable`), at most this long (ms). Unset: no wait. */
+  liveWaitMs?: number;
 }
 
 interface PullBody {
@@ -147,15 +153,39 @@ export class Replications {
   private readonly pullingFrom = new Map<CollectionName, Checkpoint | null>();
   private readonly lastPullFrom = new Map<CollectionName, Checkpoint | null>();
   private readonly rewind = new Map<CollectionName, Checkpoint | null>();
-  /** Per collection: the next page's request, sent ahead (see `prefetch`). */
+  /** Per collection: the next page's request, sent ahead (see `prefetch`), and the live epoch
+   *  it was sent in. */
   private readonly prefetched = new Map<
     CollectionName,
-    { key: string; batchSize: number; response: Promise<Response> }
+    { key: string; batchSize: number; response: Promise<Response>; epoch: number; frames: number }
   >();
+  /** How many times the live channel has authenticated (see `liveAuthenticated`). */
+  private liveEpoch = 0;
+  /** Per collection: the live epoch its last pull request went out in. */
+  private readonly sentIn = new Map<CollectionName, number>();
+  /** `Changed` frames handled so far, and per collection how many there were when its last pull
+   *  request went out (see `nudge`). */
+  private frames = 0;
+  private readonly sentAfterFrames = new Map<CollectionName, number>();
+  /** Open until the live channel's first attempt authenticates or fails (or `liveWaitMs`). */
+  private liveWait: { promise: Promise<void>; open: () => void } | null = null;
   /** Each collection's `pull.stream$`: live patches go to RxDB through it. */
   private readonly streams = {} as Record<CollectionName, Subject<RxReplicationPullStreamItem<any, Checkpoint>>>;
 
   constructor(private readonly config: ReplicationConfig) {
+    if (config.liveWaitMs !== undefined) {
+      let open!: () => void;
+      const promise = new Promise<void>((resolve) => (open = resolve));
+      const timer = setTimeout(() => this.liveUnavailable(), config.liveWaitMs);
+      (timer as { unref?: () => void }).unref?.();
+      this.liveWait = {
+        promise,
+        open: () => {
+          clearTimeout(timer);
+          open();
+        },
+      };
+    }
     for (const c of COLLECTIONS) {
       this.streams[c] = new Subject();
       this.states[c] = this.replicate(c);
@@ -168,15 +198,55 @@ export class Replications {
     for (const c of COLLECTIONS) this.states[c].reSync();
   }
 
+  /**
+   * The live channel authenticated: from now on the server sends this socket a `Changed` for
+   * every commit. A pull whose request went out after that (the server sends `Authenticated`
+   * once the socket is in its family's group, so such a pull reads a snapshot taken after)
+   * misses nothing the socket will not announce. The start pulls wait for this moment
+   * (`liveWaitMs`), so on an app open every collection is pulled once; a collection whose
+   * first pull has not gone out yet needs nothing either.
+   *
+   * A collection whose last request went out before (a reconnect, a first attempt that failed
+   * or was slow) may have missed a commit of that gap, for which no frame will ever come: it is
+   * pulled again. (Which collections such a commit wrote, no version tells: a pull that finds
+   * nothing new answers with the checkpoint it was given, not the family's version.)
+   */
+  liveAuthenticated(): void {
+    this.liveEpoch++;
+    this.liveUnavailable();
+    if (this.stopped) return;
+    for (const c of COLLECTIONS) {
+      const sent = this.sentIn.get(c);
+      if (sent !== undefined && sent < this.liveEpoch) this.states[c].reSync();
+    }
+  }
+
+  /** The live channel's first attempt failed (or took too long): the start pulls go now, and the
+   *  connect that comes later pulls them again (`liveAuthenticated`). */
+  liveUnavailable(): void {
+    const wait = this.liveWait;
+    this.liveWait = null;
+    wait?.open();
+  }
+
   /** `Changed { version, collections? }`: pull the collections the change wrote (all when the
    *  server did not say) whose last pull did not include `version` (every pull's checkpoint
-   *  reaches the family version of its snapshot). */
+   *  reaches the family version of its snapshot), unless a pull of it is under way whose request
+   *  went out after every frame so far arrived (the server published them after their commits,
+   *  so its snapshot holds them: the start pull while the first frames come in). */
   nudge(version: number, collections?: Iterable<CollectionName>): void {
     const wanted = collections ? new Set(collections) : null;
     for (const c of COLLECTIONS) {
       if (wanted && !wanted.has(c)) continue;
-      if ((this.pulledVersion.get(c) ?? -1) < version) this.states[c].reSync();
+      if ((this.pulledVersion.get(c) ?? -1) >= version) continue;
+      if (this.pullingFrom.has(c) && this.sentAfterFrames.get(c) === this.frames) continue;
+      this.states[c].reSync();
     }
+  }
+
+  /** A `Changed` frame arrived (before `applyChanged` or a nudge handles it). */
+  frameArrived(): void {
+    this.frames++;
   }
 
   /**
@@ -263,6 +333,7 @@ export class Replications {
     this.cancelled.catch(() => undefined); // nobody waiting is fine
     this.signalCancelled();
     this.stopped = true;
+    this.liveUnavailable();
     this.config.wakeup.wake();
     for (const c of COLLECTIONS) this.dropPrefetched(c);
     await Promise.all(COLLECTIONS.map((c) => this.states[c].cancel()));
@@ -286,14 +357,17 @@ export class Replications {
         batchSize: Math.min(config.pullBatchSize, PULL_LIMIT_MAX),
         // Live patches (applyChanged). A stream event's checkpoint replaces RxDB's as is.
         stream$: this.streams[c].asObservable(),
-        handler: (checkpoint, batchSize) => {
+        handler: async (checkpoint, batchSize) => {
+          if (this.liveWait) await this.liveWait.promise;
           const from = this.checkpointFor(c, checkpoint ?? null);
           return this.tracked(c, from, () =>
             this.guarded(c, () =>
               this.retrying(async () => {
                 config.tracker.pullStarting(c);
-                const res = await (this.takePrefetched(c, from, batchSize) ??
-                  config.rest.send('GET', this.pullPath(c, from, batchSize)));
+                const ahead = this.takePrefetched(c, from, batchSize);
+                this.sentIn.set(c, ahead?.epoch ?? this.liveEpoch);
+                this.sentAfterFrames.set(c, ahead?.frames ?? this.frames);
+                const res = await (ahead?.response ?? config.rest.send('GET', this.pullPath(c, from, batchSize)));
                 if (res.status === 410) {
                   await res.body?.cancel().catch(() => undefined);
                   config.hooks.checkpointExpired(c);
@@ -491,15 +565,25 @@ export class Replications {
     if (this.stopped || this.windows.has(c)) return;
     const response = this.config.rest.send('GET', this.pullPath(c, checkpoint, batchSize));
     response.catch(() => undefined); // taken up by the pull that uses it, or dropped
-    this.prefetched.set(c, { key: encodeCheckpoint(checkpoint), batchSize, response });
+    this.prefetched.set(c, {
+      key: encodeCheckpoint(checkpoint),
+      batchSize,
+      response,
+      epoch: this.liveEpoch,
+      frames: this.frames,
+    });
   }
 
-  private takePrefetched(c: CollectionName, from: Checkpoint | null, batchSize: number): Promise<Response> | undefined {
+  private takePrefetched(
+    c: CollectionName,
+    from: Checkpoint | null,
+    batchSize: number,
+  ): { response: Promise<Response>; epoch: number; frames: number } | undefined {
     const ahead = this.prefetched.get(c);
     if (!ahead) return undefined;
     if (from && ahead.batchSize === batchSize && ahead.key === encodeCheckpoint(from)) {
       this.prefetched.delete(c);
-      return ahead.response;
+      return ahead;
     }
     this.dropPrefetched(c);
     return undefined;
@@ -560,6 +644,8 @@ export class Replications {
     const docs: Doc<CollectionName>[] = [];
     let checkpoint: Checkpoint | null = null;
     for (;;) {
+      this.sentIn.set(c, this.liveEpoch);
+      this.sentAfterFrames.set(c, this.frames);
       const res = await this.config.rest.send('GET', this.pullPath(c, checkpoint, PULL_LIMIT_MAX));
       const body = await this.answer<PullBody>(res);
       docs.push(...body.documents);

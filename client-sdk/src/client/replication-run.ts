@@ -28,7 +28,18 @@ export interface RunSettings {
   heartbeatTimeoutMs?: number;
   /** The live channel's WebSocket; none: replicate without it (pull at start and on sync()). */
   WebSocket?: WebSocketConstructor;
+  /** With the live channel: how long the start pulls wait for it to authenticate (default
+   *  LIVE_WAIT_MS). */
+  liveWaitMs?: number;
 }
+
+/**
+ * How long the start pulls wait for the live channel's first attempt, so that an app open pulls
+ * each collection once (replication.ts `liveAuthenticated`). It usually answers within a few
+ * round trips; one that fails ends the wait at once, and one slower than this only costs the
+ * pulls its connect then makes again.
+ */
+export const LIVE_WAIT_MS = 3_000;
 
 /** What the run tells the client. */
 export interface RunHooks {
@@ -104,6 +115,7 @@ export class ReplicationRun {
       pushBatchSize: settings.pushBatchSize,
       retryTime: settings.retryTime,
       backoff: settings.backoff,
+      liveWaitMs: settings.WebSocket ? (settings.liveWaitMs ?? LIVE_WAIT_MS) : undefined,
       wakeup: link.wakeup,
       tracker: this.tracker,
       hooks: {
@@ -141,14 +153,17 @@ export class ReplicationRun {
       handlers: {
         connected: () => {
           link.liveConnected(); // requests waiting out a backoff go now
-          this.reSyncAll(); // catch up on what the socket missed
+          // The start pulls go now; a collection pulled before may have missed a commit.
+          if (!this.stopped) this.replications.liveAuthenticated();
           hooks.changed();
         },
+        unavailable: () => this.replications.liveUnavailable(),
         disconnected: () => {
           link.liveDisconnected();
           hooks.changed();
         },
         changed: (frame) => {
+          this.replications.frameArrived();
           hooks.event({ type: 'changed', version: frame.version });
           // A live patch is applied at once where it can be; the rest is pulled.
           this.scheduleNudge(frame.version, this.stopped ? frame.collections : this.replications.applyChanged(frame));
