@@ -9,11 +9,21 @@ import { badRequest, notFound } from '../errors.js';
 import { assertProductRef, assertUnitRef, productCategory, productName, type KnownRefs } from '../catalog/public.js';
 import { recallSection, rememberSection, sectionRow, sectionRows, toPlacementSection } from '../stores/public.js';
 import {
+  checkEdit,
+  completePairs,
+  hasProduct,
+  nameForAdd,
+  patchedProduct,
+  patchRefs,
   placeItem,
   remembersPlacement,
+  removal,
+  restoration,
+  sectionEdit,
   type Category,
   type Placement,
   type PlacementSection,
+  type RemovalFields,
 } from '@family-shopping/client/protocol';
 import { existingForCreate, lower, type Created, type Row } from '../shared/common.js';
 import { itemRow, listCounts, listRow } from './queries.js';
@@ -136,9 +146,6 @@ const productOf = (r: { productId?: string | null; familyProductId?: string | nu
   familyProductId: r.familyProductId ?? null,
 });
 
-const hasProduct = (p: { productId: string | null; familyProductId: string | null }) =>
-  p.productId != null || p.familyProductId != null;
-
 // --- inner operations -------------------------------------------------------------------------
 
 /** Adds an item, placed as api-contract §10 says (protocol `placeItem`): an explicit `sectionId`
@@ -211,7 +218,7 @@ export async function planCreateItem(
   const product = productOf({ productId: lower(input.productId), familyProductId: lower(input.familyProductId) });
   await assertUnitRef(w.trx, w.familyId, unit, o, known?.refs);
   await assertProductRef(w.trx, w.familyId, product, o, known?.refs);
-  const name = input.name ?? (await productName(w.trx, w.familyId, product));
+  const name = nameForAdd(input.name, input.name == null ? await productName(w.trx, w.familyId, product) : null);
 
   const storeId = list.store_id == null ? null : String(list.store_id);
   const placement = await placeNewItem(w, list, storeId, product, lower(input.sectionId) ?? null, o, known);
@@ -344,42 +351,23 @@ export async function planUpdateItem(
   options: RefOptions,
   known?: KnownItemRefs,
 ): Promise<ItemUpdatePlan> {
-  const p: ItemPatch = {
+  // Setting one id of a pair (and not sending the other) switches the pair over.
+  const p: ItemPatch = completePairs({
     ...patch,
     unitOfMeasureId: lower(patch.unitOfMeasureId),
     familyUnitOfMeasureId: lower(patch.familyUnitOfMeasureId),
     productId: lower(patch.productId),
     familyProductId: lower(patch.familyProductId),
     sectionId: lower(patch.sectionId),
+  });
+  const refs = patchRefs(p);
+  await assertUnitRef(w.trx, w.familyId, refs.unit, options, known?.refs);
+  await assertProductRef(w.trx, w.familyId, refs.product, options, known?.refs);
+  const before = {
+    productId: (row.product_id as string | null) ?? null,
+    familyProductId: (row.family_product_id as string | null) ?? null,
   };
-  // Setting one id of a pair (and not sending the other) switches the pair over.
-  if (p.unitOfMeasureId != null && p.familyUnitOfMeasureId === undefined) p.familyUnitOfMeasureId = null;
-  if (p.familyUnitOfMeasureId != null && p.unitOfMeasureId === undefined) p.unitOfMeasureId = null;
-  if (p.productId != null && p.familyProductId === undefined) p.familyProductId = null;
-  if (p.familyProductId != null && p.productId === undefined) p.productId = null;
-
-  const merged = (field: Field) => (p[field] !== undefined ? p[field] : row[FIELD_COLUMNS[field]]) as string | null;
-  await assertUnitRef(
-    w.trx,
-    w.familyId,
-    {
-      unitOfMeasureId: p.unitOfMeasureId !== undefined ? p.unitOfMeasureId : null,
-      familyUnitOfMeasureId: p.familyUnitOfMeasureId !== undefined ? p.familyUnitOfMeasureId : null,
-    },
-    options,
-    known?.refs,
-  );
-  await assertProductRef(
-    w.trx,
-    w.familyId,
-    {
-      productId: p.productId !== undefined ? p.productId : null,
-      familyProductId: p.familyProductId !== undefined ? p.familyProductId : null,
-    },
-    options,
-    known?.refs,
-  );
-  const product = { productId: merged('productId'), familyProductId: merged('familyProductId') };
+  const product = patchedProduct(before, p);
   const storeId = list.store_id == null ? null : String(list.store_id);
 
   const change: Row = {};
@@ -393,27 +381,27 @@ export async function planUpdateItem(
   }
 
   const previousSection = row.section_id == null ? null : String(row.section_id);
-  let section = previousSection;
-  let remember: Remember | null = null;
-  if (p.sectionId !== undefined) {
-    section = p.sectionId;
-    if (section) {
-      await assertSection(w, list, section, options, known?.sections);
-      if (storeId && hasProduct(product)) remember = [storeId, product, section];
-    }
-  } else if (hasProduct(product) && (change.product_id !== undefined || change.family_product_id !== undefined)) {
-    // A product linked to an item without a section takes the remembered one; linked to an
-    // item that already sits in a section, it is a placement of that product there.
-    if (previousSection == null) {
-      section = known ? known.recall(storeId, product) : await recallSection(w, storeId, product);
-    } else if (storeId) remember = [storeId, product, previousSection];
-  }
+  if (p.sectionId) await assertSection(w, list, p.sectionId, options, known?.sections);
+  const edit = sectionEdit({
+    storeId,
+    current: previousSection,
+    sectionId: p.sectionId,
+    product,
+    productChanged: change.product_id !== undefined || change.family_product_id !== undefined,
+  });
+  const section = edit.recall
+    ? known
+      ? known.recall(storeId, product)
+      : await recallSection(w, storeId, product)
+    : edit.section;
+  const remember: Remember | null = edit.remember ? [storeId, product, edit.remember] : null;
   if (section !== previousSection) change.section_id = section;
 
-  const checkedChanged = p.checked !== undefined && p.checked !== !!row.checked;
-  if (checkedChanged) {
-    change.checked = p.checked;
-    change.checked_at = p.checked ? w.now : null;
+  const checked = checkEdit(!!row.checked, p.checked, () => w.now);
+  const checkedChanged = checked !== null;
+  if (checked) {
+    change.checked = checked.checked;
+    change.checked_at = checked.checkedAt;
   }
   return { change, fieldsChanged, section, previousSection, checkedChanged, remember };
 }
@@ -436,17 +424,19 @@ export async function toggleItem(w: FamilyWrite, actor: Actor, listId: string, i
   return updateItem(w, actor, listId, itemId, { checked: !row.checked });
 }
 
+/** The columns of an item's removal fields (protocol `removal` / `restoration`). */
+export function removalColumns(f: RemovalFields<Date>): Row {
+  return { removed_at: f.removedAt, removed_by_user_id: f.removedByUserId };
+}
+
 /** Soft removal: the row stays (for undo), with removedAt and removedByUserId set. Already
  *  removed: unchanged, no event. Events: ItemRemoved, ListProgress. */
 export async function removeItem(w: FamilyWrite, actor: Actor, listId: string, itemId: string): Promise<ItemRecord> {
   await liveList(w, listId);
   const row = await liveItem(w, listId, itemId, true);
-  if (row.removed_at != null) return toItem(row);
-  const [updated] = await w.update(
-    'shopping_list_items',
-    { id: itemId, deleted: false },
-    { removed_at: w.now, removed_by_user_id: actor.userId },
-  );
+  const removed = removal(row.removed_at, actor.userId, w.now);
+  if (!removed) return toItem(row);
+  const [updated] = await w.update('shopping_list_items', { id: itemId, deleted: false }, removalColumns(removed));
   w.emit({ type: 'ItemRemoved', listId, itemId, removedByUserId: actor.userId });
   await emitListProgress(w, listId);
   return toItem(updated!);
@@ -456,12 +446,9 @@ export async function removeItem(w: FamilyWrite, actor: Actor, listId: string, i
 export async function restoreItem(w: FamilyWrite, _actor: Actor, listId: string, itemId: string): Promise<ItemRecord> {
   await liveList(w, listId);
   const row = await liveItem(w, listId, itemId, true);
-  if (row.removed_at == null) return toItem(row);
-  const [updated] = await w.update(
-    'shopping_list_items',
-    { id: itemId, deleted: false },
-    { removed_at: null, removed_by_user_id: null },
-  );
+  const restored = restoration(row.removed_at);
+  if (!restored) return toItem(row);
+  const [updated] = await w.update('shopping_list_items', { id: itemId, deleted: false }, removalColumns(restored));
   const item = toItem(updated!);
   w.emit({ type: 'ItemRestored', listId, item });
   await emitListProgress(w, listId);

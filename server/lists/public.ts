@@ -7,6 +7,7 @@ export {
   emitListProgress,
   planCreateItem,
   planUpdateItem,
+  removalColumns,
   removeItem,
   restoreItem,
   updateItem,

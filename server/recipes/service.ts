@@ -8,7 +8,15 @@ import { badRequest, notFound, validationFailed } from '../errors.js';
 import { assertProductRef, assertUnitRef, productName } from '../catalog/public.js';
 import { existingForCreate, lower, type Created, type Row } from '../shared/common.js';
 import { activeItemRows, createItem, listRow, toItem, updateItem, type ItemRecord } from '../lists/public.js';
-import { QUANTITY_MAX, findMergeTarget, mergedFields, scaleQuantity } from '@family-shopping/client/protocol';
+import {
+  QUANTITY_MAX,
+  completePairs,
+  findMergeTarget,
+  mergedFields,
+  nameForAdd,
+  patchRefs,
+  scaleQuantity,
+} from '@family-shopping/client/protocol';
 import { ingredientRow, ingredientRows, maxIngredientPosition, recipeRow, recipeSummaryRows } from './queries.js';
 import {
   toIngredient,
@@ -163,7 +171,7 @@ export async function addIngredient(
   const product = { productId: lower(input.productId) ?? null, familyProductId: lower(input.familyProductId) ?? null };
   await assertUnitRef(w.trx, w.familyId, unit, o);
   await assertProductRef(w.trx, w.familyId, product, o);
-  const name = input.name ?? (await productName(w.trx, w.familyId, product));
+  const name = nameForAdd(input.name, input.name == null ? await productName(w.trx, w.familyId, product) : null);
   let position = input.position;
   if (position === undefined) {
     const max = await maxIngredientPosition(w.trx, w.familyId, recipeId);
@@ -218,29 +226,17 @@ export async function updateIngredient(
   await liveRecipe(w, recipeId);
   const row = await ingredientRow(w.trx, w.familyId, recipeId, ingredientId);
   if (!row) throw notFound('Ingredient not found');
-  const p: IngredientPatch = {
+  // Setting one id of a pair (and not sending the other) switches the pair over.
+  const p: IngredientPatch = completePairs({
     ...patch,
     unitOfMeasureId: lower(patch.unitOfMeasureId),
     familyUnitOfMeasureId: lower(patch.familyUnitOfMeasureId),
     productId: lower(patch.productId),
     familyProductId: lower(patch.familyProductId),
-  };
-  if (p.unitOfMeasureId != null && p.familyUnitOfMeasureId === undefined) p.familyUnitOfMeasureId = null;
-  if (p.familyUnitOfMeasureId != null && p.unitOfMeasureId === undefined) p.unitOfMeasureId = null;
-  if (p.productId != null && p.familyProductId === undefined) p.familyProductId = null;
-  if (p.familyProductId != null && p.productId === undefined) p.productId = null;
-  await assertUnitRef(
-    w.trx,
-    w.familyId,
-    { unitOfMeasureId: p.unitOfMeasureId ?? null, familyUnitOfMeasureId: p.familyUnitOfMeasureId ?? null },
-    o,
-  );
-  await assertProductRef(
-    w.trx,
-    w.familyId,
-    { productId: p.productId ?? null, familyProductId: p.familyProductId ?? null },
-    o,
-  );
+  });
+  const refs = patchRefs(p);
+  await assertUnitRef(w.trx, w.familyId, refs.unit, o);
+  await assertProductRef(w.trx, w.familyId, refs.product, o);
   const change: Row = {};
   for (const field of Object.keys(COLUMNS) as Field[]) {
     if (p[field] === undefined) continue;

@@ -12,7 +12,14 @@
 // it: `applyItemsInBulk` returns false, having written nothing.
 import type { Actor } from '../context.js';
 import type { FamilyWrite } from '../db/family-write.js';
-import { fieldEqual, type Doc } from '@family-shopping/client/protocol';
+import {
+  checkEdit,
+  fieldEqual,
+  removal,
+  restoration,
+  type Doc,
+  type RemovalFields,
+} from '@family-shopping/client/protocol';
 import { knownRefs, productCategories } from '../catalog/public.js';
 import {
   emitItemAdded,
@@ -20,6 +27,7 @@ import {
   emitListProgress,
   planCreateItem,
   planUpdateItem,
+  removalColumns,
   type ItemUpdatePlan,
   type KnownItemRefs,
   listRowsByIds,
@@ -49,6 +57,16 @@ export interface Accepted {
   server: WireDoc | null;
   row: Row | null;
   doc: WireDoc;
+}
+
+const NOT_REMOVED: RemovalFields<Date> = { removedAt: null, removedByUserId: null };
+
+/** The removal (protocol `removal`) of an item pushed removed at `removedAt`: the write's time
+ *  when the device's equals it, else the device's (a time the database can hold); null when the
+ *  item is already removed. */
+function itemRemoval(current: unknown, removedAt: string, now: Date, userId: string): RemovalFields<Date> | null {
+  const at = pushedInstant('removedAt', removedAt);
+  return removal(current, userId, fieldEqual('removedAt', iso(now), removedAt) ? now : at);
 }
 
 type ProductKey = { productId: string | null; familyProductId: string | null };
@@ -167,23 +185,19 @@ export async function applyItemsInBulk(
         known,
       );
       if (plan.remember) return false;
-      const checked = !!n.checked;
+      const check = checkEdit(false, n.checked, () => w.now);
+      const checked = check !== null;
       const removedAt = n.removedAt;
-      const removed = removedAt != null;
+      const gone = removedAt == null ? null : itemRemoval(null, removedAt, w.now, actor.userId);
+      const removed = gone !== null;
       // Every row names the same columns: one multi-row statement.
       const row: Row = {
         created_at: w.now,
         ...plan.row,
         checked,
-        checked_at: checked ? w.now : null,
-        removed_at: null,
-        removed_by_user_id: null,
+        checked_at: check?.checkedAt ?? null,
+        ...removalColumns(gone ?? NOT_REMOVED),
       };
-      if (removedAt != null) {
-        const at = pushedInstant('removedAt', removedAt);
-        row.removed_at = fieldEqual('removedAt', iso(w.now), removedAt) ? w.now : at;
-        row.removed_by_user_id = actor.userId;
-      }
       steps.push({ kind: 'insert', listId, row, checked, removed });
       continue;
     }
@@ -199,8 +213,9 @@ export async function applyItemsInBulk(
     // Restore first (an edit may come with it), remove last (the edit is kept on the removed item).
     let current: Row = before;
     const change: Row = {};
-    const restored = s.removedAt != null && n.removedAt == null && before.removed_at != null;
-    if (restored) Object.assign(change, { removed_at: null, removed_by_user_id: null });
+    const restore = s.removedAt != null && n.removedAt == null ? restoration(before.removed_at) : null;
+    const restored = restore !== null;
+    if (restore) Object.assign(change, removalColumns(restore));
     current = { ...current, ...change };
     const patch = itemPatch(s, n);
     let edit: ItemUpdatePlan | null = null;
@@ -212,13 +227,12 @@ export async function applyItemsInBulk(
     }
     let removed = false;
     if (s.removedAt == null && n.removedAt != null) {
-      const at = pushedInstant('removedAt', n.removedAt);
-      if (current.removed_at == null) {
+      const gone = itemRemoval(current.removed_at, n.removedAt, w.now, actor.userId);
+      if (gone) {
         removed = true;
-        change.removed_at = fieldEqual('removedAt', iso(w.now), n.removedAt) ? w.now : at;
-        change.removed_by_user_id = actor.userId;
+        Object.assign(change, removalColumns(gone));
       } else if (!fieldEqual('removedAt', iso(current.removed_at), n.removedAt)) {
-        change.removed_at = at;
+        change.removed_at = pushedInstant('removedAt', n.removedAt);
       }
     }
     steps.push({ kind: 'update', listId, before, change, restored, edit, removed });

@@ -7,10 +7,18 @@
  * restore, and restore of many at once.
  */
 import {
+  ACTIVE,
+  checkEdit,
+  completePairs,
   itemAddInput,
   itemUpdateInput,
+  nameForAdd,
+  patchedProduct,
+  patchRefs,
   remembersPlacement,
+  removal,
   restoreItemsInput,
+  sectionEdit,
   type DocData,
   type ItemAddInput,
   type ItemUpdateInput,
@@ -32,7 +40,6 @@ import {
   assertProductRef,
   assertSection,
   assertUnitRef,
-  hasProduct,
   placeNewItem,
   recallSection,
   rememberSection,
@@ -74,7 +81,7 @@ export class Items {
     const doc: ItemDoc = {
       id: v.id ?? newId(),
       listId: list.id,
-      name: v.name ?? productName!,
+      name: nameForAdd(v.name, productName),
       quantity: v.quantity ?? null,
       ...unit,
       isApproximate: v.isApproximate ?? false,
@@ -98,36 +105,27 @@ export class Items {
    * one, linked to an item in a section it is remembered there. `checked` sets or clears `checkedAt`.
    */
   async update(listId: string, itemId: string, patch: ItemUpdateInput): Promise<ItemDoc> {
-    const p = { ...parseInput(itemUpdateInput, patch) };
+    // Setting one id of a pair (and not sending the other) clears the other.
+    const p = completePairs(parseInput(itemUpdateInput, patch));
     const list = await this.list(listId);
     const doc = await this.item(list.id, itemId, false);
-    if (p.unitOfMeasureId != null && p.familyUnitOfMeasureId === undefined) p.familyUnitOfMeasureId = null;
-    if (p.familyUnitOfMeasureId != null && p.unitOfMeasureId === undefined) p.unitOfMeasureId = null;
-    if (p.productId != null && p.familyProductId === undefined) p.familyProductId = null;
-    if (p.familyProductId != null && p.productId === undefined) p.productId = null;
-    await assertUnitRef(this.ctx, {
-      unitOfMeasureId: p.unitOfMeasureId ?? null,
-      familyUnitOfMeasureId: p.familyUnitOfMeasureId ?? null,
-    });
-    await assertProductRef(this.ctx, { productId: p.productId ?? null, familyProductId: p.familyProductId ?? null });
-    const product = {
-      productId: p.productId !== undefined ? p.productId : doc.productId,
-      familyProductId: p.familyProductId !== undefined ? p.familyProductId : doc.familyProductId,
-    };
+    const refs = patchRefs(p);
+    await assertUnitRef(this.ctx, refs.unit);
+    await assertProductRef(this.ctx, refs.product);
+    const product = patchedProduct(doc, p);
     const productChanged = product.productId !== doc.productId || product.familyProductId !== doc.familyProductId;
 
-    let section = doc.sectionId;
-    if (p.sectionId !== undefined) {
-      section = p.sectionId;
-      if (section) {
-        await assertSection(this.ctx, list.storeId, section);
-        await rememberSection(this.ctx, list.storeId, product, section);
-      }
-    } else if (hasProduct(product) && productChanged) {
-      if (doc.sectionId == null) section = await recallSection(this.ctx, list.storeId, product);
-      else await rememberSection(this.ctx, list.storeId, product, doc.sectionId);
-    }
-    const checkedChanged = p.checked !== undefined && p.checked !== doc.checked;
+    if (p.sectionId) await assertSection(this.ctx, list.storeId, p.sectionId);
+    const edit = sectionEdit({
+      storeId: list.storeId,
+      current: doc.sectionId,
+      sectionId: p.sectionId,
+      product,
+      productChanged,
+    });
+    const section = edit.recall ? await recallSection(this.ctx, list.storeId, product) : edit.section;
+    if (edit.remember) await rememberSection(this.ctx, list.storeId, product, edit.remember);
+    const checked = checkEdit(doc.checked, p.checked, () => this.ctx.now());
     return patchDoc(this.ctx, doc, {
       name: p.name,
       quantity: p.quantity,
@@ -138,7 +136,7 @@ export class Items {
       productId: p.productId,
       familyProductId: p.familyProductId,
       sectionId: section,
-      ...(checkedChanged ? { checked: p.checked, checkedAt: p.checked ? this.ctx.now() : null } : {}),
+      ...(checked ?? {}),
     });
   }
 
@@ -155,14 +153,14 @@ export class Items {
     const doc = await this.item(list.id, itemId, true);
     if (doc.removedAt != null) return plain(doc);
     const user = requireUser(this.ctx);
-    return patchDoc(this.ctx, doc, { removedAt: this.ctx.now(), removedByUserId: user.userId });
+    return patchDoc(this.ctx, doc, removal(doc.removedAt, user.userId, this.ctx.now())!);
   }
 
   /** Undo of a removal; an active item is unchanged. */
   async restore(listId: string, itemId: string): Promise<ItemDoc> {
     const list = await this.list(listId);
     const doc = await this.item(list.id, itemId, true);
-    return patchDoc(this.ctx, doc, { removedAt: null, removedByUserId: null });
+    return patchDoc(this.ctx, doc, { ...ACTIVE });
   }
 
   /**
@@ -180,7 +178,7 @@ export class Items {
     if (unknown >= 0) throw invalidField(`itemIds.${unknown}`, 'not an item of this list');
     const out: ItemDoc[] = [];
     for (const id of new Set(ids)) {
-      out.push(await patchDoc(this.ctx, docs.get(id)!, { removedAt: null, removedByUserId: null }));
+      out.push(await patchDoc(this.ctx, docs.get(id)!, { ...ACTIVE }));
     }
     return out;
   }

@@ -11,6 +11,9 @@ import {
   findMergeTarget,
   mergedFields,
   scaleQuantity,
+  completePairs,
+  nameForAdd,
+  patchRefs,
   ingredientAddInput,
   ingredientUpdateInput,
   recipeCreateInput,
@@ -73,17 +76,11 @@ export class Ingredients {
 
   /** Partial edit; as for items, setting one id of a pair while not sending the other clears the other. */
   async update(recipeId: string, ingredientId: string, patch: IngredientUpdateInput): Promise<IngredientDoc> {
-    const p = { ...parseInput(ingredientUpdateInput, patch) };
+    const p = completePairs(parseInput(ingredientUpdateInput, patch));
     const doc = await this.ingredient(recipeId, ingredientId);
-    if (p.unitOfMeasureId != null && p.familyUnitOfMeasureId === undefined) p.familyUnitOfMeasureId = null;
-    if (p.familyUnitOfMeasureId != null && p.unitOfMeasureId === undefined) p.unitOfMeasureId = null;
-    if (p.productId != null && p.familyProductId === undefined) p.familyProductId = null;
-    if (p.familyProductId != null && p.productId === undefined) p.productId = null;
-    await assertUnitRef(this.ctx, {
-      unitOfMeasureId: p.unitOfMeasureId ?? null,
-      familyUnitOfMeasureId: p.familyUnitOfMeasureId ?? null,
-    });
-    await assertProductRef(this.ctx, { productId: p.productId ?? null, familyProductId: p.familyProductId ?? null });
+    const refs = patchRefs(p);
+    await assertUnitRef(this.ctx, refs.unit);
+    await assertProductRef(this.ctx, refs.product);
     return patchDoc(this.ctx, doc, p);
   }
 
@@ -118,7 +115,7 @@ export class Ingredients {
     const doc: IngredientDoc = {
       id: v.id ?? newId(),
       recipeId,
-      name: v.name ?? productName!,
+      name: nameForAdd(v.name, productName),
       quantity: v.quantity ?? null,
       ...unit,
       isApproximate: v.isApproximate ?? false,

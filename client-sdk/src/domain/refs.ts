@@ -5,20 +5,18 @@
  * must be a section of the list's store. Plus section memory: recall and remember, on the
  * local `sectionMemory` collection, as the server does; and the placement of a new item (§10).
  */
-import { placeItem, sectionMemoryId, type DocData, type Placement } from '../protocol/index.js';
+import {
+  hasProduct,
+  placeItem,
+  sectionMemoryId,
+  type DocData,
+  type Placement,
+  type ProductPair as ProductRef,
+  type UnitPair as UnitRef,
+} from '../protocol/index.js';
 import { collection, findDoc, findDocs, invalidField, plain, type DomainContext } from './context.js';
 
-export interface UnitRef {
-  unitOfMeasureId: string | null;
-  familyUnitOfMeasureId: string | null;
-}
-
-export interface ProductRef {
-  productId: string | null;
-  familyProductId: string | null;
-}
-
-export const hasProduct = (p: ProductRef) => p.productId != null || p.familyProductId != null;
+export { hasProduct, type ProductRef, type UnitRef };
 
 const join = (prefix: string | undefined, field: string) => (prefix ? `${prefix}.${field}` : field);
 

@@ -12,3 +12,4 @@ export * from './sync.js';
 export * from './realtime.js';
 export * from './merge.js';
 export * from './daily.js';
+export * from './edits.js';
