@@ -22,6 +22,7 @@ import { notFound } from '../errors.js';
 import { LIVE_PATCH_MAX_FRAME_BYTES, type ChangedDocs, type CollectionName } from '@family-shopping/client/protocol';
 import { TABLE_COLLECTION } from './replicated-tables.js';
 import { errorFields } from '../log.js';
+import type { FamilyTable, FamilyTableRows, FamilyTableWhere, FamilyTableWrite } from './rows.js';
 
 export interface FamilyWrite {
   trx: Trx;
@@ -35,24 +36,24 @@ export interface FamilyWrite {
    *  `Changed` nudge can say which collections changed (without it, it says "any"). */
   stamp(table?: string): { family_id: string; version: string; updated_at: Date };
   /** Insert into a replicated table with family_id, version, created_at and updated_at stamped. */
-  insert<R extends Record<string, unknown>>(table: string, row: R): Promise<Record<string, unknown>>;
+  insert<T extends FamilyTable>(table: T, row: FamilyTableWrite<T>): Promise<FamilyTableRows[T]>;
   /** Update rows of this family in a replicated table, stamping version and updated_at. */
-  update(
-    table: string,
-    where: Record<string, unknown>,
-    patch: Record<string, unknown>,
-  ): Promise<Record<string, unknown>[]>;
+  update<T extends FamilyTable>(
+    table: T,
+    where: FamilyTableWhere<T>,
+    patch: FamilyTableWrite<T>,
+  ): Promise<Array<FamilyTableRows[T]>>;
   /** Mark rows of this family as deleted (tombstones), stamping version. */
-  tombstone(table: string, where: Record<string, unknown>): Promise<Record<string, unknown>[]>;
+  tombstone<T extends FamilyTable>(table: T, where: FamilyTableWhere<T>): Promise<Array<FamilyTableRows[T]>>;
   /** `insert` of many rows, all naming the same columns, in one statement; the inserted rows,
    *  in no particular order. */
-  insertMany(table: string, rows: Record<string, unknown>[]): Promise<Record<string, unknown>[]>;
+  insertMany<T extends FamilyTable>(table: T, rows: Array<FamilyTableWrite<T>>): Promise<Array<FamilyTableRows[T]>>;
   /** `update` of many live rows of this family by id in one statement, each with its own patch
    *  (columns a patch leaves out keep their value); the updated rows, in no particular order. */
-  updateMany(
-    table: string,
-    patches: Array<{ id: string; patch: Record<string, unknown> }>,
-  ): Promise<Record<string, unknown>[]>;
+  updateMany<T extends FamilyTable>(
+    table: T,
+    patches: Array<{ id: string; patch: FamilyTableWrite<T> }>,
+  ): Promise<Array<FamilyTableRows[T]>>;
   /** State shared by helpers for the duration of this write (savepoint child writes share it). */
   scratch: Map<string, unknown>;
   /** Runs in the write's (outermost) transaction once the change is done, before commit. */
@@ -152,24 +153,26 @@ type StampedWriters = Pick<FamilyWrite, 'insert' | 'update' | 'tombstone' | 'ins
 /** The writers of a family write on `trx` (the write's transaction or a savepoint of it): every
  *  row they write carries `stamp(table)` (family, version, updated_at). */
 export function stampedWriters(trx: Trx, familyId: string, now: Date, stamp: FamilyWrite['stamp']): StampedWriters {
-  return {
-    insert: async (table, row) => {
+  // Typed by table in FamilyWrite; here every table alike.
+  type Values = Record<string, unknown>;
+  const writers = {
+    insert: async (table: string, row: Values) => {
       const [inserted] = await trx(table)
         .insert({ created_at: now, ...row, ...stamp(table) })
         .returning('*');
       return inserted as Record<string, unknown>;
     },
-    update: async (table, where, patch) =>
+    update: async (table: string, where: Values, patch: Values) =>
       (await trx(table)
         .where({ ...where, family_id: familyId })
         .update({ ...patch, ...stamp(table) })
         .returning('*')) as Record<string, unknown>[],
-    tombstone: async (table, where) =>
+    tombstone: async (table: string, where: Values) =>
       (await trx(table)
         .where({ ...where, family_id: familyId, deleted: false })
         .update({ deleted: true, ...stamp(table) })
         .returning('*')) as Record<string, unknown>[],
-    insertMany: async (table, rows) => {
+    insertMany: async (table: string, rows: Values[]) => {
       if (rows.length === 0) return [];
       // Times as JSON text, the write's own time encoded once (not once per row and column).
       const nowText = now.toISOString();
@@ -195,7 +198,7 @@ export function stampedWriters(trx: Trx, familyId: string, now: Date, stamp: Fam
       )) as { rows: Record<string, unknown>[] };
       return inserted;
     },
-    updateMany: async (table, patches) => {
+    updateMany: async (table: string, patches: Array<{ id: string; patch: Values }>) => {
       if (patches.length === 0) return [];
       const { version, updated_at } = stamp(table);
       // Each row's patch is a JSON object; jsonb_populate_record(t, patch) is the row with the
@@ -221,6 +224,7 @@ export function stampedWriters(trx: Trx, familyId: string, now: Date, stamp: Fam
       return rows;
     },
   };
+  return writers as unknown as StampedWriters;
 }
 
 /** Writes to the global catalog (units, products) take the next catalog version the same way. */
