@@ -12,6 +12,7 @@
 // 4. no live frame names a record of the other family, and no frame reaches a removed member's
 //    client more than 5 s after the removal answered (until it joined again).
 import { isDeepStrictEqual } from 'node:util';
+import { SCHEMA_VERSION } from '@family-shopping/client/protocol';
 import { FaultProxy, type FaultKind } from './proxy.js';
 import { forkClient, prng, rest, type ClientProcess, type Prng } from './harness.js';
 import type { Cluster } from './cluster.js';
@@ -595,7 +596,7 @@ export async function runScenario(cluster: Cluster, o: Options, log: (s: string)
     for (const collection of ['lists', 'items', 'stores', 'recipes', 'products', 'units']) {
       let checkpoint: unknown;
       for (;;) {
-        const q = `schema=1&limit=1000${checkpoint ? `&checkpoint=${encodeURIComponent(JSON.stringify(checkpoint))}` : ''}`;
+        const q = `schema=${SCHEMA_VERSION}&limit=1000${checkpoint ? `&checkpoint=${encodeURIComponent(JSON.stringify(checkpoint))}` : ''}`;
         const r = await adminRest(f, 'GET', `/api/sync/${collection}/pull?${q}`);
         if (r.status !== 200) throw new Error(`pull ${collection}: ${r.status} ${JSON.stringify(r.body)}`);
         for (const d of r.body.documents) out.set(d.id, d);

@@ -18,6 +18,7 @@
 // slower than that allows, their median plus 500 ms (200 ms): what is asserted is that a Redis
 // outage adds no wait.
 import { expect } from 'chai';
+import { SCHEMA_VERSION } from '@family-shopping/client/protocol';
 import { request, startTestApp, type HttpResult } from '../../helpers/app.js';
 import { usingPostgres, usingRedis } from '../../helpers/env.js';
 import { DEFAULT_PASSWORD, makeFamily, registerViaApi } from '../../helpers/factories.js';
@@ -143,7 +144,9 @@ describe('outages: Redis unreachable', function () {
     }
     expect(median(writes), `write times ${writes.map(Math.round).join(', ')} ms`).to.be.below(writeBound);
     // Events for the other instance were dropped; its devices catch up through the pull.
-    const pulled = await request(b, 'GET', '/api/sync/lists/pull?schema=1&limit=200', { token: fam.admin.token });
+    const pulled = await request(b, 'GET', `/api/sync/lists/pull?schema=${SCHEMA_VERSION}&limit=200`, {
+      token: fam.admin.token,
+    });
     expect(pulled.status).to.equal(200);
     expect(pulled.body.documents.map((d: { id: string }) => d.id)).to.include.members(ids);
 
@@ -207,7 +210,7 @@ describe('outages: PostgreSQL unreachable', function () {
         'login',
         () => request(app, 'POST', '/api/auth/login', { body: { email: fam.admin.email, password: DEFAULT_PASSWORD } }),
       ],
-      ['pull', () => request(app, 'GET', '/api/sync/lists/pull?schema=1', { token: t })],
+      ['pull', () => request(app, 'GET', `/api/sync/lists/pull?schema=${SCHEMA_VERSION}`, { token: t })],
       ['family', () => request(app, 'GET', '/api/family', { token: t })],
     ];
     // Several rounds, some concurrent: each answers 503 within 5 s.
