@@ -6,24 +6,22 @@
  * reports goes to the hooks, what it learns about the connection to the `link`.
  */
 import type { Subscription } from 'rxjs';
-import type { BackoffOptions, Wakeup } from '../backoff.js';
+import type { Wakeup } from '../backoff.js';
 import type { FamilyDatabase } from '../database.js';
 import type { FamilyClientEvent, FamilyClientEventOf } from '../events.js';
 import { LiveChannel, type WebSocketConstructor } from '../live.js';
-import { Replications } from '../replication.js';
+import { Replications, type ReplicationConfig } from '../replication.js';
 import type { Rest } from '../rest.js';
 import type { Session } from '../session.js';
 import { SyncTracker, type PullProgress } from '../status.js';
 import type { CollectionName, RefusedRows } from '../protocol/index.js';
 
-export interface RunSettings {
+/** The replication's own settings (`ReplicationConfig`), plus what the run adds. */
+export interface RunSettings extends Pick<
+  ReplicationConfig,
+  'familyId' | 'schemaVersion' | 'pullBatchSize' | 'pushBatchSize' | 'retryTime' | 'backoff'
+> {
   baseUrl: string;
-  familyId: string;
-  schemaVersion: number;
-  pullBatchSize: number;
-  pushBatchSize: number;
-  retryTime: number;
-  backoff: BackoffOptions;
   nudgeDelayMs: number;
   heartbeatTimeoutMs?: number;
   /** The live channel's WebSocket; none: replicate without it (pull at start and on sync()). */
