@@ -51,6 +51,14 @@ export const CATEGORIES = [
 export type Category = (typeof CATEGORIES)[number];
 export type UnitCategory = (typeof UNIT_CATEGORIES)[number];
 
+/** The languages of the app, the emails and the catalog (api-contract §12), as BCP 47 tags.
+ *  `user.locale` and `family.locale` hold one of these; English is the fallback of every text. */
+export const LOCALES = ['en', 'de', 'fr', 'es', 'pt-BR'] as const;
+export type Locale = (typeof LOCALES)[number];
+export const DEFAULT_LOCALE: Locale = 'en';
+export const isLocale = (value: unknown): value is Locale =>
+  typeof value === 'string' && (LOCALES as readonly string[]).includes(value);
+
 export const QUANTITY_MAX = 999_999_999.999;
 /** Upper bound of `position` fields (a Postgres `integer`). */
 export const POSITION_MAX = 2_147_483_647;
