@@ -67,7 +67,21 @@ export default defineConfig({
     conditions: ['@family-shopping/source', ...defaultClientConditions],
   },
   oxc: { jsx: { runtime: 'automatic', importSource: 'preact' } },
-  build: { target: 'es2022', sourcemap: false, chunkSizeWarningLimit: 800 },
+  build: {
+    target: 'es2022',
+    sourcemap: false,
+    chunkSizeWarningLimit: 800,
+    rollupOptions: {
+      output: {
+        // Each language but English is a chunk of its own (src/lib/i18n.ts), named so that the
+        // service worker can leave it out of the precache (below).
+        chunkFileNames: (chunk) =>
+          chunk.facadeModuleId && /[\\/]src[\\/]locales[\\/]/.test(chunk.facadeModuleId)
+            ? 'assets/locale-[name]-[hash].js'
+            : 'assets/[name]-[hash].js',
+      },
+    },
+  },
   server: {
     proxy: {
       '/api': { target: api, ws: true, changeOrigin: false },
@@ -99,6 +113,16 @@ export default defineConfig({
       },
       workbox: {
         globPatterns: ['**/*.{js,css,html,svg,png,webmanifest}'],
+        // An English user downloads no other language: a catalog is fetched when its language
+        // is chosen, then kept (hashed names never change) so it opens offline too.
+        globIgnores: ['**/assets/locale-*.js'],
+        runtimeCaching: [
+          {
+            urlPattern: ({ url }) => url.pathname.startsWith('/assets/locale-'),
+            handler: 'CacheFirst',
+            options: { cacheName: 'locales', expiration: { maxEntries: 20 } },
+          },
+        ],
         navigateFallback: '/index.html',
         navigateFallbackDenylist: [/^\/api(\/|$)/, /^\/healthz$/, /^\/readyz$/],
         cleanupOutdatedCaches: true,

@@ -2,6 +2,7 @@ import type { FamilyClient } from '@family-shopping/client';
 import { useEffect, useState } from 'preact/hooks';
 import { boot, client$, familyName$, session$ } from './lib/app.ts';
 import { useObservable } from './lib/hooks.ts';
+import { t, useLocale, type MessageKey } from './lib/i18n.ts';
 import { Link, match, navigate, usePath, type PageProps } from './lib/router.tsx';
 import { StatusBar } from './components/StatusBar.tsx';
 import { LoginPage } from './pages/Login.tsx';
@@ -16,43 +17,45 @@ import { CatalogPage } from './pages/Catalog.tsx';
 import { FamilyPage } from './pages/Family.tsx';
 import { AccountPage } from './pages/Account.tsx';
 
-type Route = { path: string; title: string; page: (p: PageProps) => preact.JSX.Element };
+type Route = { path: string; title: MessageKey; page: (p: PageProps) => preact.JSX.Element };
 
 const APP_ROUTES: Route[] = [
-  { path: '/', title: 'Lists', page: ListsPage },
-  { path: '/lists/:listId', title: 'List', page: ListPage },
-  { path: '/stores', title: 'Stores', page: StoresPage },
-  { path: '/recipes', title: 'Recipes', page: RecipesPage },
-  { path: '/recipes/:recipeId', title: 'Recipe', page: RecipePage },
-  { path: '/catalog', title: 'Catalog', page: CatalogPage },
-  { path: '/family', title: 'Family', page: FamilyPage },
-  { path: '/account', title: 'Account', page: AccountPage },
+  { path: '/', title: 'nav.lists', page: ListsPage },
+  { path: '/lists/:listId', title: 'title.list', page: ListPage },
+  { path: '/stores', title: 'nav.stores', page: StoresPage },
+  { path: '/recipes', title: 'nav.recipes', page: RecipesPage },
+  { path: '/recipes/:recipeId', title: 'title.recipe', page: RecipePage },
+  { path: '/catalog', title: 'nav.catalog', page: CatalogPage },
+  { path: '/family', title: 'nav.family', page: FamilyPage },
+  { path: '/account', title: 'nav.account', page: AccountPage },
 ];
 
 const PUBLIC_ROUTES: {
   path: string;
-  title: string;
+  title: MessageKey;
   page: (p: { client: FamilyClient; params: Record<string, string> }) => preact.JSX.Element;
   signedOutOnly?: boolean;
 }[] = [
-  { path: '/login', title: 'Sign in', page: LoginPage, signedOutOnly: true },
-  { path: '/register', title: 'Create account', page: RegisterPage, signedOutOnly: true },
-  { path: '/forgot-password', title: 'Forgot password', page: ForgotPasswordPage },
-  { path: '/reset-password/:token', title: 'Set a new password', page: ResetPasswordPage },
-  { path: '/invite/:token', title: 'Join your family', page: InvitePage },
-  { path: '/confirm-email/:token', title: 'Confirm email', page: ConfirmEmailPage },
+  { path: '/login', title: 'title.signIn', page: LoginPage, signedOutOnly: true },
+  { path: '/register', title: 'title.register', page: RegisterPage, signedOutOnly: true },
+  { path: '/forgot-password', title: 'title.forgotPassword', page: ForgotPasswordPage },
+  { path: '/reset-password/:token', title: 'title.resetPassword', page: ResetPasswordPage },
+  { path: '/invite/:token', title: 'title.invite', page: InvitePage },
+  { path: '/confirm-email/:token', title: 'title.confirmEmail', page: ConfirmEmailPage },
 ];
 
-const NAV = [
-  ['/', 'Lists'],
-  ['/stores', 'Stores'],
-  ['/recipes', 'Recipes'],
-  ['/catalog', 'Catalog'],
-  ['/family', 'Family'],
-  ['/account', 'Account'],
-] as const;
+const NAV: [string, MessageKey][] = [
+  ['/', 'nav.lists'],
+  ['/stores', 'nav.stores'],
+  ['/recipes', 'nav.recipes'],
+  ['/catalog', 'nav.catalog'],
+  ['/family', 'nav.family'],
+  ['/account', 'nav.account'],
+];
 
 export function App() {
+  // Every page reads its words with t(): a new language re-renders the whole app from here.
+  const locale = useLocale();
   const path = usePath();
   const client = useObservable(() => client$, [], client$.value);
   const session = useObservable(() => session$, [], session$.value);
@@ -73,15 +76,15 @@ export function App() {
       });
   }, [path, !!session, !!pub]);
 
-  const title = pub?.r.title ?? app?.r.title ?? 'Not found';
+  const title = t(pub?.r.title ?? app?.r.title ?? 'app.notFound');
   useEffect(() => {
-    document.title = `${title} · Family Shopping`;
-  }, [title]);
+    document.title = t('app.title', { page: title });
+  }, [title, locale]);
 
   if (failed) {
     return (
       <main class="page">
-        <h1>Family Shopping cannot start</h1>
+        <h1>{t('app.cannotStart')}</h1>
         <p role="alert">{failed}</p>
       </main>
     );
@@ -114,19 +117,19 @@ export function App() {
           <Page client={client} session={session} params={app!.params!} key={path} />
         ) : (
           <>
-            <h1>Not found</h1>
+            <h1>{t('app.notFound')}</h1>
             <p>
-              There is no page here. <Link href="/">Back to the lists</Link>
+              {t('app.notFoundText')} <Link href="/">{t('app.backToLists')}</Link>
             </p>
           </>
         )}
       </main>
-      <nav class="tabbar" aria-label="Main">
+      <nav class="tabbar" aria-label={t('nav.main')}>
         {NAV.map(([href, label]) => {
           const current = href === '/' ? path === '/' || path.startsWith('/lists/') : path.startsWith(href);
           return (
             <Link href={href} aria-current={current ? 'page' : undefined}>
-              {label}
+              {t(label)}
             </Link>
           );
         })}

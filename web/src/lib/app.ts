@@ -16,6 +16,8 @@ import {
   distinctUntilChanged,
   type Observable,
 } from 'rxjs';
+import type { MessageKey } from './i18n.ts';
+import { applyLanguage, dropPendingChoice, savePendingChoice, type LanguageChoice } from './language.ts';
 
 const SESSION_KEY = 'family-shopping.session';
 
@@ -41,8 +43,29 @@ export const session$ = new BehaviorSubject<Session | null>(loadSession());
 export const client$ = new BehaviorSubject<FamilyClient | null>(null);
 /** The family's name as last read from the server (a rename does not renew the session). */
 export const familyName$ = new BehaviorSubject<string | null>(null);
-/** A message for the sign-in page (e.g. "You were removed from the family"). */
-export const notice$ = new BehaviorSubject<string | null>(null);
+/** A message for the sign-in page (e.g. "You were removed from the family"), by its key. */
+export const notice$ = new BehaviorSubject<MessageKey | null>(null);
+
+/** Keeps the saved language choice in the session kept on this device (the next refresh
+ * brings the same from the server). */
+export function rememberLocale(locale: LanguageChoice): void {
+  const s = session$.value;
+  if (!s) return;
+  const next = { ...s, user: { ...s.user, locale } };
+  saveSession(next);
+  session$.next(next);
+}
+
+// The language follows the session (signed in, refreshed, signed out) and the browser's.
+session$.subscribe((s) => void applyLanguage(s));
+if (typeof window !== 'undefined') {
+  window.addEventListener('languagechange', () => void applyLanguage(session$.value));
+  // A choice made offline is saved once the network is back.
+  window.addEventListener('online', () => {
+    const c = client$.value;
+    if (c) savePendingChoice(c, rememberLocale).catch(() => undefined);
+  });
+}
 
 async function open(session: Session | null): Promise<FamilyClient> {
   const client = await createFamilyClient({
@@ -54,11 +77,11 @@ async function open(session: Session | null): Promise<FamilyClient> {
     },
   });
   client.on('removed', () => {
-    notice$.next('You are no longer a member of this family.');
+    notice$.next('notice.removed');
     void resetLocalData();
   });
-  client.on('unauthenticated', () => notice$.next('Your session ended. Please sign in again.'));
-  client.on('schema_outdated', () => notice$.next('This app is out of date: reload the page to update it.'));
+  client.on('unauthenticated', () => notice$.next('notice.sessionEnded'));
+  client.on('schema_outdated', () => notice$.next('notice.outdated'));
   return client;
 }
 
@@ -67,9 +90,13 @@ let opening: Promise<FamilyClient> | null = null;
 /** Opens the client (once) and starts replicating when signed in. */
 export function boot(): Promise<FamilyClient> {
   opening ??= (async () => {
+    await applyLanguage(session$.value);
     const client = await open(session$.value);
     client$.next(client);
-    if (client.auth.session) await startReplication();
+    if (client.auth.session) {
+      await startReplication();
+      savePendingChoice(client$.value ?? client, rememberLocale).catch(() => undefined);
+    }
     return client;
   })();
   return opening;
@@ -115,6 +142,7 @@ export async function signOut(): Promise<void> {
   await c.destroy().catch(() => undefined);
   const next = await open(null);
   await c.auth.logout();
+  dropPendingChoice();
   familyName$.next(null);
   client$.next(next);
 }

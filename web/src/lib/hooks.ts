@@ -1,5 +1,6 @@
 import type { Observable } from 'rxjs';
 import { useEffect, useRef, useState } from 'preact/hooks';
+import { t } from './i18n.ts';
 
 /** The latest value of an observable (re-subscribed when `deps` change). */
 export function useObservable<T>(make: () => Observable<T> | null | undefined, deps: unknown[], initial: T): T {
@@ -43,6 +44,12 @@ export function useAction() {
   return { busy, error, setError, run };
 }
 
+/** Whether an error means the server could not be reached (offline). */
+export function isNetworkError(err: unknown): boolean {
+  const e = err as { status?: number; code?: string } | null;
+  return e?.code === 'network_error' || e?.status === 0;
+}
+
 /** What to tell a person about an error from the SDK or the server. */
 export function errorMessage(err: unknown): string {
   const e = err as {
@@ -52,9 +59,8 @@ export function errorMessage(err: unknown): string {
     errors?: { path: string; message: string }[];
     message?: string;
   };
-  if (e?.code === 'network_error' || e?.status === 0)
-    return 'The server cannot be reached. This needs a connection; try again when online.';
+  if (isNetworkError(err)) return t('error.offline');
   if (e?.errors?.length) return e.errors.map((x) => (x.path ? `${x.path}: ${x.message}` : x.message)).join('; ');
   if (e?.detail) return e.detail;
-  return e?.message ?? 'Something went wrong';
+  return e?.message ?? t('error.unknown');
 }

@@ -4,7 +4,8 @@ import type { PageProps } from '../lib/router.tsx';
 import { signOut } from '../lib/app.ts';
 import { useAction } from '../lib/hooks.ts';
 import { ErrorText, Field } from '../components/Form.tsx';
-import { PLAIN_HTTP_NOTICE, plainHttp } from '../lib/secure.ts';
+import { plainHttp } from '../lib/secure.ts';
+import { t } from '../lib/i18n.ts';
 
 export function AccountPage({ client, session }: PageProps) {
   const [userName, setUserName] = useState(session.user.userName);
@@ -108,7 +109,7 @@ export function AccountPage({ client, session }: PageProps) {
       {plainHttp && (
         <section class="card" aria-labelledby="this-device">
           <h2 id="this-device">This device</h2>
-          <p class="hint">{PLAIN_HTTP_NOTICE}</p>
+          <p class="hint">{t('secure.plainHttp')}</p>
         </section>
       )}
       <section class="card">

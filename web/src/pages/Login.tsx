@@ -2,6 +2,7 @@ import type { FamilyClient } from '@family-shopping/client';
 import { useState } from 'preact/hooks';
 import { notice$, startReplication } from '../lib/app.ts';
 import { useAction, useObservable } from '../lib/hooks.ts';
+import { t } from '../lib/i18n.ts';
 import { Link, navigate } from '../lib/router.tsx';
 import { ErrorText, Field } from '../components/Form.tsx';
 
@@ -28,7 +29,7 @@ export function LoginPage({ client }: { client: FamilyClient }) {
   return (
     <div class="auth">
       <h1>Sign in</h1>
-      {notice && <p class="notice">{notice}</p>}
+      {notice && <p class="notice">{t(notice)}</p>}
       <form onSubmit={submit}>
         <Field
           label="Email"
