@@ -8,6 +8,7 @@ export * from './rules.js';
 export * from './docs.js';
 export * from './inputs.js';
 export * from './views.js';
+export * from './locale-names.js';
 export * from './sync.js';
 export * from './realtime.js';
 export * from './merge.js';
