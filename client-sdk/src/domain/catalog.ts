@@ -34,20 +34,16 @@ import {
 } from '../protocol/index.js';
 import { FamilyClientError } from '../errors.js';
 import {
-  collection,
+  DomainModule,
   findDoc,
-  findDocs,
   invalidField,
-  newId,
   notFound,
   parseInput,
-  patchDoc,
   plain,
   type DomainContext,
+  type ProductDoc,
+  type UnitDoc,
 } from './context.js';
-
-export type ProductDoc = DocData<'products'>;
-export type UnitDoc = DocData<'units'>;
 
 /** The global product's own doc, as this device last saw it without an override. */
 interface ProductBase {
@@ -70,9 +66,22 @@ const sameAsBase = (values: Pick<ProductBase, 'name' | 'unitCategoryFlags' | 'ca
   fieldEqual('unitCategoryFlags', values.unitCategoryFlags, base.unitCategoryFlags) &&
   values.category === base.category;
 
-export class Products {
-  constructor(private readonly ctx: DomainContext) {}
+/** A create's client-chosen id: the family doc of that id (the create is a re-send), or null
+ *  when the id is free; an id a global doc or the other catalog holds is refused. */
+async function knownFamilyDoc<C extends 'products' | 'units'>(
+  ctx: DomainContext,
+  name: C,
+  id: string | undefined,
+): Promise<DocData<C> | null> {
+  if (!id) return null;
+  const existing = await findDoc(ctx, name, id);
+  if (existing?.kind === 'family') return plain(existing);
+  if (existing || (await findDoc(ctx, name === 'products' ? 'units' : 'products', id)))
+    throw invalidField('id', CATALOG_REFUSALS.idTaken.message);
+  return null;
+}
 
+export class Products extends DomainModule {
   /** `GET /api/products?q=&limit=`: case-insensitive substring match, prefix matches first,
    *  then by name; `limit` 1..200 (default 50). Emits again on every change of the catalog. */
   search$(q = '', options: { limit?: number } = {}): Observable<ProductDoc[]> {
@@ -81,7 +90,7 @@ export class Products {
       throw invalidField('limit', `must be an integer from 1 to ${SEARCH_LIMIT_MAX}`);
     }
     if (typeof q !== 'string' || [...q].length > 200) throw invalidField('q', 'must be at most 200 characters long');
-    return collection(this.ctx, 'products')
+    return this.collection('products')
       .find()
       .$.pipe(
         map((docs) =>
@@ -98,25 +107,17 @@ export class Products {
    *  case). A known `id` of a family product returns it unchanged. */
   async create(input: ProductCreateInput): Promise<ProductDoc> {
     const v = parseInput(productCreateInput, input);
-    if (v.id) {
-      const existing = await findDoc(this.ctx, 'products', v.id);
-      if (existing?.kind === 'family') return plain(existing);
-      if (existing || (await findDoc(this.ctx, 'units', v.id)))
-        throw invalidField('id', CATALOG_REFUSALS.idTaken.message);
-    }
+    const existing = await knownFamilyDoc(this.ctx, 'products', v.id);
+    if (existing) return existing;
     await this.assertNameFree(v.name);
-    const now = this.ctx.now();
-    const doc: ProductDoc = {
-      id: v.id ?? newId(),
+    return this.insertDoc('products', {
+      id: v.id,
       kind: 'family',
       name: v.name,
       unitCategoryFlags: canonicalFlags(v.unitCategoryFlags ?? []),
       category: v.category ?? null,
       overridden: false,
-      createdAt: now,
-      updatedAt: now,
-    };
-    return plain(await collection(this.ctx, 'products').insert(doc));
+    });
   }
 
   /**
@@ -131,7 +132,7 @@ export class Products {
     const flags = v.unitCategoryFlags === undefined ? undefined : canonicalFlags(v.unitCategoryFlags);
     if (doc.kind === 'family') {
       if (v.name !== undefined) await this.assertNameFree(v.name, doc.id);
-      return patchDoc(this.ctx, doc, { name: v.name, unitCategoryFlags: flags, category: v.category });
+      return this.patchDoc(doc, { name: v.name, unitCategoryFlags: flags, category: v.category });
     }
     const base = await this.base(doc);
     const next = {
@@ -141,7 +142,7 @@ export class Products {
     };
     if (base && sameAsBase(next, base)) return this.restore(doc, base);
     // Without the global values (an override made elsewhere) the override stays until the server says.
-    return patchDoc(this.ctx, doc, { name: v.name, unitCategoryFlags: flags, category: v.category, overridden: true });
+    return this.patchDoc(doc, { name: v.name, unitCategoryFlags: flags, category: v.category, overridden: true });
   }
 
   /**
@@ -168,15 +169,14 @@ export class Products {
   async delete(productId: string): Promise<ProductDoc> {
     const doc = await this.live(productId);
     if (doc.kind !== 'family') throw notFound('Product');
-    const before = plain(doc);
-    for (const name of ['items', 'ingredients'] as const) {
-      for (const linked of await findDocs(this.ctx, name, { familyProductId: doc.id })) {
-        await patchDoc(this.ctx, linked, { familyProductId: null });
+    return this.removeDoc(doc, async () => {
+      for (const name of ['items', 'ingredients'] as const) {
+        for (const linked of await this.findDocs(name, { familyProductId: doc.id })) {
+          await this.patchDoc(linked, { familyProductId: null });
+        }
       }
-    }
-    for (const m of await findDocs(this.ctx, 'sectionMemory', { familyProductId: doc.id })) await m.remove();
-    await doc.remove();
-    return before;
+      await this.removeDocs('sectionMemory', { familyProductId: doc.id });
+    });
   }
 
   /** Back to the global product's own doc as this device saw it (its `updatedAt` too: when the
@@ -188,10 +188,8 @@ export class Products {
     return plain(await doc.incrementalPatch({ name, unitCategoryFlags, category, updatedAt, overridden: false }));
   }
 
-  private async live(productId: string) {
-    const doc = await findDoc(this.ctx, 'products', String(productId).toLowerCase());
-    if (!doc) throw notFound('Product');
-    return doc;
+  private live(productId: string) {
+    return this.liveDoc('products', productId, 'Product');
   }
 
   /** The global product's own values: the doc's while it has no override (remembered then, as
@@ -214,19 +212,17 @@ export class Products {
 
   private async assertNameFree(name: string, exceptId?: string): Promise<void> {
     const lower = name.toLowerCase();
-    const family = await findDocs(this.ctx, 'products', { kind: 'family' });
+    const family = await this.findDocs('products', { kind: 'family' });
     if (family.some((p) => p.id !== exceptId && p.name.toLowerCase() === lower)) {
       throw invalidField('name', CATALOG_REFUSALS.duplicateProductName.message);
     }
   }
 }
 
-export class Units {
-  constructor(private readonly ctx: DomainContext) {}
-
+export class Units extends DomainModule {
   /** `GET /api/units`: global units, then the family's. */
   all$(): Observable<UnitDoc[]> {
-    return collection(this.ctx, 'units')
+    return this.collection('units')
       .find()
       .$.pipe(map((docs) => sortUnits(docs.map((d) => plain(d)))));
   }
@@ -235,25 +231,17 @@ export class Units {
    *  the family's (any letter case). A known `id` of a family unit returns it unchanged. */
   async create(input: UnitCreateInput): Promise<UnitDoc> {
     const v = parseInput(unitCreateInput, input);
-    if (v.id) {
-      const existing = await findDoc(this.ctx, 'units', v.id);
-      if (existing?.kind === 'family') return plain(existing);
-      if (existing || (await findDoc(this.ctx, 'products', v.id)))
-        throw invalidField('id', CATALOG_REFUSALS.idTaken.message);
-    }
+    const existing = await knownFamilyDoc(this.ctx, 'units', v.id);
+    if (existing) return existing;
     await this.assertAbbreviationFree(v.abbreviation);
-    const now = this.ctx.now();
-    const doc: UnitDoc = {
-      id: v.id ?? newId(),
+    return this.insertDoc('units', {
+      id: v.id,
       kind: 'family',
       code: null,
       name: v.name,
       abbreviation: v.abbreviation,
       category: v.category,
-      createdAt: now,
-      updatedAt: now,
-    };
-    return plain(await collection(this.ctx, 'units').insert(doc));
+    });
   }
 
   /** `PATCH /api/units/{id}` (family units only; a global unit is `not_found`, as in REST). */
@@ -261,7 +249,7 @@ export class Units {
     const v = parseInput(unitUpdateInput, patch);
     const doc = await this.family(unitId);
     if (v.abbreviation !== undefined) await this.assertAbbreviationFree(v.abbreviation, doc.id);
-    return patchDoc(this.ctx, doc, { name: v.name, abbreviation: v.abbreviation, category: v.category });
+    return this.patchDoc(doc, { name: v.name, abbreviation: v.abbreviation, category: v.category });
   }
 
   /** `DELETE /api/units/{id}` (family units only). Refused with `FamilyClientError`
@@ -270,24 +258,22 @@ export class Units {
   async delete(unitId: string): Promise<UnitDoc> {
     const doc = await this.family(unitId);
     for (const name of ['items', 'ingredients'] as const) {
-      if ((await findDocs(this.ctx, name, { familyUnitOfMeasureId: doc.id })).length > 0) {
+      if ((await this.findDocs(name, { familyUnitOfMeasureId: doc.id })).length > 0) {
         throw new FamilyClientError(CATALOG_REFUSALS.unitInUse.code, CATALOG_REFUSALS.unitInUse.message);
       }
     }
-    const before = plain(doc);
-    await doc.remove();
-    return before;
+    return this.removeDoc(doc);
   }
 
   private async family(unitId: string) {
-    const doc = await findDoc(this.ctx, 'units', String(unitId).toLowerCase());
+    const doc = await this.findDoc('units', String(unitId).toLowerCase());
     if (!doc || doc.kind !== 'family') throw notFound('Unit');
     return doc;
   }
 
   private async assertAbbreviationFree(abbreviation: string, exceptId?: string): Promise<void> {
     const lower = abbreviation.toLowerCase();
-    const all = await collection(this.ctx, 'units').find().exec();
+    const all = await this.collection('units').find().exec();
     if (all.some((u) => u.id !== exceptId && u.abbreviation.toLowerCase() === lower)) {
       throw invalidField('abbreviation', CATALOG_REFUSALS.abbreviationTaken.message);
     }

@@ -13,11 +13,16 @@ import { Sections, Stores } from './stores.js';
 
 export { Lists, Items, Stores, Sections, Recipes, Ingredients, Products, Units };
 export type { DomainSession };
-export type { ListDoc } from './lists.js';
-export type { ItemDoc } from './items.js';
-export type { StoreDoc, SectionDoc } from './stores.js';
-export type { RecipeDoc, IngredientDoc } from './recipes.js';
-export type { ProductDoc, UnitDoc } from './catalog.js';
+export type {
+  ListDoc,
+  ItemDoc,
+  StoreDoc,
+  SectionDoc,
+  RecipeDoc,
+  IngredientDoc,
+  ProductDoc,
+  UnitDoc,
+} from './context.js';
 
 export interface Domain {
   readonly lists: Lists;

@@ -12,40 +12,23 @@ import {
   completePairs,
   itemAddInput,
   itemUpdateInput,
-  nameForAdd,
   patchedProduct,
-  patchRefs,
   remembersPlacement,
   removal,
   restoreItemsInput,
   sectionEdit,
-  type DocData,
   type ItemAddInput,
   type ItemUpdateInput,
 } from '../protocol/index.js';
+import { DomainModule, invalidField, notFound, parseInput, plain, requireUser, type ItemDoc } from './context.js';
 import {
-  collection,
-  findDoc,
-  findDocs,
-  invalidField,
-  newId,
-  notFound,
-  parseInput,
-  patchDoc,
-  plain,
-  requireUser,
-  type DomainContext,
-} from './context.js';
-import {
-  assertProductRef,
   assertSection,
-  assertUnitRef,
+  checkRefs,
   placeNewItem,
+  quantityFieldsForAdd,
   recallSection,
   rememberSection,
 } from './refs.js';
-
-export type ItemDoc = DocData<'items'>;
 
 /** Options of an add made by another domain call (copy-to-list). */
 export interface AddOptions {
@@ -53,9 +36,7 @@ export interface AddOptions {
   prefix?: string;
 }
 
-export class Items {
-  constructor(private readonly ctx: DomainContext) {}
-
+export class Items extends DomainModule {
   /** Adds an item, placed as REST places it (§10): an explicit `sectionId` (remembered for the
    *  product), else the section the list's store remembers for the product, else the store's
    *  first section in walking order of the product's category (not remembered), else none.
@@ -63,39 +44,26 @@ export class Items {
   async add(listId: string, input: ItemAddInput, options: AddOptions = {}): Promise<ItemDoc> {
     const v = parseInput(itemAddInput, input, options.prefix);
     const list = await this.list(listId);
-    if (v.id) {
-      const existing = await findDoc(this.ctx, 'items', v.id);
-      if (existing) return plain(existing);
-    }
-    const unit = { unitOfMeasureId: v.unitOfMeasureId ?? null, familyUnitOfMeasureId: v.familyUnitOfMeasureId ?? null };
-    const product = { productId: v.productId ?? null, familyProductId: v.familyProductId ?? null };
-    await assertUnitRef(this.ctx, unit, options.prefix);
-    const productName = await assertProductRef(this.ctx, product, options.prefix);
+    const existing = await this.existingDoc('items', v.id);
+    if (existing) return existing;
+    const fields = await quantityFieldsForAdd(this.ctx, v, options.prefix);
+    const product = { productId: fields.productId, familyProductId: fields.familyProductId };
     if (v.sectionId) await assertSection(this.ctx, list.storeId, v.sectionId, options.prefix);
     const placement = await placeNewItem(this.ctx, list.storeId, product, v.sectionId ?? null);
     if (remembersPlacement(placement, list.storeId, product)) {
       await rememberSection(this.ctx, list.storeId, product, placement.sectionId);
     }
-    const sectionId = placement.sectionId;
-    const now = this.ctx.now();
-    const doc: ItemDoc = {
-      id: v.id ?? newId(),
+    return this.insertDoc('items', {
+      id: v.id,
       listId: list.id,
-      name: nameForAdd(v.name, productName),
-      quantity: v.quantity ?? null,
-      ...unit,
-      isApproximate: v.isApproximate ?? false,
-      quantityNote: v.quantityNote ?? null,
-      ...product,
-      sectionId,
+      ...fields,
+      sectionId: placement.sectionId,
       checked: false,
       checkedAt: null,
       removedAt: null,
       removedByUserId: null,
-      createdAt: options.createdAt ?? now,
-      updatedAt: now,
-    };
-    return plain(await collection(this.ctx, 'items').insert(doc));
+      createdAt: options.createdAt,
+    });
   }
 
   /**
@@ -109,9 +77,7 @@ export class Items {
     const p = completePairs(parseInput(itemUpdateInput, patch));
     const list = await this.list(listId);
     const doc = await this.item(list.id, itemId, false);
-    const refs = patchRefs(p);
-    await assertUnitRef(this.ctx, refs.unit);
-    await assertProductRef(this.ctx, refs.product);
+    await checkRefs(this.ctx, p);
     const product = patchedProduct(doc, p);
     const productChanged = product.productId !== doc.productId || product.familyProductId !== doc.familyProductId;
 
@@ -126,7 +92,7 @@ export class Items {
     const section = edit.recall ? await recallSection(this.ctx, list.storeId, product) : edit.section;
     if (edit.remember) await rememberSection(this.ctx, list.storeId, product, edit.remember);
     const checked = checkEdit(doc.checked, p.checked, () => this.ctx.now());
-    return patchDoc(this.ctx, doc, {
+    return this.patchDoc(doc, {
       name: p.name,
       quantity: p.quantity,
       unitOfMeasureId: p.unitOfMeasureId,
@@ -153,14 +119,14 @@ export class Items {
     const doc = await this.item(list.id, itemId, true);
     if (doc.removedAt != null) return plain(doc);
     const user = requireUser(this.ctx);
-    return patchDoc(this.ctx, doc, removal(doc.removedAt, user.userId, this.ctx.now())!);
+    return this.patchDoc(doc, removal(doc.removedAt, user.userId, this.ctx.now())!);
   }
 
   /** Undo of a removal; an active item is unchanged. */
   async restore(listId: string, itemId: string): Promise<ItemDoc> {
     const list = await this.list(listId);
     const doc = await this.item(list.id, itemId, true);
-    return patchDoc(this.ctx, doc, { ...ACTIVE });
+    return this.patchDoc(doc, { ...ACTIVE });
   }
 
   /**
@@ -173,24 +139,22 @@ export class Items {
     const v = parseInput(restoreItemsInput, { itemIds });
     const list = await this.list(listId);
     const ids = v.itemIds.map((id) => id.toLowerCase());
-    const docs = new Map((await findDocs(this.ctx, 'items', { id: { $in: ids } })).map((d) => [d.id, d]));
+    const docs = new Map((await this.findDocs('items', { id: { $in: ids } })).map((d) => [d.id, d]));
     const unknown = ids.findIndex((id) => docs.get(id)?.listId !== list.id);
     if (unknown >= 0) throw invalidField(`itemIds.${unknown}`, 'not an item of this list');
     const out: ItemDoc[] = [];
     for (const id of new Set(ids)) {
-      out.push(await patchDoc(this.ctx, docs.get(id)!, { ...ACTIVE }));
+      out.push(await this.patchDoc(docs.get(id)!, { ...ACTIVE }));
     }
     return out;
   }
 
-  private async list(listId: string) {
-    const list = await findDoc(this.ctx, 'lists', String(listId).toLowerCase());
-    if (!list) throw notFound('List');
-    return list;
+  private list(listId: string) {
+    return this.liveDoc('lists', listId, 'List');
   }
 
   private async item(listId: string, itemId: string, allowRemoved: boolean) {
-    const doc = await findDoc(this.ctx, 'items', String(itemId).toLowerCase());
+    const doc = await this.findDoc('items', String(itemId).toLowerCase());
     if (!doc || doc.listId !== listId || (!allowRemoved && doc.removedAt != null)) throw notFound('Item');
     return doc;
   }

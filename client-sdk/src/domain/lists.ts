@@ -12,55 +12,26 @@ import {
   listDetail,
   listSummaries,
   listUpdateInput,
-  type DocData,
   type ListCreateInput,
   type ListDetail,
   type ListSummary,
   type ListUpdateInput,
   type Suggestion,
 } from '../protocol/index.js';
-import {
-  collection,
-  findDoc,
-  findDocs,
-  invalidField,
-  newId,
-  notFound,
-  parseInput,
-  patchDoc,
-  plain,
-  requireUser,
-  type DomainContext,
-} from './context.js';
-import type { ItemDoc } from './items.js';
+import { DomainModule, invalidField, parseInput, plain, requireUser, type ListDoc, type ItemDoc } from './context.js';
 import { recallSection } from './refs.js';
-
-export type ListDoc = DocData<'lists'>;
 
 const plainAll = <T>(docs: { toJSON(): unknown }[]) => docs.map((d) => plain(d as never)) as T[];
 
-export class Lists {
-  constructor(private readonly ctx: DomainContext) {}
-
+export class Lists extends DomainModule {
   /** Creates a list (`storeId` must be a store of the family). A known `id` returns that list unchanged. */
   async create(input: ListCreateInput): Promise<ListDoc> {
     const v = parseInput(listCreateInput, input);
-    if (v.id) {
-      const existing = await findDoc(this.ctx, 'lists', v.id);
-      if (existing) return plain(existing);
-    }
+    const existing = await this.existingDoc('lists', v.id);
+    if (existing) return existing;
     const storeId = v.storeId ?? null;
-    if (storeId && !(await findDoc(this.ctx, 'stores', storeId))) throw invalidField('storeId', 'unknown store');
-    const now = this.ctx.now();
-    const doc: ListDoc = {
-      id: v.id ?? newId(),
-      name: v.name,
-      storeId,
-      archivedAt: null,
-      createdAt: now,
-      updatedAt: now,
-    };
-    return plain(await collection(this.ctx, 'lists').insert(doc));
+    if (storeId && !(await this.findDoc('stores', storeId))) throw invalidField('storeId', 'unknown store');
+    return this.insertDoc('lists', { id: v.id, name: v.name, storeId, archivedAt: null });
   }
 
   /** Renames and/or changes the store (null unlinks). A new store re-sections every item of the
@@ -69,16 +40,16 @@ export class Lists {
     const v = parseInput(listUpdateInput, patch);
     const doc = await this.live(listId);
     const storeChanged = v.storeId !== undefined && v.storeId !== doc.storeId;
-    if (storeChanged && v.storeId && !(await findDoc(this.ctx, 'stores', v.storeId)))
+    if (storeChanged && v.storeId && !(await this.findDoc('stores', v.storeId)))
       throw invalidField('storeId', 'unknown store');
-    const result = await patchDoc(this.ctx, doc, {
+    const result = await this.patchDoc(doc, {
       name: v.name,
       storeId: storeChanged ? (v.storeId ?? null) : undefined,
     });
     if (storeChanged) {
-      for (const item of await findDocs(this.ctx, 'items', { listId: doc.id })) {
+      for (const item of await this.findDocs('items', { listId: doc.id })) {
         const next = await recallSection(this.ctx, result.storeId, item);
-        if (next !== item.sectionId) await patchDoc(this.ctx, item, { sectionId: next });
+        if (next !== item.sectionId) await this.patchDoc(item, { sectionId: next });
       }
     }
     return result;
@@ -88,29 +59,26 @@ export class Lists {
   async archive(listId: string): Promise<ListDoc> {
     const doc = await this.live(listId);
     if (doc.archivedAt != null) return plain(doc);
-    return patchDoc(this.ctx, doc, { archivedAt: this.ctx.now() });
+    return this.patchDoc(doc, { archivedAt: this.ctx.now() });
   }
 
   /** Clears `archivedAt`. */
   async unarchive(listId: string): Promise<ListDoc> {
     const doc = await this.live(listId);
-    return patchDoc(this.ctx, doc, { archivedAt: null });
+    return this.patchDoc(doc, { archivedAt: null });
   }
 
   /** Deletes the list and its items; resolves to the list as it was. */
   async delete(listId: string): Promise<ListDoc> {
     const doc = await this.live(listId);
-    const before = plain(doc);
-    for (const item of await findDocs(this.ctx, 'items', { listId: doc.id })) await item.remove();
-    await doc.remove();
-    return before;
+    return this.removeDoc(doc, () => this.removeDocs('items', { listId: doc.id }));
   }
 
   /** `GET /api/lists?archived=`: the active (or archived) lists with counts of their active
    *  items, newest first; emits again on every local change. */
   summaries$(options: { archived?: boolean } = {}): Observable<ListSummary[]> {
     const archived = options.archived ?? false;
-    return combineLatest([collection(this.ctx, 'lists').find().$, collection(this.ctx, 'items').find().$]).pipe(
+    return combineLatest([this.collection('lists').find().$, this.collection('items').find().$]).pipe(
       map(([lists, items]) => listSummaries(plainAll(lists), plainAll(items), { archived })),
     );
   }
@@ -119,16 +87,16 @@ export class Lists {
    *  order; null while the list is not in the local database. */
   detail$(listId: string): Observable<ListDetail | null> {
     const id = listId.toLowerCase();
-    const list$ = collection(this.ctx, 'lists')
+    const list$ = this.collection('lists')
       .findOne(id)
       .$.pipe(map((d) => (d ? plain(d) : null)));
-    const items$ = collection(this.ctx, 'items').find({ selector: { listId: id } } as never).$;
+    const items$ = this.collection('items').find({ selector: { listId: id } } as never).$;
     return list$.pipe(
       distinctUntilChanged((a, b) => JSON.stringify(a) === JSON.stringify(b)),
       switchMap((list) => {
         if (!list) return of(null);
         const sections$ = list.storeId
-          ? collection(this.ctx, 'sections').find({ selector: { storeId: list.storeId } } as never).$
+          ? this.collection('sections').find({ selector: { storeId: list.storeId } } as never).$
           : of([]);
         return combineLatest([items$, sections$]).pipe(
           map(([items, sections]) => listDetail(list, plainAll(sections), plainAll(items))),
@@ -145,13 +113,12 @@ export class Lists {
   async clearChecked(listId: string): Promise<ItemDoc[]> {
     const doc = await this.live(listId);
     const user = requireUser(this.ctx);
-    const checked = (await findDocs(this.ctx, 'items', { listId: doc.id }))
+    const checked = (await this.findDocs('items', { listId: doc.id }))
       .filter((i) => i.checked && i.removedAt == null)
       .sort((a, b) => Date.parse(a.createdAt) - Date.parse(b.createdAt) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
     const now = this.ctx.now();
     const out: ItemDoc[] = [];
-    for (const item of checked)
-      out.push(await patchDoc(this.ctx, item, { removedAt: now, removedByUserId: user.userId }));
+    for (const item of checked) out.push(await this.patchDoc(item, { removedAt: now, removedByUserId: user.userId }));
     return out;
   }
 
@@ -167,14 +134,12 @@ export class Lists {
       throw invalidField('limit', `must be an integer from 1 to ${SUGGESTIONS_LIMIT_MAX}`);
     }
     const id = String(listId).toLowerCase();
-    return combineLatest([collection(this.ctx, 'lists').findOne(id).$, collection(this.ctx, 'items').find().$]).pipe(
+    return combineLatest([this.collection('lists').findOne(id).$, this.collection('items').find().$]).pipe(
       map(([list, items]) => (list ? buildSuggestions(plainAll<ItemDoc>(items), list.id, this.ctx.now(), limit) : [])),
     );
   }
 
-  private async live(listId: string) {
-    const doc = await findDoc(this.ctx, 'lists', listId.toLowerCase());
-    if (!doc) throw notFound('List');
-    return doc;
+  private live(listId: string) {
+    return this.liveDoc('lists', listId, 'List');
   }
 }

@@ -12,14 +12,11 @@ import {
   mergedFields,
   scaleQuantity,
   completePairs,
-  nameForAdd,
-  patchRefs,
   ingredientAddInput,
   ingredientUpdateInput,
   recipeCreateInput,
   recipeUpdateInput,
   type CopyToListInput,
-  type DocData,
   type IngredientAddInput,
   type IngredientUpdateInput,
   type RecipeCreateInput,
@@ -27,50 +24,45 @@ import {
 } from '../protocol/index.js';
 import { FamilyClientError } from '../errors.js';
 import {
-  collection,
-  findDoc,
-  findDocs,
+  DomainModule,
   invalidField,
-  newId,
   notFound,
   parseInput,
-  patchDoc,
   plain,
   type DomainContext,
+  type RecipeDoc,
+  type IngredientDoc,
+  type ItemDoc,
 } from './context.js';
-import type { ItemDoc, Items } from './items.js';
-import { assertProductRef, assertUnitRef } from './refs.js';
-
-export type RecipeDoc = DocData<'recipes'>;
-export type IngredientDoc = DocData<'ingredients'>;
+import type { Items } from './items.js';
+import { checkRefs, quantityFieldsForAdd } from './refs.js';
 
 /** A copy whose scaled or merged quantity would pass the limit (REST's paths and message). */
 const tooLarge = (field: 'servings' | 'merge', name: string) =>
   invalidField(field, `the quantity of ${name} would exceed ${QUANTITY_MAX}`);
 
-async function liveRecipe(ctx: DomainContext, recipeId: string) {
-  const doc = await findDoc(ctx, 'recipes', String(recipeId).toLowerCase());
-  if (!doc) throw notFound('Recipe');
-  return doc;
+/** What `client.recipes` and `client.ingredients` both read. */
+abstract class RecipeModule extends DomainModule {
+  protected liveRecipe(recipeId: string) {
+    return this.liveDoc('recipes', recipeId, 'Recipe');
+  }
+
+  /** Ingredients of a recipe in position order (then id). */
+  protected async ingredientsOf(recipeId: string) {
+    return (await this.findDocs('ingredients', { recipeId })).sort(
+      (a, b) =>
+        a.position - b.position ||
+        Date.parse(a.createdAt) - Date.parse(b.createdAt) ||
+        (a.id < b.id ? -1 : a.id > b.id ? 1 : 0),
+    );
+  }
 }
 
-/** Ingredients of a recipe in position order (then id). */
-async function ingredientsOf(ctx: DomainContext, recipeId: string) {
-  return (await findDocs(ctx, 'ingredients', { recipeId })).sort(
-    (a, b) =>
-      a.position - b.position ||
-      Date.parse(a.createdAt) - Date.parse(b.createdAt) ||
-      (a.id < b.id ? -1 : a.id > b.id ? 1 : 0),
-  );
-}
-
-export class Ingredients {
-  constructor(private readonly ctx: DomainContext) {}
-
+export class Ingredients extends RecipeModule {
   /** Adds an ingredient (appended when no position). Without a name it takes its product's. */
   async add(recipeId: string, input: IngredientAddInput, prefix?: string): Promise<IngredientDoc> {
     const v = parseInput(ingredientAddInput, input, prefix);
-    const recipe = await liveRecipe(this.ctx, recipeId);
+    const recipe = await this.liveRecipe(recipeId);
     return this.insert(recipe.id, v, prefix);
   }
 
@@ -78,18 +70,14 @@ export class Ingredients {
   async update(recipeId: string, ingredientId: string, patch: IngredientUpdateInput): Promise<IngredientDoc> {
     const p = completePairs(parseInput(ingredientUpdateInput, patch));
     const doc = await this.ingredient(recipeId, ingredientId);
-    const refs = patchRefs(p);
-    await assertUnitRef(this.ctx, refs.unit);
-    await assertProductRef(this.ctx, refs.product);
-    return patchDoc(this.ctx, doc, p);
+    await checkRefs(this.ctx, p);
+    return this.patchDoc(doc, p);
   }
 
   /** Resolves to the ingredient as it was. */
   async delete(recipeId: string, ingredientId: string): Promise<IngredientDoc> {
     const doc = await this.ingredient(recipeId, ingredientId);
-    const before = plain(doc);
-    await doc.remove();
-    return before;
+    return this.removeDoc(doc);
   }
 
   /** @internal validated input → written ingredient (recipes.create uses it too). */
@@ -98,82 +86,47 @@ export class Ingredients {
     v: ReturnType<typeof ingredientAddInput.parse>,
     prefix?: string,
   ): Promise<IngredientDoc> {
-    if (v.id) {
-      const existing = await findDoc(this.ctx, 'ingredients', v.id);
-      if (existing) return plain(existing);
-    }
-    const unit = { unitOfMeasureId: v.unitOfMeasureId ?? null, familyUnitOfMeasureId: v.familyUnitOfMeasureId ?? null };
-    const product = { productId: v.productId ?? null, familyProductId: v.familyProductId ?? null };
-    await assertUnitRef(this.ctx, unit, prefix);
-    const productName = await assertProductRef(this.ctx, product, prefix);
+    const existing = await this.existingDoc('ingredients', v.id);
+    if (existing) return existing;
+    const fields = await quantityFieldsForAdd(this.ctx, v, prefix);
     let position = v.position;
     if (position === undefined) {
-      const existing = await ingredientsOf(this.ctx, recipeId);
+      const existing = await this.ingredientsOf(recipeId);
       position = existing.length === 0 ? 0 : Math.max(...existing.map((i) => i.position)) + 1;
     }
-    const now = this.ctx.now();
-    const doc: IngredientDoc = {
-      id: v.id ?? newId(),
-      recipeId,
-      name: nameForAdd(v.name, productName),
-      quantity: v.quantity ?? null,
-      ...unit,
-      isApproximate: v.isApproximate ?? false,
-      quantityNote: v.quantityNote ?? null,
-      ...product,
-      position,
-      createdAt: now,
-      updatedAt: now,
-    };
-    return plain(await collection(this.ctx, 'ingredients').insert(doc));
+    return this.insertDoc('ingredients', { id: v.id, recipeId, ...fields, position });
   }
 
   private async ingredient(recipeId: string, ingredientId: string) {
-    const recipe = await liveRecipe(this.ctx, recipeId);
-    const doc = await findDoc(this.ctx, 'ingredients', String(ingredientId).toLowerCase());
+    const recipe = await this.liveRecipe(recipeId);
+    const doc = await this.findDoc('ingredients', String(ingredientId).toLowerCase());
     if (!doc || doc.recipeId !== recipe.id) throw notFound('Ingredient');
     return doc;
   }
 }
 
-export class Recipes {
+export class Recipes extends RecipeModule {
   constructor(
-    private readonly ctx: DomainContext,
+    ctx: DomainContext,
     private readonly ingredients: Ingredients,
     private readonly items: Items,
-  ) {}
+  ) {
+    super(ctx);
+  }
 
   /** Creates the recipe with its ingredients (positions default to their order in the input). */
   async create(input: RecipeCreateInput): Promise<RecipeDoc> {
     const v = parseInput(recipeCreateInput, input);
-    if (v.id) {
-      const existing = await findDoc(this.ctx, 'recipes', v.id);
-      if (existing) return plain(existing);
-    }
+    const existing = await this.existingDoc('recipes', v.id);
+    if (existing) return existing;
     // The ingredients' references are checked before anything is written.
-    for (const [i, ing] of (v.ingredients ?? []).entries()) {
-      const prefix = `ingredients.${i}`;
-      await assertUnitRef(
-        this.ctx,
-        { unitOfMeasureId: ing.unitOfMeasureId ?? null, familyUnitOfMeasureId: ing.familyUnitOfMeasureId ?? null },
-        prefix,
-      );
-      await assertProductRef(
-        this.ctx,
-        { productId: ing.productId ?? null, familyProductId: ing.familyProductId ?? null },
-        prefix,
-      );
-    }
-    const now = this.ctx.now();
-    const doc: RecipeDoc = {
-      id: v.id ?? newId(),
+    for (const [i, ing] of (v.ingredients ?? []).entries()) await checkRefs(this.ctx, ing, `ingredients.${i}`);
+    const written = await this.insertDoc('recipes', {
+      id: v.id,
       name: v.name,
       servings: v.servings ?? null,
       instructions: v.instructions ?? null,
-      createdAt: now,
-      updatedAt: now,
-    };
-    const written = plain(await collection(this.ctx, 'recipes').insert(doc));
+    });
     for (const [i, ing] of (v.ingredients ?? []).entries()) {
       await this.ingredients.insert(written.id, { position: i, ...ing }, `ingredients.${i}`);
     }
@@ -182,17 +135,14 @@ export class Recipes {
 
   async update(recipeId: string, patch: RecipeUpdateInput): Promise<RecipeDoc> {
     const v = parseInput(recipeUpdateInput, patch);
-    const doc = await liveRecipe(this.ctx, recipeId);
-    return patchDoc(this.ctx, doc, v);
+    const doc = await this.liveRecipe(recipeId);
+    return this.patchDoc(doc, v);
   }
 
   /** Deletes the recipe and its ingredients; resolves to the recipe as it was. */
   async delete(recipeId: string): Promise<RecipeDoc> {
-    const doc = await liveRecipe(this.ctx, recipeId);
-    const before = plain(doc);
-    for (const ing of await findDocs(this.ctx, 'ingredients', { recipeId: doc.id })) await ing.remove();
-    await doc.remove();
-    return before;
+    const doc = await this.liveRecipe(recipeId);
+    return this.removeDoc(doc, () => this.removeDocs('ingredients', { recipeId: doc.id }));
   }
 
   /**
@@ -207,10 +157,10 @@ export class Recipes {
    */
   async copyToList(recipeId: string, input: CopyToListInput): Promise<{ items: ItemDoc[]; merged: ItemDoc[] }> {
     const v = parseInput(copyToListInput, input);
-    const recipe = await liveRecipe(this.ctx, recipeId);
-    const list = await findDoc(this.ctx, 'lists', v.listId);
+    const recipe = await this.liveRecipe(recipeId);
+    const list = await this.findDoc('lists', v.listId);
     if (!list) throw invalidField('listId', 'unknown list');
-    let ingredients = await ingredientsOf(this.ctx, recipe.id);
+    let ingredients = await this.ingredientsOf(recipe.id);
     if (v.ingredientIds) {
       const known = new Set(ingredients.map((i) => i.id));
       const unknown = v.ingredientIds.findIndex((id) => !known.has(id));
@@ -229,7 +179,7 @@ export class Recipes {
     // Merge targets: the list's items as they were before the copy (their quantities follow the
     // merges). Planned first, so that a quantity over the limit refuses the copy before anything
     // is written (REST: one transaction).
-    const before = v.merge ? (await findDocs(this.ctx, 'items', { listId: list.id })).map((d) => plain(d)) : [];
+    const before = v.merge ? (await this.findDocs('items', { listId: list.id })).map((d) => plain(d)) : [];
     const plan: { ing: IngredientDoc; quantity: number | null; target: ItemDoc | null }[] = [];
     for (const ing of ingredients) {
       const quantity = scale(ing.quantity);
@@ -246,10 +196,9 @@ export class Recipes {
     const merged = new Map<string, ItemDoc>();
     for (const { ing, quantity, target } of plan) {
       if (target) {
-        const doc = await findDoc(this.ctx, 'items', target.id);
+        const doc = await this.findDoc('items', target.id);
         const current = merged.get(target.id) ?? plain(doc!);
-        const written = await patchDoc(
-          this.ctx,
+        const written = await this.patchDoc(
           doc!,
           mergedFields(current, { quantity: quantity!, isApproximate: ing.isApproximate }),
         );

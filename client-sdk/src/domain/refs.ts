@@ -7,9 +7,12 @@
  */
 import {
   hasProduct,
+  nameForAdd,
+  patchRefs,
   placeItem,
   sectionMemoryId,
   type DocData,
+  type PairPatch,
   type Placement,
   type ProductPair as ProductRef,
   type UnitPair as UnitRef,
@@ -20,32 +23,82 @@ export { hasProduct, type ProductRef, type UnitRef };
 
 const join = (prefix: string | undefined, field: string) => (prefix ? `${prefix}.${field}` : field);
 
-export async function assertUnitRef(ctx: DomainContext, ref: UnitRef, prefix?: string): Promise<void> {
+/** Each id of the pair that is given must name a doc of its kind: `global` for the first field,
+ *  `family` for the second. The last doc found, or null when neither id is given. */
+async function assertPair<C extends 'units' | 'products'>(
+  ctx: DomainContext,
+  name: C,
+  ref: Record<string, string | null | undefined>,
+  fields: readonly [global: string, family: string],
+  message: string,
+  prefix?: string,
+): Promise<DocData<C> | null> {
+  let found: DocData<C> | null = null;
   for (const [field, kind] of [
-    ['unitOfMeasureId', 'global'],
-    ['familyUnitOfMeasureId', 'family'],
+    [fields[0], 'global'],
+    [fields[1], 'family'],
   ] as const) {
     const id = ref[field];
     if (id == null) continue;
-    const unit = await findDoc(ctx, 'units', id);
-    if (!unit || unit.kind !== kind) throw invalidField(join(prefix, field), 'unknown unit');
+    const doc = await findDoc(ctx, name, id);
+    if (!doc || doc.kind !== kind) throw invalidField(join(prefix, field), message);
+    found = doc;
   }
+  return found;
+}
+
+export async function assertUnitRef(ctx: DomainContext, ref: UnitRef, prefix?: string): Promise<void> {
+  await assertPair(ctx, 'units', { ...ref }, ['unitOfMeasureId', 'familyUnitOfMeasureId'], 'unknown unit', prefix);
 }
 
 /** Checks the product reference; the product's effective name, or null when none is given. */
 export async function assertProductRef(ctx: DomainContext, ref: ProductRef, prefix?: string): Promise<string | null> {
-  let name: string | null = null;
-  for (const [field, kind] of [
-    ['productId', 'global'],
-    ['familyProductId', 'family'],
-  ] as const) {
-    const id = ref[field];
-    if (id == null) continue;
-    const product = await findDoc(ctx, 'products', id);
-    if (!product || product.kind !== kind) throw invalidField(join(prefix, field), 'unknown product');
-    name = product.name;
-  }
-  return name;
+  const product = await assertPair(
+    ctx,
+    'products',
+    { ...ref },
+    ['productId', 'familyProductId'],
+    'unknown product',
+    prefix,
+  );
+  return product?.name ?? null;
+}
+
+/** What an item or ingredient add says of its quantity, unit and product. */
+export interface QuantityAdd {
+  name?: string | null;
+  quantity?: number | null;
+  unitOfMeasureId?: string | null;
+  familyUnitOfMeasureId?: string | null;
+  isApproximate?: boolean;
+  quantityNote?: string | null;
+  productId?: string | null;
+  familyProductId?: string | null;
+}
+
+/** Checks the unit and product an add or a patch names (the protocol's `patchRefs`: null where
+ *  absent); both pairs and the product's name. */
+export async function checkRefs(ctx: DomainContext, p: PairPatch, prefix?: string) {
+  const { unit, product } = patchRefs(p);
+  await assertUnitRef(ctx, unit, prefix);
+  return { unit, product, productName: await assertProductRef(ctx, product, prefix) };
+}
+
+/**
+ * The fields a new item and a new ingredient share, in their doc order, with the unit and
+ * product checked: the name (the product's when none is given), quantity, both unit ids,
+ * `isApproximate`, `quantityNote` and both product ids.
+ */
+export async function quantityFieldsForAdd(ctx: DomainContext, v: QuantityAdd, prefix?: string) {
+  const { unit, product, productName } = await checkRefs(ctx, v, prefix);
+  return {
+    name: nameForAdd(v.name, productName),
+    quantity: v.quantity ?? null,
+    ...unit,
+    isApproximate: v.isApproximate ?? false,
+    quantityNote: v.quantityNote ?? null,
+    ...product,
+  };
 }
 
 /** A section must be a live section of the list's store. */

@@ -14,7 +14,6 @@ import {
   sectionUpdateInput,
   storeCreateInput,
   storeUpdateInput,
-  type DocData,
   type SectionAddInput,
   type SectionOrderInput,
   type SectionUpdateInput,
@@ -22,55 +21,47 @@ import {
   type StoreUpdateInput,
 } from '../protocol/index.js';
 import {
-  collection,
-  findDoc,
-  findDocs,
+  DomainModule,
   invalidField,
   newId,
   notFound,
   parseInput,
-  patchDoc,
   plain,
   requireAdmin,
-  type DomainContext,
+  type StoreDoc,
+  type SectionDoc,
 } from './context.js';
 
-export type StoreDoc = DocData<'stores'>;
-export type SectionDoc = DocData<'sections'>;
+/** What `client.stores` and `client.sections` both read and write. */
+abstract class StoreModule extends DomainModule {
+  protected liveStore(storeId: string) {
+    return this.liveDoc('stores', storeId, 'Store');
+  }
 
-async function liveStore(ctx: DomainContext, storeId: string) {
-  const doc = await findDoc(ctx, 'stores', String(storeId).toLowerCase());
-  if (!doc) throw notFound('Store');
-  return doc;
-}
+  protected async storeSections(storeId: string) {
+    return (await this.findDocs('sections', { storeId })).sort((a, b) => compareSections(plain(a), plain(b)));
+  }
 
-async function storeSections(ctx: DomainContext, storeId: string) {
-  return (await findDocs(ctx, 'sections', { storeId })).sort((a, b) => compareSections(plain(a), plain(b)));
-}
-
-/** Items (removed ones too) in these sections lose their section. */
-async function clearItemSections(ctx: DomainContext, sectionIds: string[]): Promise<void> {
-  if (sectionIds.length === 0) return;
-  for (const item of await findDocs(ctx, 'items', { sectionId: { $in: sectionIds } })) {
-    await patchDoc(ctx, item, { sectionId: null });
+  /** Items (removed ones too) in these sections lose their section. */
+  protected async clearItemSections(sectionIds: string[]): Promise<void> {
+    if (sectionIds.length === 0) return;
+    for (const item of await this.findDocs('items', { sectionId: { $in: sectionIds } })) {
+      await this.patchDoc(item, { sectionId: null });
+    }
   }
 }
 
-export class Stores {
-  constructor(private readonly ctx: DomainContext) {}
-
+export class Stores extends StoreModule {
   /** Any member. The store and its default sections (with their categories) appear locally at once. */
   async create(input: StoreCreateInput): Promise<StoreDoc> {
     const v = parseInput(storeCreateInput, input);
-    if (v.id) {
-      const existing = await findDoc(this.ctx, 'stores', v.id);
-      if (existing) return plain(existing);
-    }
+    const existing = await this.existingDoc('stores', v.id);
+    if (existing) return existing;
     await this.assertNameFree(v.name);
     const now = this.ctx.now();
     const store: StoreDoc = { id: v.id ?? newId(), name: v.name, createdAt: now, updatedAt: now };
-    const written = plain(await collection(this.ctx, 'stores').insert(store));
-    await collection(this.ctx, 'sections').bulkUpsert(
+    const written = plain(await this.collection('stores').insert(store));
+    await this.collection('sections').bulkUpsert(
       DEFAULT_SECTIONS.map((name, position) => ({
         id: defaultSectionId(store.id, position),
         storeId: store.id,
@@ -86,69 +77,57 @@ export class Stores {
 
   async update(storeId: string, patch: StoreUpdateInput): Promise<StoreDoc> {
     const v = parseInput(storeUpdateInput, patch);
-    const doc = await liveStore(this.ctx, storeId);
+    const doc = await this.liveStore(storeId);
     if (v.name !== doc.name) await this.assertNameFree(v.name, doc.id);
-    return patchDoc(this.ctx, doc, { name: v.name });
+    return this.patchDoc(doc, { name: v.name });
   }
 
   /** Deletes the store: its lists lose their store and the items in its sections their section.
    *  (Its sections and section memory go with it on the server; they leave the local database
    *  with the next pull.) Resolves to the store as it was. */
   async delete(storeId: string): Promise<StoreDoc> {
-    const doc = await liveStore(this.ctx, storeId);
-    const before = plain(doc);
-    const sections = await findDocs(this.ctx, 'sections', { storeId: doc.id });
-    await clearItemSections(
-      this.ctx,
-      sections.map((s) => s.id),
-    );
-    for (const list of await findDocs(this.ctx, 'lists', { storeId: doc.id }))
-      await patchDoc(this.ctx, list, { storeId: null });
-    for (const m of await findDocs(this.ctx, 'sectionMemory', { storeId: doc.id })) await m.remove();
-    await doc.remove();
-    return before;
+    const doc = await this.liveStore(storeId);
+    return this.removeDoc(doc, async () => {
+      const sections = await this.findDocs('sections', { storeId: doc.id });
+      await this.clearItemSections(sections.map((s) => s.id));
+      for (const list of await this.findDocs('lists', { storeId: doc.id }))
+        await this.patchDoc(list, { storeId: null });
+      await this.removeDocs('sectionMemory', { storeId: doc.id });
+    });
   }
 
   private async assertNameFree(name: string, exceptId?: string): Promise<void> {
     const lower = name.toLowerCase();
-    const all = await collection(this.ctx, 'stores').find().exec();
+    const all = await this.collection('stores').find().exec();
     if (all.some((s) => s.id !== exceptId && s.name.toLowerCase() === lower)) {
       throw invalidField('name', 'a store with that name already exists');
     }
   }
 }
 
-export class Sections {
-  constructor(private readonly ctx: DomainContext) {}
-
+export class Sections extends StoreModule {
   /** Admin. Appends the section, or inserts it at `position` (later sections move down one);
    *  `category` null unless given. */
   async add(storeId: string, input: SectionAddInput): Promise<SectionDoc> {
     const v = parseInput(sectionAddInput, input);
     requireAdmin(this.ctx);
-    const store = await liveStore(this.ctx, storeId);
-    if (v.id) {
-      const existing = await findDoc(this.ctx, 'sections', v.id);
-      if (existing) return plain(existing);
-    }
-    const sections = await storeSections(this.ctx, store.id);
+    const store = await this.liveStore(storeId);
+    const existing = await this.existingDoc('sections', v.id);
+    if (existing) return existing;
+    const sections = await this.storeSections(store.id);
     const end = sections.length === 0 ? 0 : Math.max(...sections.map((s) => s.position)) + 1;
     let position = end;
     if (v.position !== undefined && v.position < end) {
       position = v.position;
-      for (const s of sections) if (s.position >= position) await patchDoc(this.ctx, s, { position: s.position + 1 });
+      for (const s of sections) if (s.position >= position) await this.patchDoc(s, { position: s.position + 1 });
     }
-    const now = this.ctx.now();
-    const doc: SectionDoc = {
-      id: v.id ?? newId(),
+    return this.insertDoc('sections', {
+      id: v.id,
       storeId: store.id,
       name: v.name,
       position,
       category: v.category ?? null,
-      createdAt: now,
-      updatedAt: now,
-    };
-    return plain(await collection(this.ctx, 'sections').insert(doc));
+    });
   }
 
   /** Admin. `PATCH …/sections/{id}`: REST's body `{ name?, category? }` (at least one). */
@@ -156,7 +135,7 @@ export class Sections {
     const v = parseInput(sectionUpdateInput, patch);
     requireAdmin(this.ctx);
     const doc = await this.section(storeId, sectionId);
-    return patchDoc(this.ctx, doc, { name: v.name, category: v.category });
+    return this.patchDoc(doc, { name: v.name, category: v.category });
   }
 
   /** Admin. `update` with the new name itself, or REST's body. */
@@ -170,16 +149,16 @@ export class Sections {
   async reorder(storeId: string, order: string[] | SectionOrderInput): Promise<SectionDoc[]> {
     const v = parseInput(sectionOrderInput, Array.isArray(order) ? { sectionIds: order } : order);
     requireAdmin(this.ctx);
-    const store = await liveStore(this.ctx, storeId);
-    const sections = await storeSections(this.ctx, store.id);
+    const store = await this.liveStore(storeId);
+    const sections = await this.storeSections(store.id);
     const current = new Set(sections.map((s) => s.id));
     const wanted = v.sectionIds;
     const same =
       wanted.length === current.size && new Set(wanted).size === wanted.length && wanted.every((id) => current.has(id));
     if (!same) throw invalidField('sectionIds', "must list exactly the store's section ids, each once");
     const byId = new Map(sections.map((s) => [s.id, s]));
-    for (const [position, id] of wanted.entries()) await patchDoc(this.ctx, byId.get(id)!, { position });
-    return (await storeSections(this.ctx, store.id)).map((s) => plain(s));
+    for (const [position, id] of wanted.entries()) await this.patchDoc(byId.get(id)!, { position });
+    return (await this.storeSections(store.id)).map((s) => plain(s));
   }
 
   /** Admin. Items in the section (removed ones too) survive with `sectionId` null; the stores
@@ -187,16 +166,15 @@ export class Sections {
   async delete(storeId: string, sectionId: string): Promise<SectionDoc> {
     requireAdmin(this.ctx);
     const doc = await this.section(storeId, sectionId);
-    const before = plain(doc);
-    await clearItemSections(this.ctx, [doc.id]);
-    for (const m of await findDocs(this.ctx, 'sectionMemory', { sectionId: doc.id })) await m.remove();
-    await doc.remove();
-    return before;
+    return this.removeDoc(doc, async () => {
+      await this.clearItemSections([doc.id]);
+      await this.removeDocs('sectionMemory', { sectionId: doc.id });
+    });
   }
 
   private async section(storeId: string, sectionId: string) {
-    const store = await liveStore(this.ctx, storeId);
-    const doc = await findDoc(this.ctx, 'sections', String(sectionId).toLowerCase());
+    const store = await this.liveStore(storeId);
+    const doc = await this.findDoc('sections', String(sectionId).toLowerCase());
     if (!doc || doc.storeId !== store.id) throw notFound('Section');
     return doc;
   }
