@@ -3,6 +3,7 @@
 import { LIMITS } from '@family-shopping/client';
 import { useId } from 'preact/hooks';
 import type { Product, Unit } from '../lib/domain.ts';
+import { formatNumber, parseQuantity, t } from '../lib/i18n.ts';
 
 export interface Amount {
   quantity: string;
@@ -22,7 +23,7 @@ export function amountOf(x: {
   quantityNote: string | null;
 }): Amount {
   return {
-    quantity: x.quantity == null ? '' : String(x.quantity),
+    quantity: x.quantity == null ? '' : formatNumber(x.quantity),
     unitId: x.unitOfMeasureId ?? x.familyUnitOfMeasureId ?? '',
     approximate: x.isApproximate,
     note: x.quantityNote ?? '',
@@ -30,10 +31,12 @@ export function amountOf(x: {
   };
 }
 
-/** The input fields an Amount stands for (both unit ids, one of them set). */
+/** The input fields an Amount stands for (both unit ids, one of them set). The quantity is
+ * read in any of the locales' number formats ("1,5" or "1.5"); throws when it is no number. */
 export function amountInput(a: Amount, units: Unit[]) {
   const unit = units.find((u) => u.id === a.unitId);
-  const q = a.quantity.trim() === '' ? null : Number(a.quantity.replace(',', '.'));
+  const q = parseQuantity(a.quantity);
+  if (Number.isNaN(q)) throw new Error(t('amount.badQuantity', { example: formatNumber(1.5) }));
   return {
     quantity: q,
     unitOfMeasureId: unit?.kind === 'global' ? unit.id : null,
@@ -54,7 +57,7 @@ export function formatAmount(
   units: Unit[],
 ): string {
   const unit = units.find((u) => u.id === (x.unitOfMeasureId ?? x.familyUnitOfMeasureId));
-  const q = x.quantity == null ? '' : `${x.isApproximate ? '≈' : ''}${x.quantity}`;
+  const q = x.quantity == null ? '' : `${x.isApproximate ? '≈' : ''}${formatNumber(x.quantity)}`;
   const amount = [q, unit && unit.code !== 'each' ? unit.abbreviation : unit && q === '' ? unit.abbreviation : '']
     .filter(Boolean)
     .join(' ');
@@ -79,29 +82,32 @@ export function AmountFields({
       ? units
       : units.filter((u) => flags.includes(u.category) || u.id === value.unitId);
   const set = (patch: Partial<Amount>) => onChange({ ...value, ...patch });
+  const typed = parseQuantity(value.quantity);
   return (
     <div class="amount">
       <div class="field-row">
         <div class="field">
-          <label for={`${id}-q`}>Quantity</label>
+          <label for={`${id}-q`}>{t('amount.quantity')}</label>
+          {/* Text, not type=number: typed in the app's language ("1,5"), whatever the
+              browser's; still a spinbutton to assistive technology (contract §9 names). */}
           <input
             id={`${id}-q`}
-            type="number"
+            type="text"
+            role="spinbutton"
             inputMode="decimal"
-            min="0"
-            step="any"
+            autocomplete="off"
+            aria-valuemin={0}
+            aria-valuenow={typed != null && !Number.isNaN(typed) ? typed : undefined}
             value={value.quantity}
             onInput={(e) => set({ quantity: e.currentTarget.value })}
           />
         </div>
         <div class="field">
-          <label for={`${id}-u`}>Unit</label>
+          <label for={`${id}-u`}>{t('amount.unit')}</label>
           <select id={`${id}-u`} value={value.unitId} onChange={(e) => set({ unitId: e.currentTarget.value })}>
-            <option value="">No unit</option>
+            <option value="">{t('amount.noUnit')}</option>
             {filtered.map((u) => (
-              <option value={u.id}>
-                {u.name} ({u.abbreviation})
-              </option>
+              <option value={u.id}>{t('amount.unitOption', { name: u.name, abbreviation: u.abbreviation })}</option>
             ))}
           </select>
         </div>
@@ -113,7 +119,7 @@ export function AmountFields({
             checked={value.showAllUnits}
             onChange={(e) => set({ showAllUnits: e.currentTarget.checked })}
           />
-          Show all units
+          {t('amount.showAllUnits')}
         </label>
       )}
       <label class="check">
@@ -122,10 +128,10 @@ export function AmountFields({
           checked={value.approximate}
           onChange={(e) => set({ approximate: e.currentTarget.checked })}
         />
-        Approximate
+        {t('amount.approximate')}
       </label>
       <div class="field">
-        <label for={`${id}-n`}>Note</label>
+        <label for={`${id}-n`}>{t('amount.note')}</label>
         <input
           id={`${id}-n`}
           maxLength={LIMITS.quantityNote}

@@ -6,6 +6,7 @@ import { LIMITS, type FamilyClient } from '@family-shopping/client';
 import { useState } from 'preact/hooks';
 import { domain, type Product } from '../lib/domain.ts';
 import { useObservable } from '../lib/hooks.ts';
+import { t } from '../lib/i18n.ts';
 
 export interface Named {
   name: string;
@@ -68,7 +69,7 @@ export function ProductInput({
         onKeyDown={(e) => e.key === 'Escape' && setOpen(false)}
       />
       {shown.length > 0 && (
-        <ul class="suggestions" aria-label="Matching products">
+        <ul class="suggestions" aria-label={t('product.matching')}>
           {shown.map((p) => (
             <li>
               <button

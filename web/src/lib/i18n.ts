@@ -10,6 +10,7 @@
  */
 import { IntlMessageFormat } from 'intl-messageformat';
 import { BehaviorSubject } from 'rxjs';
+import type { ComponentChildren, VNode } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
 import en from '../locales/en.json';
 import { DEFAULT_LOCALE, formatQuantity, isLocale, matchLocale, parseQuantity, type Locale } from './locale.ts';
@@ -37,17 +38,28 @@ export function locale(): Locale {
 
 /** The message `key` in the current language (English where a catalog lacks it). */
 export function t(key: MessageKey, values?: MessageValues): string {
+  return String(formatOf(key).format(values));
+}
+
+/** A message with tags (`<link>Sign in</link>`) rendered by the caller's functions. */
+export function tRich(
+  key: MessageKey,
+  values: Record<string, string | number | ((chunks: ComponentChildren[]) => VNode)>,
+): ComponentChildren {
+  return formatOf(key).format<VNode>(values as never) as ComponentChildren;
+}
+
+function formatOf(key: MessageKey): IntlMessageFormat {
   const current = locale$.value;
   const own = catalogs.get(current)?.[key];
-  const [lang, message] = own !== undefined ? [current, own] : [DEFAULT_LOCALE, en[key]];
-  if (message === undefined) return key;
-  const id = `${lang}\u0000${key}`;
+  const lang = own !== undefined ? current : DEFAULT_LOCALE;
+  const id = `${lang}\u0000${current}\u0000${key}`;
   let format = formats.get(id);
   if (!format) {
-    format = new IntlMessageFormat(message, lang === current ? current : [current, lang]);
+    format = new IntlMessageFormat(own ?? en[key] ?? key, current);
     formats.set(id, format);
   }
-  return String(format.format(values));
+  return format;
 }
 
 /** The browser's language among ours. */

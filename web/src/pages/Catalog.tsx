@@ -10,7 +10,8 @@ import type { PageProps } from '../lib/router.tsx';
 import { domain, type Product, type Unit } from '../lib/domain.ts';
 import { errorMessage, useAction, useObservable } from '../lib/hooks.ts';
 import { ErrorText, Field } from '../components/Form.tsx';
-import { CATEGORY_LABELS, CATEGORY_OPTIONS, isCategory } from '../lib/categories.ts';
+import { categoryLabel, categoryOptions, isCategory, unitCategoryLabel } from '../lib/categories.ts';
+import { t } from '../lib/i18n.ts';
 
 function Categories({
   value,
@@ -31,7 +32,7 @@ function Categories({
             checked={value.includes(c)}
             onChange={(e) => onChange(e.currentTarget.checked ? [...value, c] : value.filter((x) => x !== c))}
           />
-          {c}
+          {unitCategoryLabel(c)}
         </label>
       ))}
     </fieldset>
@@ -43,10 +44,10 @@ function Categories({
 function ShopCategory({ id, value, onChange }: { id: string; value: string; onChange: (v: string) => void }) {
   return (
     <div class="field">
-      <label for={id}>Aisle</label>
+      <label for={id}>{t('catalog.aisle')}</label>
       <select id={id} value={value} onChange={(e) => onChange(e.currentTarget.value)}>
-        <option value="">None</option>
-        {CATEGORY_OPTIONS.map((c) => (
+        <option value="">{t('catalog.none')}</option>
+        {categoryOptions().map((c) => (
           <option value={c.key}>{c.label}</option>
         ))}
       </select>
@@ -74,14 +75,14 @@ export function CatalogPage({ client }: PageProps) {
 
   return (
     <>
-      <h1>Catalog</h1>
+      <h1>{t('nav.catalog')}</h1>
       {refusals.map((text) => (
         <p class="error" role="alert">
           {text}
         </p>
       ))}
       <section class="card">
-        <h2>Products</h2>
+        <h2>{t('catalog.products')}</h2>
         <form
           onSubmit={(e) => {
             e.preventDefault();
@@ -96,22 +97,22 @@ export function CatalogPage({ client }: PageProps) {
           }}
         >
           <Field
-            label="New product"
+            label={t('catalog.newProduct')}
             maxLength={LIMITS.productName}
             value={name}
             onInput={(e) => setName(e.currentTarget.value)}
           />
-          <Categories label="Measured by (filters the units offered)" value={flags} onChange={setFlags} />
+          <Categories label={t('catalog.measuredByHint')} value={flags} onChange={setFlags} />
           <ShopCategory id="new-product-category" value={category} onChange={setCategory} />
           <button class="primary" type="submit">
-            Add product
+            {t('catalog.addProduct')}
           </button>
         </form>
         <ErrorText error={error} />
         <div class="spaced">
-          <Field label="Search products" type="search" value={q} onInput={(e) => setQ(e.currentTarget.value)} />
+          <Field label={t('catalog.search')} type="search" value={q} onInput={(e) => setQ(e.currentTarget.value)} />
         </div>
-        {products.length === 0 && <p class="hint">{q.trim() ? 'No product matches.' : 'No products yet.'}</p>}
+        {products.length === 0 && <p class="hint">{q.trim() ? t('catalog.noMatch') : t('catalog.noProducts')}</p>}
         <ul class="rows">
           {products.map((p) =>
             editing === p.id ? (
@@ -120,12 +121,16 @@ export function CatalogPage({ client }: PageProps) {
               <li class="row" key={p.id}>
                 <span class="grow">
                   {p.name}
-                  <small class="tag">{p.kind === 'family' ? 'family' : p.overridden ? 'changed' : 'shared'}</small>
-                  {p.category && <small class="tag">{CATEGORY_LABELS[p.category]}</small>}
-                  {p.unitCategoryFlags.length > 0 && <small class="hint"> {p.unitCategoryFlags.join(', ')}</small>}
+                  <small class="tag">
+                    {t('catalog.kind', { kind: p.kind === 'family' ? 'family' : p.overridden ? 'changed' : 'shared' })}
+                  </small>
+                  {p.category && <small class="tag">{categoryLabel(p.category)}</small>}
+                  {p.unitCategoryFlags.length > 0 && (
+                    <small class="hint"> {p.unitCategoryFlags.map(unitCategoryLabel).join(', ')}</small>
+                  )}
                 </span>
                 <button type="button" onClick={() => setEditing(p.id)}>
-                  Edit {p.name}
+                  {t('catalog.editNamed', { name: p.name })}
                 </button>
               </li>
             ),
@@ -137,7 +142,7 @@ export function CatalogPage({ client }: PageProps) {
   );
 }
 
-const inUseText = (name: string) => `${name} cannot be deleted: it is used by a list item or a recipe ingredient.`;
+const inUseText = (name: string) => t('catalog.inUse', { name });
 
 /**
  * What the server refused of this device's catalog edits when they arrived (e.g. a unit
@@ -153,10 +158,11 @@ function useRefusals(client: PageProps['client'], shown: { id: string; name: str
       client.on('rejected', (e) => {
         if (e.collection !== 'products' && e.collection !== 'units') return;
         const next = e.rows.map((row) => {
-          const name = names.current.get(row.id) ?? (e.collection === 'units' ? 'A unit' : 'A product');
-          return row.code === 'unit_in_use' ? inUseText(name) : `${name} was not saved: ${row.message}`;
+          const name =
+            names.current.get(row.id) ?? (e.collection === 'units' ? t('catalog.aUnit') : t('catalog.aProduct'));
+          return row.code === 'unit_in_use' ? inUseText(name) : t('catalog.notSaved', { name, reason: row.message });
         });
-        setTexts((t) => [...t, ...next]);
+        setTexts((before) => [...before, ...next]);
       }),
     [client],
   );
@@ -195,19 +201,19 @@ function ProductEditor({
         }}
       >
         <Field
-          label="Product name"
+          label={t('catalog.productName')}
           required
           maxLength={LIMITS.productName}
           value={name}
           onInput={(e) => setName(e.currentTarget.value)}
         />
-        <Categories label="Measured by" value={flags} onChange={setFlags} />
+        <Categories label={t('catalog.measuredBy')} value={flags} onChange={setFlags} />
         <ShopCategory id={`product-category-${product.id}`} value={category} onChange={setCategory} />
-        {!family && <p class="hint">A shared product: your changes apply to your family only.</p>}
+        {!family && <p class="hint">{t('catalog.sharedHint')}</p>}
         <ErrorText error={error} />
         <div class="actions">
           <button type="button" onClick={onDone}>
-            Cancel
+            {t('common.cancel')}
           </button>
           {family && (
             <button
@@ -215,7 +221,7 @@ function ProductEditor({
               class="danger"
               onClick={() => void run(async () => (await domain(client).products.delete(product.id), onDone()))}
             >
-              Delete product
+              {t('catalog.deleteProduct')}
             </button>
           )}
           {!family && product.overridden && (
@@ -223,11 +229,11 @@ function ProductEditor({
               type="button"
               onClick={() => void run(async () => (await domain(client).products.clearOverride(product.id), onDone()))}
             >
-              Undo our changes
+              {t('catalog.undoOurs')}
             </button>
           )}
           <button class="primary" type="submit">
-            Save product
+            {t('catalog.saveProduct')}
           </button>
         </div>
       </form>
@@ -244,7 +250,7 @@ function UnitsCard({ client, units }: { client: PageProps['client']; units: Unit
   const global = units.filter((u) => u.kind === 'global');
   return (
     <section class="card">
-      <h2>Units</h2>
+      <h2>{t('catalog.units')}</h2>
       <form
         onSubmit={(e) => {
           e.preventDefault();
@@ -260,14 +266,14 @@ function UnitsCard({ client, units }: { client: PageProps['client']; units: Unit
       >
         <div class="field-row">
           <Field
-            label="Unit name"
+            label={t('catalog.unitName')}
             required
             maxLength={LIMITS.unitName}
             value={form.name}
             onInput={(e) => setForm({ ...form, name: e.currentTarget.value })}
           />
           <Field
-            label="Abbreviation"
+            label={t('catalog.abbreviation')}
             required
             maxLength={LIMITS.abbreviation}
             value={form.abbreviation}
@@ -276,17 +282,17 @@ function UnitsCard({ client, units }: { client: PageProps['client']; units: Unit
         </div>
         <CategorySelect
           id="unit-category"
-          label="Category"
+          label={t('catalog.category')}
           value={form.category}
           onChange={(category) => setForm({ ...form, category })}
         />
         <ErrorText error={error} />
         <button class="primary" type="submit">
-          Add unit
+          {t('catalog.addUnit')}
         </button>
       </form>
-      <h3>Your units</h3>
-      {family.length === 0 && <p class="hint">None yet.</p>}
+      <h3>{t('catalog.yourUnits')}</h3>
+      {family.length === 0 && <p class="hint">{t('catalog.noneYet')}</p>}
       <ul class="rows">
         {family.map((u) =>
           editing === u.id ? (
@@ -294,19 +300,24 @@ function UnitsCard({ client, units }: { client: PageProps['client']; units: Unit
           ) : (
             <li class="row" key={u.id}>
               <span class="grow">
-                {u.name} ({u.abbreviation}) <small class="hint">{u.category}</small>
+                {t('amount.unitOption', { name: u.name, abbreviation: u.abbreviation })}{' '}
+                <small class="hint">{unitCategoryLabel(u.category)}</small>
                 {problem?.id === u.id && (
                   <span class="error" role="alert">
                     {problem.message}
                   </span>
                 )}
               </span>
-              <button type="button" aria-label={`Edit ${u.name}`} onClick={() => setEditing(u.id)}>
-                Edit
+              <button
+                type="button"
+                aria-label={t('catalog.editNamed', { name: u.name })}
+                onClick={() => setEditing(u.id)}
+              >
+                {t('catalog.edit')}
               </button>
               <button
                 type="button"
-                aria-label={`Delete ${u.name}`}
+                aria-label={t('catalog.deleteNamed', { name: u.name })}
                 onClick={() =>
                   void domain(client)
                     .units.delete(u.id)
@@ -320,18 +331,19 @@ function UnitsCard({ client, units }: { client: PageProps['client']; units: Unit
                     )
                 }
               >
-                Delete
+                {t('catalog.delete')}
               </button>
             </li>
           ),
         )}
       </ul>
       <details>
-        <summary>Shared units ({global.length})</summary>
+        <summary>{t('catalog.sharedUnits', { n: global.length })}</summary>
         <ul class="rows compact">
           {global.map((u) => (
             <li class="row">
-              {u.name} ({u.abbreviation}) <small class="hint">{u.category}</small>
+              {t('amount.unitOption', { name: u.name, abbreviation: u.abbreviation })}{' '}
+              <small class="hint">{unitCategoryLabel(u.category)}</small>
             </li>
           ))}
         </ul>
@@ -365,14 +377,14 @@ function UnitEditor({ client, unit, onDone }: { client: PageProps['client']; uni
         }}
       >
         <Field
-          label={`Name of ${unit.name}`}
+          label={t('catalog.nameOf', { name: unit.name })}
           required
           maxLength={LIMITS.unitName}
           value={form.name}
           onInput={(e) => setForm({ ...form, name: e.currentTarget.value })}
         />
         <Field
-          label={`Abbreviation of ${unit.name}`}
+          label={t('catalog.abbreviationOf', { name: unit.name })}
           required
           maxLength={LIMITS.abbreviation}
           value={form.abbreviation}
@@ -380,17 +392,17 @@ function UnitEditor({ client, unit, onDone }: { client: PageProps['client']; uni
         />
         <CategorySelect
           id={`unit-category-${unit.id}`}
-          label={`Category of ${unit.name}`}
+          label={t('catalog.categoryOf', { name: unit.name })}
           value={form.category}
           onChange={(category) => setForm({ ...form, category })}
         />
         <ErrorText error={error} />
         <div class="actions">
           <button type="button" onClick={onDone}>
-            Cancel
+            {t('common.cancel')}
           </button>
           <button class="primary" type="submit">
-            Save unit
+            {t('catalog.saveUnit')}
           </button>
         </div>
       </form>
@@ -410,7 +422,7 @@ function CategorySelect(props: {
       <label for={props.id}>{props.label}</label>
       <select id={props.id} value={props.value} onChange={(e) => props.onChange(e.currentTarget.value as UnitCategory)}>
         {UNIT_CATEGORIES.map((c) => (
-          <option value={c}>{c}</option>
+          <option value={c}>{unitCategoryLabel(c)}</option>
         ))}
       </select>
     </div>

@@ -8,6 +8,7 @@ import type { PageProps } from '../lib/router.tsx';
 import { familyName$ } from '../lib/app.ts';
 import { errorMessage, useAction } from '../lib/hooks.ts';
 import { ErrorText, Field } from '../components/Form.tsx';
+import { formatDate, t } from '../lib/i18n.ts';
 
 interface Family {
   id: string;
@@ -72,12 +73,12 @@ export function FamilyPage({ client, session }: PageProps) {
 
   return (
     <>
-      <h1>Family</h1>
+      <h1>{t('nav.family')}</h1>
       {loadError && (
         <p class="error" role="alert">
           {loadError}{' '}
           <button type="button" onClick={() => void load()}>
-            Try again
+            {t('family.tryAgain')}
           </button>
         </p>
       )}
@@ -85,19 +86,19 @@ export function FamilyPage({ client, session }: PageProps) {
         <>
           <section class="card">
             <h2>{family.name}</h2>
-            <p>Anyone with this code can join the family when they create an account:</p>
-            <p class="code" aria-label="Invite code">
+            <p>{t('family.codeIntro')}</p>
+            <p class="code" aria-label={t('family.inviteCode')}>
               {family.inviteCode}
             </p>
             {admin && (
               <button
                 type="button"
                 onClick={() =>
-                  confirm('Make a new code? The old one stops working.') &&
-                  void act(() => client.rest('POST', '/api/family/invite-code'), 'A new invite code is in place.')
+                  confirm(t('family.newCodeConfirm')) &&
+                  void act(() => client.rest('POST', '/api/family/invite-code'), t('family.newCodeDone'))
                 }
               >
-                New invite code
+                {t('family.newCode')}
               </button>
             )}
             {admin && (
@@ -107,40 +108,40 @@ export function FamilyPage({ client, session }: PageProps) {
                   e.preventDefault();
                   void act(
                     () => client.rest('PATCH', '/api/family', { name: familyName.trim() }),
-                    'Family name saved.',
+                    t('family.nameSaved'),
                   );
                 }}
               >
                 <div class="grow">
                   <Field
-                    label="Family name"
+                    label={t('register.familyName')}
                     required
                     maxLength={LIMITS.familyName}
                     value={familyName}
                     onInput={(e) => setFamilyName(e.currentTarget.value)}
                   />
                 </div>
-                <button type="submit">Save name</button>
+                <button type="submit">{t('family.saveName')}</button>
               </form>
             )}
           </section>
           {notice && <p class="notice">{notice}</p>}
           <ErrorText error={error} />
           <section class="card">
-            <h2>Members</h2>
+            <h2>{t('family.members')}</h2>
             <ul class="rows">
               {members.map((m) => (
                 <li class="row member">
                   <span class="grow">
                     <strong>{m.userName}</strong>
-                    {m.userId === session.user.id && ' (you)'}
+                    {m.userId === session.user.id && t('family.you')}
                     <br />
                     <small class="hint">{m.email}</small>
                   </span>
                   {admin ? (
                     <>
                       <select
-                        aria-label={`Role of ${m.userName}`}
+                        aria-label={t('family.roleOf', { name: m.userName })}
                         value={m.role}
                         onChange={(e) =>
                           void act(() =>
@@ -148,27 +149,27 @@ export function FamilyPage({ client, session }: PageProps) {
                           )
                         }
                       >
-                        <option value="admin">Admin</option>
-                        <option value="member">Member</option>
+                        <option value="admin">{t('family.admin')}</option>
+                        <option value="member">{t('family.member')}</option>
                       </select>
                       {m.userId !== session.user.id && (
                         <button
                           type="button"
                           class="danger"
                           onClick={() =>
-                            confirm(`Remove ${m.userName} from the family?`) &&
+                            confirm(t('family.removeConfirm', { name: m.userName })) &&
                             void act(
                               () => client.rest('DELETE', `/api/family/members/${m.userId}`),
-                              `${m.userName} was removed.`,
+                              t('family.removed', { name: m.userName }),
                             )
                           }
                         >
-                          Remove {m.userName}
+                          {t('family.removeNamed', { name: m.userName })}
                         </button>
                       )}
                     </>
                   ) : (
-                    <small class="tag">{m.role}</small>
+                    <small class="tag">{t('family.roleTag', { role: m.role })}</small>
                   )}
                 </li>
               ))}
@@ -176,7 +177,7 @@ export function FamilyPage({ client, session }: PageProps) {
           </section>
           {admin && (
             <section class="card">
-              <h2>Invitations</h2>
+              <h2>{t('family.invitations')}</h2>
               <form
                 class="row-form"
                 onSubmit={(e) => {
@@ -185,13 +186,13 @@ export function FamilyPage({ client, session }: PageProps) {
                   if (to)
                     void act(
                       async () => (await client.rest('POST', '/api/family/invites', { email: to }), setEmail('')),
-                      `Invitation sent to ${to}.`,
+                      t('family.inviteSent', { email: to }),
                     );
                 }}
               >
                 <div class="grow">
                   <Field
-                    label="Invite by email"
+                    label={t('family.inviteByEmail')}
                     type="email"
                     required
                     value={email}
@@ -199,11 +200,11 @@ export function FamilyPage({ client, session }: PageProps) {
                   />
                 </div>
                 <button class="primary" type="submit">
-                  Send invitation
+                  {t('family.sendInvite')}
                 </button>
               </form>
               {invites.length === 0 ? (
-                <p class="hint">No invitations waiting.</p>
+                <p class="hint">{t('family.noInvites')}</p>
               ) : (
                 <ul class="rows">
                   {invites.map((i) => (
@@ -211,28 +212,28 @@ export function FamilyPage({ client, session }: PageProps) {
                       <span class="grow">
                         {i.email}
                         <br />
-                        <small class="hint">until {new Date(i.expiresAt).toLocaleDateString()}</small>
+                        <small class="hint">{t('family.until', { date: formatDate(i.expiresAt) })}</small>
                       </span>
                       <button
                         type="button"
-                        aria-label={`Resend to ${i.email}`}
+                        aria-label={t('family.resendTo', { email: i.email })}
                         onClick={() =>
                           void act(
                             () => client.rest('POST', `/api/family/invites/${i.id}/resend`),
-                            `Sent again to ${i.email}.`,
+                            t('family.resent', { email: i.email }),
                           )
                         }
                       >
-                        Resend
+                        {t('family.resend')}
                       </button>
                       <button
                         type="button"
-                        aria-label={`Revoke ${i.email}`}
+                        aria-label={t('family.revokeNamed', { email: i.email })}
                         onClick={() =>
-                          void act(() => client.rest('DELETE', `/api/family/invites/${i.id}`), 'Invitation revoked.')
+                          void act(() => client.rest('DELETE', `/api/family/invites/${i.id}`), t('family.revoked'))
                         }
                       >
-                        Revoke
+                        {t('family.revoke')}
                       </button>
                     </li>
                   ))}

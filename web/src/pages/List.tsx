@@ -5,6 +5,7 @@ import { placement$, stores$, type StoreWithSections } from '../lib/local.ts';
 import { useAction, useObservable } from '../lib/hooks.ts';
 import { Link, navigate, type PageProps } from '../lib/router.tsx';
 import { ErrorText, Field } from '../components/Form.tsx';
+import { t } from '../lib/i18n.ts';
 import {
   AmountFields,
   EMPTY_AMOUNT,
@@ -47,13 +48,13 @@ export function ListPage({ client, params }: PageProps) {
   }, [undo]);
   useEffect(() => setUndo(null), [listId]);
 
-  if (detail === undefined) return <p aria-busy="true">Loading…</p>;
+  if (detail === undefined) return <p aria-busy="true">{t('common.loading')}</p>;
   if (detail === null) {
     return (
       <>
-        <h1>List not found</h1>
+        <h1>{t('list.notFound')}</h1>
         <p>
-          This list was deleted or is not yours. <Link href="/">Back to the lists</Link>
+          {t('list.notFoundText')} <Link href="/">{t('app.backToLists')}</Link>
         </p>
       </>
     );
@@ -68,8 +69,9 @@ export function ListPage({ client, params }: PageProps) {
         <h1>{detail.name}</h1>
         <div class="list-meta-row">
           <p class="list-meta">
-            {checked} of {total} checked{store ? ` · ${store.name}` : ''}
-            {detail.archivedAt ? ' · archived' : ''}
+            {t('lists.progress', { checked, total })}
+            {store ? ` · ${store.name}` : ''}
+            {detail.archivedAt ? ` · ${t('list.archivedTag')}` : ''}
           </p>
           {checked > 0 && (
             <button
@@ -82,17 +84,17 @@ export function ListPage({ client, params }: PageProps) {
                 })
               }
             >
-              Clear checked items
+              {t('list.clearChecked')}
             </button>
           )}
         </div>
       </div>
       <AddItem client={client} listId={listId} units={units} store={store} />
       <ErrorText error={error} />
-      {total === 0 && <p class="empty">Nothing on this list yet.</p>}
+      {total === 0 && <p class="empty">{t('list.empty')}</p>}
       {detail.groups.map((g) => (
         <section class="group" key={g.sectionId ?? 'none'}>
-          <h2>{g.name}</h2>
+          <h2>{g.sectionId === null ? t('list.uncategorized') : g.name}</h2>
           <ul class="items">
             {g.items.map((item) => (
               <ItemRow
@@ -118,8 +120,8 @@ export function ListPage({ client, params }: PageProps) {
           <div class="snackbar">
             <span>
               {undo.kind === 'removed'
-                ? `Removed ${undo.item.name}`
-                : `Cleared ${undo.items.length} checked ${undo.items.length === 1 ? 'item' : 'items'}`}
+                ? t('list.removed', { name: undo.item.name })
+                : t('list.cleared', { n: undo.items.length })}
             </span>
             <button
               type="button"
@@ -137,7 +139,7 @@ export function ListPage({ client, params }: PageProps) {
                 })
               }
             >
-              Undo
+              {t('common.undo')}
             </button>
           </div>
         )}
@@ -190,10 +192,10 @@ function ItemRow({
         <span class="item-name">{item.name}</span>
         {amount && <span class="item-amount">{amount}</span>}
       </label>
-      <button type="button" class="icon" aria-label={`Edit ${item.name}`} onClick={onEdit}>
+      <button type="button" class="icon" aria-label={t('list.editNamed', { name: item.name })} onClick={onEdit}>
         ✎
       </button>
-      <button type="button" class="icon" aria-label={`Remove ${item.name}`} onClick={onRemove}>
+      <button type="button" class="icon" aria-label={t('list.removeNamed', { name: item.name })} onClick={onRemove}>
         ×
       </button>
     </li>
@@ -260,20 +262,26 @@ function AddItem({
     <>
       <form class="add-item" onSubmit={submit}>
         <div class="row-form">
-          <ProductInput id="add-item" label="Add item" value={named} onChange={setNamed} suggestions={suggestions} />
+          <ProductInput
+            id="add-item"
+            label={t('list.addItem')}
+            value={named}
+            onChange={setNamed}
+            suggestions={suggestions}
+          />
           <button class="primary" type="submit">
-            Add
+            {t('common.add')}
           </button>
         </div>
         {store && key !== '' && (
           <div class="inline-field">
-            <label for="add-section">Section</label>
+            <label for="add-section">{t('list.section')}</label>
             <select
               id="add-section"
               value={sectionShown}
               onChange={(e) => setPicked({ name: key, sectionId: e.currentTarget.value })}
             >
-              <option value="">Uncategorized</option>
+              <option value="">{t('list.uncategorized')}</option>
               {store.sections.map((s) => (
                 <option value={s.id}>{s.name}</option>
               ))}
@@ -281,7 +289,7 @@ function AddItem({
           </div>
         )}
         <details open={more} onToggle={(e) => setMore((e.currentTarget as HTMLDetailsElement).open)}>
-          <summary>Quantity, unit and note</summary>
+          <summary>{t('list.amountDetails')}</summary>
           <AmountFields value={amount} onChange={setAmount} units={units} product={product} />
         </details>
         <ErrorText error={error} />
@@ -308,7 +316,7 @@ function Suggestions({ client, listId, units }: { client: PageProps['client']; l
   return (
     <section class="suggested" aria-labelledby="suggested-title">
       <p id="suggested-title" class="suggested-title">
-        Suggestions
+        {t('list.suggestions')}
       </p>
       <ul class="chips">
         {suggestions.map((s) => {
@@ -320,6 +328,7 @@ function Suggestions({ client, listId, units }: { client: PageProps['client']; l
               </span>
               <button
                 type="button"
+                aria-label={t('list.addNamed', { name: s.name })}
                 onClick={() =>
                   void run(() =>
                     d.items.add(listId, {
@@ -335,7 +344,6 @@ function Suggestions({ client, listId, units }: { client: PageProps['client']; l
                   )
                 }
               >
-                <span class="sr-only">Add </span>
                 <span class="chip-name">{s.name}</span>
               </button>
               {amount && <span class="chip-amount">{amount}</span>}
@@ -391,11 +399,11 @@ function EditItem({
   return (
     <dialog ref={ref} class="dialog" aria-labelledby="edit-title" onClose={onClose}>
       <form onSubmit={save}>
-        <h2 id="edit-title">Edit {item.name}</h2>
+        <h2 id="edit-title">{t('list.editNamed', { name: item.name })}</h2>
         <div class="field">
           <ProductInput
             id="edit-name"
-            label="Name"
+            label={t('common.name')}
             showLabel
             value={named}
             onChange={setNamed}
@@ -405,9 +413,9 @@ function EditItem({
         <AmountFields value={amount} onChange={setAmount} units={units} product={product ?? linked} />
         {store && (
           <div class="field">
-            <label for="edit-section">Section</label>
+            <label for="edit-section">{t('list.section')}</label>
             <select id="edit-section" value={sectionId} onChange={(e) => setSectionId(e.currentTarget.value)}>
-              <option value="">Uncategorized</option>
+              <option value="">{t('list.uncategorized')}</option>
               {store.sections.map((s) => (
                 <option value={s.id}>{s.name}</option>
               ))}
@@ -417,10 +425,10 @@ function EditItem({
         <ErrorText error={error} />
         <div class="actions">
           <button type="button" onClick={onClose}>
-            Cancel
+            {t('common.cancel')}
           </button>
           <button class="primary" type="submit">
-            Save
+            {t('common.save')}
           </button>
         </div>
       </form>
@@ -442,7 +450,7 @@ function ListSettings({
   const { error, run } = useAction();
   return (
     <details class="settings">
-      <summary>List settings</summary>
+      <summary>{t('list.settings')}</summary>
       <form
         class="row-form"
         onSubmit={(e) => {
@@ -452,23 +460,23 @@ function ListSettings({
       >
         <div class="grow">
           <Field
-            label="List name"
+            label={t('list.name')}
             required
             maxLength={LIMITS.listName}
             value={name}
             onInput={(e) => setName(e.currentTarget.value)}
           />
         </div>
-        <button type="submit">Rename</button>
+        <button type="submit">{t('common.rename')}</button>
       </form>
       <div class="field">
-        <label for="list-store">Store</label>
+        <label for="list-store">{t('common.store')}</label>
         <select
           id="list-store"
           value={detail.storeId ?? ''}
           onChange={(e) => void run(() => d.lists.update(detail.id, { storeId: e.currentTarget.value || null }))}
         >
-          <option value="">No store</option>
+          <option value="">{t('common.noStore')}</option>
           {stores.map((s) => (
             <option value={s.id}>{s.name}</option>
           ))}
@@ -477,7 +485,7 @@ function ListSettings({
       <div class="actions">
         {detail.archivedAt ? (
           <button type="button" onClick={() => void run(() => d.lists.unarchive(detail.id))}>
-            Unarchive
+            {t('common.unarchive')}
           </button>
         ) : (
           <button
@@ -489,21 +497,21 @@ function ListSettings({
               })
             }
           >
-            Archive
+            {t('common.archive')}
           </button>
         )}
         <button
           type="button"
           class="danger"
           onClick={() =>
-            confirm(`Delete “${detail.name}” and its items?`) &&
+            confirm(t('list.deleteConfirm', { name: detail.name })) &&
             void run(async () => {
               await d.lists.delete(detail.id);
               navigate('/');
             })
           }
         >
-          Delete list
+          {t('list.delete')}
         </button>
       </div>
       <ErrorText error={error} />

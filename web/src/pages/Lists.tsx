@@ -5,6 +5,7 @@ import { stores$ } from '../lib/local.ts';
 import { useAction, useObservable } from '../lib/hooks.ts';
 import { Link, type PageProps } from '../lib/router.tsx';
 import { ErrorText } from '../components/Form.tsx';
+import { t } from '../lib/i18n.ts';
 
 export function ListsPage({ client }: PageProps) {
   const d = domain(client);
@@ -28,16 +29,16 @@ export function ListsPage({ client }: PageProps) {
 
   return (
     <>
-      <h1>{archived ? 'Archived lists' : 'Lists'}</h1>
+      <h1>{archived ? t('lists.archivedHeading') : t('lists.heading')}</h1>
       {!archived && (
         <form class="row-form" onSubmit={add}>
           <div class="grow">
             <label class="sr-only" for="new-list">
-              New list
+              {t('lists.new')}
             </label>
             <input
               id="new-list"
-              placeholder="New list"
+              placeholder={t('lists.new')}
               maxLength={LIMITS.listName}
               value={name}
               onInput={(e) => setName(e.currentTarget.value)}
@@ -45,26 +46,26 @@ export function ListsPage({ client }: PageProps) {
           </div>
           {stores.length > 0 && (
             <select
-              aria-label="Store for the new list"
+              aria-label={t('lists.storeForNew')}
               value={storeId}
               onChange={(e) => setStoreId(e.currentTarget.value)}
             >
-              <option value="">No store</option>
+              <option value="">{t('common.noStore')}</option>
               {stores.map((s) => (
                 <option value={s.id}>{s.name}</option>
               ))}
             </select>
           )}
           <button class="primary" type="submit">
-            Add list
+            {t('lists.add')}
           </button>
         </form>
       )}
       <ErrorText error={error} />
       {lists === null ? (
-        <p aria-busy="true">Loading…</p>
+        <p aria-busy="true">{t('common.loading')}</p>
       ) : lists.length === 0 ? (
-        <p class="empty">{archived ? 'No archived lists.' : 'No lists yet. Name one above, e.g. “Groceries”.'}</p>
+        <p class="empty">{archived ? t('lists.noArchived') : t('lists.empty')}</p>
       ) : (
         <ul class="cards">
           {lists.map((l) => {
@@ -74,7 +75,7 @@ export function ListsPage({ client }: PageProps) {
                 <Link href={`/lists/${l.id}`} class="list-card">
                   <span class="list-name">{l.name}</span>
                   <span class="list-meta">
-                    {l.checkedCount} of {l.itemCount} checked
+                    {t('lists.progress', { checked: l.checkedCount, total: l.itemCount })}
                     {store ? ` · ${store}` : ''}
                   </span>
                   <span class="progress" aria-hidden="true">
@@ -83,7 +84,7 @@ export function ListsPage({ client }: PageProps) {
                 </Link>
                 {archived && (
                   <button type="button" onClick={() => void run(() => d.lists.unarchive(l.id))}>
-                    Unarchive {l.name}
+                    {t('lists.unarchiveNamed', { name: l.name })}
                   </button>
                 )}
               </li>
@@ -93,7 +94,7 @@ export function ListsPage({ client }: PageProps) {
       )}
       <p>
         <button type="button" class="link" onClick={() => setArchived(!archived)}>
-          {archived ? 'Show current lists' : 'Show archived lists'}
+          {archived ? t('lists.showCurrent') : t('lists.showArchived')}
         </button>
       </p>
     </>

@@ -2,7 +2,7 @@ import type { FamilyClient } from '@family-shopping/client';
 import { useState } from 'preact/hooks';
 import { notice$, startReplication } from '../lib/app.ts';
 import { useAction, useObservable } from '../lib/hooks.ts';
-import { t } from '../lib/i18n.ts';
+import { t, tRich } from '../lib/i18n.ts';
 import { Link, navigate } from '../lib/router.tsx';
 import { ErrorText, Field } from '../components/Form.tsx';
 
@@ -28,11 +28,11 @@ export function LoginPage({ client }: { client: FamilyClient }) {
   };
   return (
     <div class="auth">
-      <h1>Sign in</h1>
+      <h1>{t('auth.signIn')}</h1>
       {notice && <p class="notice">{t(notice)}</p>}
       <form onSubmit={submit}>
         <Field
-          label="Email"
+          label={t('auth.email')}
           type="email"
           autocomplete="username"
           required
@@ -40,7 +40,7 @@ export function LoginPage({ client }: { client: FamilyClient }) {
           onInput={(e) => setEmail(e.currentTarget.value)}
         />
         <Field
-          label="Password"
+          label={t('auth.password')}
           type="password"
           autocomplete="current-password"
           required
@@ -49,15 +49,13 @@ export function LoginPage({ client }: { client: FamilyClient }) {
         />
         <ErrorText error={error} />
         <button class="primary" type="submit" disabled={busy}>
-          Sign in
+          {t('auth.signIn')}
         </button>
       </form>
       <p>
-        <Link href="/forgot-password">Forgot your password?</Link>
+        <Link href="/forgot-password">{t('login.forgot')}</Link>
       </p>
-      <p>
-        New here? <Link href="/register">Create an account</Link> with your family's code.
-      </p>
+      <p>{tRich('login.newHere', { link: (chunks) => <Link href="/register">{chunks}</Link> })}</p>
     </div>
   );
 }

@@ -4,6 +4,7 @@ import { useAction } from '../lib/hooks.ts';
 import { publicRequest } from '../lib/public-api.ts';
 import { Link } from '../lib/router.tsx';
 import { ErrorText, Field } from '../components/Form.tsx';
+import { t, tRich } from '../lib/i18n.ts';
 
 export function ForgotPasswordPage(_: { client: FamilyClient }) {
   const [email, setEmail] = useState('');
@@ -18,10 +19,10 @@ export function ForgotPasswordPage(_: { client: FamilyClient }) {
   };
   return (
     <div class="auth">
-      <h1>Forgot password</h1>
+      <h1>{t('title.forgotPassword')}</h1>
       <form onSubmit={submit}>
         <Field
-          label="Email"
+          label={t('auth.email')}
           type="email"
           autocomplete="username"
           required
@@ -30,16 +31,12 @@ export function ForgotPasswordPage(_: { client: FamilyClient }) {
         />
         <ErrorText error={error} />
         <button class="primary" type="submit" disabled={busy}>
-          Send reset link
+          {t('forgot.send')}
         </button>
       </form>
-      {sent && (
-        <p class="notice">
-          If an account uses that address, a link to set a new password is on its way. It works for 15 minutes.
-        </p>
-      )}
+      {sent && <p class="notice">{t('forgot.sent')}</p>}
       <p>
-        <Link href="/login">Back to sign in</Link>
+        <Link href="/login">{t('forgot.back')}</Link>
       </p>
     </div>
   );
@@ -58,37 +55,29 @@ export function ResetPasswordPage({ params }: { client: FamilyClient; params: Re
   };
   return (
     <div class="auth">
-      <h1>Set a new password</h1>
+      <h1>{t('title.resetPassword')}</h1>
       {done ? (
-        <p class="notice">
-          Your password is set. <Link href="/login">Sign in</Link>
-        </p>
+        <p class="notice">{tRich('reset.done', { link: (chunks) => <Link href="/login">{chunks}</Link> })}</p>
       ) : (
         <form onSubmit={submit}>
           <Field
-            label="New password"
+            label={t('auth.newPassword')}
             type="password"
             autocomplete="new-password"
             required
             minLength={8}
-            hint="At least 8 characters"
+            hint={t('auth.passwordHint')}
             value={password}
             onInput={(e) => setPassword(e.currentTarget.value)}
           />
-          <ErrorText
-            error={
-              error?.includes('reset') || error?.includes('token')
-                ? 'This link is no longer valid. Ask for a new one.'
-                : error
-            }
-          />
+          <ErrorText error={error?.includes('reset') || error?.includes('token') ? t('auth.linkInvalid') : error} />
           <button class="primary" type="submit" disabled={busy}>
-            Set password
+            {t('reset.submit')}
           </button>
         </form>
       )}
       <p>
-        <Link href="/forgot-password">Get a new link</Link>
+        <Link href="/forgot-password">{t('reset.newLink')}</Link>
       </p>
     </div>
   );

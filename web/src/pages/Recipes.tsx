@@ -7,6 +7,7 @@ import { Link, navigate, type PageProps } from '../lib/router.tsx';
 import { ErrorText, Field } from '../components/Form.tsx';
 import { AmountFields, EMPTY_AMOUNT, amountInput, formatAmount, type Amount } from '../components/ItemFields.tsx';
 import { ProductInput, productFor, productIds, useSuggestions, type Named } from '../components/ProductInput.tsx';
+import { t, tRich } from '../lib/i18n.ts';
 
 export function RecipesPage({ client }: PageProps) {
   const d = domain(client);
@@ -15,7 +16,7 @@ export function RecipesPage({ client }: PageProps) {
   const { error, run } = useAction();
   return (
     <>
-      <h1>Recipes</h1>
+      <h1>{t('nav.recipes')}</h1>
       <form
         class="row-form"
         onSubmit={(e) => {
@@ -31,30 +32,30 @@ export function RecipesPage({ client }: PageProps) {
       >
         <div class="grow">
           <label class="sr-only" for="new-recipe">
-            New recipe
+            {t('recipes.new')}
           </label>
           <input
             id="new-recipe"
-            placeholder="New recipe"
+            placeholder={t('recipes.new')}
             maxLength={LIMITS.recipeName}
             value={name}
             onInput={(e) => setName(e.currentTarget.value)}
           />
         </div>
         <button class="primary" type="submit">
-          Add recipe
+          {t('recipes.add')}
         </button>
       </form>
       <ErrorText error={error} />
-      {recipes?.length === 0 && <p class="empty">No recipes yet. A recipe's ingredients go onto a list in one tap.</p>}
+      {recipes?.length === 0 && <p class="empty">{t('recipes.empty')}</p>}
       <ul class="cards">
         {recipes?.map((r) => (
           <li>
             <Link href={`/recipes/${r.id}`} class="list-card">
               <span class="list-name">{r.name}</span>
               <span class="list-meta">
-                {r.ingredientCount} {r.ingredientCount === 1 ? 'ingredient' : 'ingredients'}
-                {r.servings ? ` · serves ${r.servings}` : ''}
+                {t('recipes.ingredientCount', { n: r.ingredientCount })}
+                {r.servings ? ` · ${t('recipes.servesLower', { n: r.servings })}` : ''}
               </span>
             </Link>
           </li>
@@ -80,12 +81,12 @@ export function RecipePage({ client, params }: PageProps) {
   const [servings, setServings] = useState<string | null>(null);
   const [merge, setMerge] = useState(true);
 
-  if (recipe === undefined) return <p aria-busy="true">Loading…</p>;
+  if (recipe === undefined) return <p aria-busy="true">{t('common.loading')}</p>;
   if (recipe === null)
     return (
       <>
-        <h1>Recipe not found</h1>
-        <Link href="/recipes">Back to the recipes</Link>
+        <h1>{t('recipes.notFound')}</h1>
+        <Link href="/recipes">{t('recipes.back')}</Link>
       </>
     );
   const picked = chosen ?? new Set(recipe.ingredients.map((i) => i.id));
@@ -97,7 +98,7 @@ export function RecipePage({ client, params }: PageProps) {
   return (
     <>
       <h1>{recipe.name}</h1>
-      {recipe.servings && <p class="list-meta">Serves {recipe.servings}</p>}
+      {recipe.servings && <p class="list-meta">{t('recipes.serves', { n: recipe.servings })}</p>}
       {editing ? (
         <form
           class="card"
@@ -114,14 +115,14 @@ export function RecipePage({ client, params }: PageProps) {
           }}
         >
           <Field
-            label="Recipe name"
+            label={t('recipes.name')}
             required
             maxLength={LIMITS.recipeName}
             value={form.name}
             onInput={(e) => setForm({ ...form, name: e.currentTarget.value })}
           />
           <Field
-            label="Servings"
+            label={t('recipes.servings')}
             type="number"
             min="1"
             max="1000"
@@ -129,7 +130,7 @@ export function RecipePage({ client, params }: PageProps) {
             onInput={(e) => setForm({ ...form, servings: e.currentTarget.value })}
           />
           <div class="field">
-            <label for="instructions">Instructions</label>
+            <label for="instructions">{t('recipes.instructions')}</label>
             <textarea
               id="instructions"
               rows={6}
@@ -139,10 +140,10 @@ export function RecipePage({ client, params }: PageProps) {
           </div>
           <div class="actions">
             <button type="button" onClick={() => setEditing(false)}>
-              Cancel
+              {t('common.cancel')}
             </button>
             <button class="primary" type="submit">
-              Save recipe
+              {t('recipes.save')}
             </button>
           </div>
         </form>
@@ -161,32 +162,32 @@ export function RecipePage({ client, params }: PageProps) {
                 setEditing(true);
               }}
             >
-              Edit recipe
+              {t('recipes.edit')}
             </button>
             <button
               type="button"
               class="danger"
               onClick={() =>
-                confirm(`Delete the recipe ${recipe.name}?`) &&
+                confirm(t('recipes.deleteConfirm', { name: recipe.name })) &&
                 void run(async () => {
                   await d.recipes.delete(id);
                   navigate('/recipes');
                 })
               }
             >
-              Delete recipe
+              {t('recipes.delete')}
             </button>
           </div>
         </>
       )}
-      <h2>Ingredients</h2>
+      <h2>{t('recipes.ingredients')}</h2>
       <ul class="items">
         {recipe.ingredients.map((ing) => (
           <li class="item" key={ing.id}>
             <input
               type="checkbox"
               id={`ing-${ing.id}`}
-              aria-label={`Copy ${ing.name}`}
+              aria-label={t('recipes.copyNamed', { name: ing.name })}
               checked={picked.has(ing.id)}
               onChange={(e) => {
                 const next = new Set(picked);
@@ -202,7 +203,7 @@ export function RecipePage({ client, params }: PageProps) {
             <button
               type="button"
               class="icon"
-              aria-label={`Remove ${ing.name}`}
+              aria-label={t('list.removeNamed', { name: ing.name })}
               onClick={() => void run(() => d.ingredients.delete(id, ing.id))}
             >
               ×
@@ -213,11 +214,9 @@ export function RecipePage({ client, params }: PageProps) {
       <AddIngredient client={client} recipeId={id} units={units} position={recipe.ingredients.length} />
       {recipe.ingredients.length > 0 && !editing && (
         <section class="card">
-          <h2>Copy to a list</h2>
+          <h2>{t('recipes.copyTitle')}</h2>
           {lists.length === 0 ? (
-            <p>
-              Make a list first on the <Link href="/">Lists</Link> page.
-            </p>
+            <p>{tRich('recipes.makeListFirst', { link: (chunks) => <Link href="/">{chunks}</Link> })}</p>
           ) : (
             <form
               onSubmit={(e) => {
@@ -235,7 +234,7 @@ export function RecipePage({ client, params }: PageProps) {
               }}
             >
               <div class="field">
-                <label for="copy-list">List</label>
+                <label for="copy-list">{t('recipes.list')}</label>
                 <select id="copy-list" value={target} onChange={(e) => setListId(e.currentTarget.value)}>
                   {lists.map((l) => (
                     <option value={l.id}>{l.name}</option>
@@ -243,7 +242,7 @@ export function RecipePage({ client, params }: PageProps) {
                 </select>
               </div>
               <div class="field">
-                <label for="copy-servings">Servings</label>
+                <label for="copy-servings">{t('recipes.servings')}</label>
                 <input
                   id="copy-servings"
                   type="number"
@@ -258,27 +257,25 @@ export function RecipePage({ client, params }: PageProps) {
                 />
                 {!recipe.servings && (
                   <small id="copy-servings-hint" class="hint">
-                    Set the recipe's servings (Edit recipe) to copy it for more or fewer people.
+                    {t('recipes.servingsHint')}
                   </small>
                 )}
               </div>
               <label class="check">
                 <input type="checkbox" checked={merge} onChange={(e) => setMerge(e.currentTarget.checked)} />
-                Combine with items on the list
+                {t('recipes.merge')}
               </label>
-              <p class="hint">
-                {picked.size} of {recipe.ingredients.length} ingredients chosen (untick the ones you have).
-              </p>
+              <p class="hint">{t('recipes.chosen', { picked: picked.size, total: recipe.ingredients.length })}</p>
               <button
                 class="primary"
                 type="submit"
                 disabled={picked.size === 0 || (!!recipe.servings && !servingsValid)}
               >
-                Copy to list
+                {t('recipes.copy')}
               </button>
               {copied && (
                 <p class="notice">
-                  {copiedText(copied)} <Link href={`/lists/${copied.listId}`}>Open the list</Link>
+                  {copiedText(copied)} <Link href={`/lists/${copied.listId}`}>{t('recipes.openList')}</Link>
                 </p>
               )}
             </form>
@@ -291,9 +288,7 @@ export function RecipePage({ client, params }: PageProps) {
 }
 
 function copiedText({ added, merged }: { added: number; merged: number }): string {
-  const n = (k: number, one: string, many: string) => `${k} ${k === 1 ? one : many}`;
-  if (merged === 0) return `Copied: ${n(added, 'item', 'items')} added.`;
-  return `Copied: ${n(added, 'item', 'items')} added, ${n(merged, 'combined with an item', 'combined with items')} on the list.`;
+  return t('recipes.copied', { added, merged });
 }
 
 function AddIngredient({
@@ -327,11 +322,11 @@ function AddIngredient({
         });
       }}
     >
-      <h2>Add an ingredient</h2>
+      <h2>{t('recipes.addIngredientTitle')}</h2>
       <div class="field">
         <ProductInput
           id="add-ingredient"
-          label="Ingredient"
+          label={t('recipes.ingredient')}
           showLabel
           value={named}
           onChange={setNamed}
@@ -341,7 +336,7 @@ function AddIngredient({
       <AmountFields value={amount} onChange={setAmount} units={units} product={product} />
       <ErrorText error={error} />
       <button class="primary" type="submit">
-        Add ingredient
+        {t('recipes.addIngredient')}
       </button>
     </form>
   );

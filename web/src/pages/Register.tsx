@@ -5,6 +5,7 @@ import { errorMessage, useAction } from '../lib/hooks.ts';
 import { publicRequest } from '../lib/public-api.ts';
 import { Link, navigate } from '../lib/router.tsx';
 import { ErrorText, Field } from '../components/Form.tsx';
+import { t, tRich } from '../lib/i18n.ts';
 
 interface Invitation {
   email: string;
@@ -38,7 +39,7 @@ function RegisterForm({ client, invite, token }: { client: FamilyClient; invite?
   return (
     <form onSubmit={submit}>
       <Field
-        label="Email"
+        label={t('auth.email')}
         type="email"
         autocomplete="email"
         required
@@ -47,7 +48,7 @@ function RegisterForm({ client, invite, token }: { client: FamilyClient; invite?
         onInput={(e) => setEmail(e.currentTarget.value)}
       />
       <Field
-        label="User name"
+        label={t('auth.userName')}
         autocomplete="nickname"
         required
         maxLength={LIMITS.userName}
@@ -55,19 +56,19 @@ function RegisterForm({ client, invite, token }: { client: FamilyClient; invite?
         onInput={(e) => setUserName(e.currentTarget.value)}
       />
       <Field
-        label="Password"
+        label={t('auth.password')}
         type="password"
         autocomplete="new-password"
         required
         minLength={8}
-        hint="At least 8 characters"
+        hint={t('auth.passwordHint')}
         value={password}
         onInput={(e) => setPassword(e.currentTarget.value)}
       />
       {!invite &&
         (newFamily ? (
           <Field
-            label="Family name"
+            label={t('register.familyName')}
             required
             maxLength={LIMITS.familyName}
             value={familyName}
@@ -75,11 +76,11 @@ function RegisterForm({ client, invite, token }: { client: FamilyClient; invite?
           />
         ) : (
           <Field
-            label="Family code"
+            label={t('register.familyCode')}
             required
             autocomplete="off"
             autocapitalize="off"
-            hint="Ask someone in your family: it is on their Family page"
+            hint={t('register.familyCodeHint')}
             value={familyCode}
             onInput={(e) => setFamilyCode(e.currentTarget.value)}
           />
@@ -87,12 +88,12 @@ function RegisterForm({ client, invite, token }: { client: FamilyClient; invite?
       {!invite && (
         <label class="check">
           <input type="checkbox" checked={newFamily} onChange={(e) => setNewFamily(e.currentTarget.checked)} />
-          Start a new family instead
+          {t('register.newFamily')}
         </label>
       )}
       <ErrorText error={error} />
       <button class="primary" type="submit" disabled={busy}>
-        Create account
+        {t('register.submit')}
       </button>
     </form>
   );
@@ -101,11 +102,9 @@ function RegisterForm({ client, invite, token }: { client: FamilyClient; invite?
 export function RegisterPage({ client }: { client: FamilyClient }) {
   return (
     <div class="auth">
-      <h1>Create account</h1>
+      <h1>{t('title.register')}</h1>
       <RegisterForm client={client} />
-      <p>
-        Already have an account? <Link href="/login">Sign in</Link>
-      </p>
+      <p>{tRich('register.haveAccount', { link: (chunks) => <Link href="/login">{chunks}</Link> })}</p>
     </div>
   );
 }
@@ -117,33 +116,31 @@ export function InvitePage({ client, params }: { client: FamilyClient; params: R
   const [problem, setProblem] = useState<string | null>(null);
   useEffect(() => {
     publicRequest<Invitation>('GET', `/api/auth/invite/${encodeURIComponent(token)}`).then(setInvite, (err) =>
-      setProblem(
-        err?.code === 'invitation_invalid'
-          ? 'This invitation is no longer valid. Ask for a new one.'
-          : errorMessage(err),
-      ),
+      setProblem(err?.code === 'invitation_invalid' ? t('invite.invalid') : errorMessage(err)),
     );
   }, [token]);
   return (
     <div class="auth">
-      <h1>Join your family</h1>
+      <h1>{t('title.invite')}</h1>
       {problem && (
         <p class="error" role="alert">
           {problem}
         </p>
       )}
-      {!invite && !problem && <p aria-busy="true">Opening the invitation…</p>}
+      {!invite && !problem && <p aria-busy="true">{t('invite.opening')}</p>}
       {invite && (
         <>
           <p class="invite-summary">
-            You are invited to <strong>{invite.familyName}</strong> as <strong>{invite.email}</strong>.
+            {tRich('invite.summary', {
+              family: invite.familyName,
+              email: invite.email,
+              b: (chunks) => <strong>{chunks}</strong>,
+            })}
           </p>
           <RegisterForm client={client} invite={invite} token={token} />
         </>
       )}
-      <p>
-        Already have an account? <Link href="/login">Sign in</Link>
-      </p>
+      <p>{tRich('register.haveAccount', { link: (chunks) => <Link href="/login">{chunks}</Link> })}</p>
     </div>
   );
 }

@@ -5,7 +5,8 @@ import { domain, type Section } from '../lib/domain.ts';
 import { stores$, type StoreWithSections } from '../lib/local.ts';
 import { useAction, useObservable } from '../lib/hooks.ts';
 import { ErrorText } from '../components/Form.tsx';
-import { CATEGORY_LABELS, CATEGORY_OPTIONS, isCategory } from '../lib/categories.ts';
+import { categoryLabel, categoryOptions, isCategory } from '../lib/categories.ts';
+import { t } from '../lib/i18n.ts';
 
 export function StoresPage({ client, session }: PageProps) {
   const d = domain(client);
@@ -15,7 +16,7 @@ export function StoresPage({ client, session }: PageProps) {
   const admin = session.role === 'admin';
   return (
     <>
-      <h1>Stores</h1>
+      <h1>{t('nav.stores')}</h1>
       <form
         class="row-form"
         onSubmit={(e) => {
@@ -26,22 +27,22 @@ export function StoresPage({ client, session }: PageProps) {
       >
         <div class="grow">
           <label class="sr-only" for="new-store">
-            New store
+            {t('stores.new')}
           </label>
           <input
             id="new-store"
-            placeholder="New store"
+            placeholder={t('stores.new')}
             maxLength={LIMITS.storeName}
             value={name}
             onInput={(e) => setName(e.currentTarget.value)}
           />
         </div>
         <button class="primary" type="submit">
-          Add store
+          {t('stores.add')}
         </button>
       </form>
       <ErrorText error={error} />
-      {stores?.length === 0 && <p class="empty">No stores yet. A store gives a list its sections in walking order.</p>}
+      {stores?.length === 0 && <p class="empty">{t('stores.empty')}</p>}
       {stores?.map((s) => (
         <StoreCard key={s.id} client={client} store={s} admin={admin} />
       ))}
@@ -77,11 +78,11 @@ function StoreCard({
         <h2 id={`store-${store.id}`}>{store.name}</h2>
         <button
           type="button"
-          aria-label={`Rename ${store.name}`}
+          aria-label={t('stores.renameNamed', { name: store.name })}
           onClick={() => setRenaming(!renaming)}
           aria-expanded={renaming}
         >
-          Rename
+          {t('common.rename')}
         </button>
       </div>
       {renaming && (
@@ -95,7 +96,7 @@ function StoreCard({
         >
           <div class="grow">
             <label class="sr-only" for={`store-name-${store.id}`}>
-              Store name
+              {t('stores.storeName')}
             </label>
             <input
               id={`store-name-${store.id}`}
@@ -105,11 +106,11 @@ function StoreCard({
             />
           </div>
           <button type="submit" class="primary">
-            Save
+            {t('common.save')}
           </button>
         </form>
       )}
-      <h3>Sections in walking order</h3>
+      <h3>{t('stores.sections')}</h3>
       {admin ? (
         <SectionList client={client} store={store} onMove={move} run={run} />
       ) : (
@@ -118,7 +119,7 @@ function StoreCard({
             <li class="section-row">
               <span class="grow">
                 <span class="section-name">{s.name}</span>
-                {s.category && <span class="tag">{CATEGORY_LABELS[s.category]}</span>}
+                {s.category && <span class="tag">{categoryLabel(s.category)}</span>}
               </span>
             </li>
           ))}
@@ -135,32 +136,31 @@ function StoreCard({
         >
           <div class="grow">
             <label class="sr-only" for={`new-section-${store.id}`}>
-              New section
+              {t('stores.newSection')}
             </label>
             <input
               id={`new-section-${store.id}`}
-              placeholder="New section"
+              placeholder={t('stores.newSection')}
               maxLength={LIMITS.sectionName}
               value={section}
               onInput={(e) => setSection(e.currentTarget.value)}
             />
           </div>
-          <button type="submit">Add section</button>
+          <button type="submit">{t('stores.addSection')}</button>
         </form>
       )}
-      {!admin && <p class="hint">Only an admin can change sections.</p>}
+      {!admin && <p class="hint">{t('stores.adminOnly')}</p>}
       <ErrorText error={error} />
       <div class="actions">
         <button
           type="button"
           class="danger"
-          aria-label={`Delete store ${store.name}`}
+          aria-label={t('stores.deleteNamed', { name: store.name })}
           onClick={() =>
-            confirm(`Delete ${store.name}? Its lists stay, without a store.`) &&
-            void run(() => d.stores.delete(store.id))
+            confirm(t('stores.deleteConfirm', { name: store.name })) && void run(() => d.stores.delete(store.id))
           }
         >
-          Delete store
+          {t('stores.delete')}
         </button>
       </div>
     </section>
@@ -231,7 +231,7 @@ function SectionList({
               }}
             >
               <label class="sr-only" for={`section-${s.id}`}>
-                Section name
+                {t('stores.sectionName')}
               </label>
               <input
                 id={`section-${s.id}`}
@@ -240,22 +240,22 @@ function SectionList({
                 maxLength={LIMITS.sectionName}
                 onInput={(e) => setName(e.currentTarget.value)}
               />
-              <button type="submit">Save</button>
+              <button type="submit">{t('common.save')}</button>
             </form>
           ) : (
             <span class="section-name">{s.name}</span>
           )}
           <select
             class="category"
-            aria-label={`Category of ${s.name}`}
+            aria-label={t('stores.categoryOf', { name: s.name })}
             value={s.category ?? ''}
             onChange={(e) => {
               const v = e.currentTarget.value;
               void run(() => d.sections.update(store.id, s.id, { category: isCategory(v) ? v : null }));
             }}
           >
-            <option value="">None</option>
-            {CATEGORY_OPTIONS.map((c) => (
+            <option value="">{t('stores.noCategory')}</option>
+            {categoryOptions().map((c) => (
               <option value={c.key}>{c.label}</option>
             ))}
           </select>
@@ -263,7 +263,7 @@ function SectionList({
             <button
               type="button"
               class="icon"
-              aria-label={`Move ${s.name} up`}
+              aria-label={t('stores.moveUp', { name: s.name })}
               disabled={i === 0}
               onClick={() => onMove(i, i - 1)}
             >
@@ -272,7 +272,7 @@ function SectionList({
             <button
               type="button"
               class="icon"
-              aria-label={`Move ${s.name} down`}
+              aria-label={t('stores.moveDown', { name: s.name })}
               disabled={i === store.sections.length - 1}
               onClick={() => onMove(i, i + 1)}
             >
@@ -281,7 +281,7 @@ function SectionList({
             <button
               type="button"
               class="icon"
-              aria-label={`Rename ${s.name}`}
+              aria-label={t('stores.renameNamed', { name: s.name })}
               onClick={() => {
                 setEditing(s.id);
                 setName(s.name);
@@ -292,9 +292,9 @@ function SectionList({
             <button
               type="button"
               class="icon"
-              aria-label={`Delete ${s.name}`}
+              aria-label={t('stores.deleteSection', { name: s.name })}
               onClick={() =>
-                confirm(`Delete the section ${s.name}? Its items stay, uncategorized.`) &&
+                confirm(t('stores.deleteSectionConfirm', { name: s.name })) &&
                 void run(() => d.sections.delete(store.id, s.id))
               }
             >
