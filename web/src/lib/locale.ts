@@ -7,6 +7,15 @@ import { DEFAULT_LOCALE, LOCALES, isLocale, type Locale } from '@family-shopping
 
 export { DEFAULT_LOCALE, LOCALES, isLocale, type Locale };
 
+/** Each language by its own name, as the Account page offers them (the same in every language). */
+export const LANGUAGE_NAMES: Record<Locale, string> = {
+  en: 'English',
+  de: 'Deutsch',
+  fr: 'Français',
+  es: 'Español',
+  'pt-BR': 'Português (Brasil)',
+};
+
 /** The best of LOCALES for a browser's preferred languages, in their order: an exact tag first
  * (`pt-BR`), else the same language (`de-AT` → `de`, `pt`/`pt-PT` → `pt-BR`); else English. */
 export function matchLocale(languages: readonly string[]): Locale {

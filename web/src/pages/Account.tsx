@@ -1,11 +1,13 @@
 import { LIMITS } from '@family-shopping/client';
 import { useState } from 'preact/hooks';
 import type { PageProps } from '../lib/router.tsx';
-import { signOut } from '../lib/app.ts';
+import { rememberLocale, signOut } from '../lib/app.ts';
 import { useAction } from '../lib/hooks.ts';
 import { ErrorText, Field } from '../components/Form.tsx';
 import { plainHttp } from '../lib/secure.ts';
 import { t } from '../lib/i18n.ts';
+import { LANGUAGE_NAMES, LOCALES, isLocale } from '../lib/locale.ts';
+import { chooseLanguage, currentChoice } from '../lib/language.ts';
 
 export function AccountPage({ client, session }: PageProps) {
   const [userName, setUserName] = useState(session.user.userName);
@@ -17,33 +19,59 @@ export function AccountPage({ client, session }: PageProps) {
   const pw = useAction();
   const mail = useAction();
   const out = useAction();
+  const lang = useAction();
+  const choice = currentChoice(session);
   return (
     <>
-      <h1>Account</h1>
+      <h1>{t('nav.account')}</h1>
       <section class="card">
         <h2>{shownName}</h2>
-        <p>
-          {session.user.email} · {session.role === 'admin' ? 'admin' : 'member'} of {session.family.name}
-        </p>
+        <p>{t('account.membership', { email: session.user.email, role: session.role, family: session.family.name })}</p>
         {!session.user.emailConfirmed && (
           <p>
-            Your email is not confirmed.{' '}
+            {t('account.notConfirmed')}{' '}
             <button
               type="button"
               onClick={() =>
                 void mail.run(
                   async () => (
                     await client.rest('POST', '/api/me/email-confirmation'),
-                    setNotice('A confirmation link is on its way.')
+                    setNotice(t('account.confirmationSent'))
                   ),
                 )
               }
             >
-              Send confirmation email
+              {t('account.sendConfirmation')}
             </button>
           </p>
         )}
         <ErrorText error={mail.error} />
+      </section>
+      <section class="card">
+        <div class="field">
+          <label for="language">{t('account.language')}</label>
+          <select
+            id="language"
+            value={choice ?? ''}
+            onChange={(e) => {
+              const value = e.currentTarget.value;
+              setNotice(null);
+              // Applied at once; offline it waits on this device and is saved when back online.
+              void lang.run(async () => {
+                const { saved } = await chooseLanguage(client, isLocale(value) ? value : null, rememberLocale);
+                setNotice(saved ? t('account.languageSaved') : t('account.languageOffline'));
+              });
+            }}
+          >
+            <option value="">{t('account.languageBrowser')}</option>
+            {LOCALES.map((l) => (
+              <option value={l} lang={l}>
+                {LANGUAGE_NAMES[l]}
+              </option>
+            ))}
+          </select>
+        </div>
+        <ErrorText error={lang.error} />
       </section>
       {notice && <p class="notice">{notice}</p>}
       <form
@@ -55,20 +83,20 @@ export function AccountPage({ client, session }: PageProps) {
               userName: userName.trim(),
             });
             setShownName(me.user.userName);
-            setNotice('User name saved.');
+            setNotice(t('account.userNameSaved'));
           });
         }}
       >
-        <h2>User name</h2>
+        <h2>{t('auth.userName')}</h2>
         <Field
-          label="User name"
+          label={t('auth.userName')}
           required
           maxLength={LIMITS.userName}
           value={userName}
           onInput={(e) => setUserName(e.currentTarget.value)}
         />
         <ErrorText error={name.error} />
-        <button type="submit">Save user name</button>
+        <button type="submit">{t('account.saveUserName')}</button>
       </form>
       <form
         class="card"
@@ -78,13 +106,13 @@ export function AccountPage({ client, session }: PageProps) {
             await client.rest('POST', '/api/me/password', { currentPassword: current, newPassword: next });
             setCurrent('');
             setNext('');
-            setNotice('Password changed. Your other devices must sign in again.');
+            setNotice(t('account.passwordChanged'));
           });
         }}
       >
-        <h2>Password</h2>
+        <h2>{t('auth.password')}</h2>
         <Field
-          label="Current password"
+          label={t('account.currentPassword')}
           type="password"
           autocomplete="current-password"
           required
@@ -92,29 +120,27 @@ export function AccountPage({ client, session }: PageProps) {
           onInput={(e) => setCurrent(e.currentTarget.value)}
         />
         <Field
-          label="New password"
+          label={t('auth.newPassword')}
           type="password"
           autocomplete="new-password"
           required
           minLength={8}
-          hint="At least 8 characters"
+          hint={t('auth.passwordHint')}
           value={next}
           onInput={(e) => setNext(e.currentTarget.value)}
         />
-        <ErrorText
-          error={pw.error?.includes('invalid_credentials') ? 'The current password is not right.' : pw.error}
-        />
-        <button type="submit">Change password</button>
+        <ErrorText error={pw.error?.includes('invalid_credentials') ? t('account.wrongPassword') : pw.error} />
+        <button type="submit">{t('account.changePassword')}</button>
       </form>
       {plainHttp && (
         <section class="card" aria-labelledby="this-device">
-          <h2 id="this-device">This device</h2>
+          <h2 id="this-device">{t('account.thisDevice')}</h2>
           <p class="hint">{t('secure.plainHttp')}</p>
         </section>
       )}
       <section class="card">
-        <h2>Sign out</h2>
-        <p class="hint">Signing out removes this family's data from this device.</p>
+        <h2>{t('account.signOut')}</h2>
+        <p class="hint">{t('account.signOutHint')}</p>
         <ErrorText error={out.error} />
         <button
           type="button"
@@ -124,7 +150,7 @@ export function AccountPage({ client, session }: PageProps) {
             void out.run(() => signOut())
           }
         >
-          Sign out
+          {t('account.signOut')}
         </button>
       </section>
     </>
