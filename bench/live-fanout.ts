@@ -12,6 +12,11 @@
 // fresh service process and a fresh bare server.
 //
 //   npx tsx bench/live-fanout.ts          (BENCH_SOCKETS=1,100 picks sizes)
+//
+// BENCH_CPU_PROF=<dir>: the service and bare processes run with `--cpu-prof` and leave their
+// CPU profiles in <dir>/service-<N> and <dir>/bare-<N> (one file per thread, the largest is the
+// main thread's; open it in Chrome's DevTools or summarize it with
+// `npx tsx bench/lib/cpu-profile.ts <file> deliver`).
 import path from 'node:path';
 import WebSocket from 'ws';
 import { BENCH_DIR, backend, backendName, machine, now, pick, sleep, today, SMOKE } from './lib/common.js';
@@ -24,6 +29,8 @@ const SIZES = (process.env.BENCH_SOCKETS ?? pick('1,100,1000,10000', '1,100')).s
 const ROUNDS = pick(3, 2);
 const eventsPerRound = (n: number) => pick(n <= 1 ? 100 : n <= 100 ? 40 : n <= 1000 ? 15 : 5, 5);
 const WARMUP = 3;
+const CPU_PROF = process.env.BENCH_CPU_PROF;
+const cpuProf = (name: string) => (CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${path.join(CPU_PROF, name)}`] : []);
 
 type Memory = { rss: number; heapUsed: number; external: number; arrayBuffers: number };
 interface Side {
@@ -128,7 +135,8 @@ async function measure(
 
 /** One size against a fresh service process (so its memory readings start from the same place). */
 async function serviceSide(n: number): Promise<Side> {
-  const service = await Service.start();
+  // All N sockets are one user's: lift the per-user bound (20 by default) above N.
+  const service = await Service.start({ MAX_SOCKETS_PER_USER: String(n + 20) }, cpuProf(`service-${n}`));
   try {
     const family = await service.family();
     const list = await service.rest(family, 'POST', '/api/lists', { name: 'Fan-out' });
@@ -155,7 +163,12 @@ async function serviceSide(n: number): Promise<Side> {
 }
 
 async function bareSide(n: number): Promise<Side> {
-  const bare: Remote = await forkRemote('bare-ws', path.join(BENCH_DIR, 'lib', 'bare-ws-child.ts'), process.env);
+  const bare: Remote = await forkRemote(
+    'bare-ws',
+    path.join(BENCH_DIR, 'lib', 'bare-ws-child.ts'),
+    process.env,
+    cpuProf(`bare-${n}`),
+  );
   try {
     const { url } = await bare.call<{ url: string }>('start');
     const warm = await openSockets(10, url, null, new Receipts());

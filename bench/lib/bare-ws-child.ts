@@ -55,3 +55,5 @@ serve(
 );
 process.send!({ ready: true });
 process.on('disconnect', () => process.exit(0));
+// A normal exit on SIGTERM (how the benchmark stops it), so `--cpu-prof` writes its profile.
+process.on('SIGTERM', () => process.exit(0));

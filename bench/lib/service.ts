@@ -21,8 +21,9 @@ export class Service {
     readonly url: string,
   ) {}
 
-  static async start(env: Record<string, string | undefined> = {}): Promise<Service> {
-    const remote = await forkRemote('service', path.join(BENCH_DIR, 'lib', 'service-child.ts'), process.env);
+  /** `execArgv`: extra Node flags of the service process (e.g. `--cpu-prof`). */
+  static async start(env: Record<string, string | undefined> = {}, execArgv: string[] = []): Promise<Service> {
+    const remote = await forkRemote('service', path.join(BENCH_DIR, 'lib', 'service-child.ts'), process.env, execArgv);
     const { url } = await remote.call<{ url: string }>('start', { env: serviceEnv(env) });
     return new Service(remote, url);
   }
