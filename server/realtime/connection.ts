@@ -2,6 +2,7 @@
 // slow-consumer bound. Frames of one socket are handled one after the other (an Authenticate
 // followed at once by a JoinList is answered in that order), and a failure in one socket's
 // handling never reaches another socket.
+import type { Duplex } from 'node:stream';
 import { WebSocket, type RawData } from 'ws';
 import type { Deps, Role } from '../context.js';
 import { resolveActor } from '../http/auth.js';
@@ -24,6 +25,10 @@ import { isDbUnavailable, serviceUnavailable } from '../db/errors.js';
 
 /** setTimeout's longest delay; longer expiries are re-armed in steps. */
 const MAX_TIMER_MS = 2_147_483_647;
+/** One delivery's frames are corked into one write of the TCP socket up to this many bytes; a
+ *  larger delivery is written in steps of it (so its bytes reach the kernel as before and the
+ *  slow-consumer bound reads almost the same backlog it would frame by frame). */
+const CORK_BYTES = 16 * 1024;
 
 export class RealtimeConnection implements HubMember {
   familyId = '';
@@ -42,6 +47,9 @@ export class RealtimeConnection implements HubMember {
 
   constructor(
     readonly ws: WebSocket,
+    /** The upgraded connection `ws` writes to (http's 'upgrade' socket): corked around a
+     *  delivery so its frames leave in one write. */
+    private readonly transport: Duplex,
     private readonly deps: Deps,
     private readonly hub: RealtimeHub,
     private readonly opts: ResolvedRealtimeOptions,
@@ -68,19 +76,50 @@ export class RealtimeConnection implements HubMember {
 
   // ---- outgoing ---------------------------------------------------------------------------
 
-  sendText(text: string): void {
-    if (this.closed || this.ws.readyState !== WebSocket.OPEN) return;
+  /** A delivery of the hub: frames encoded once for their whole audience, sent back to back in
+   *  one write of the socket (one system call for the commit instead of one per frame: the
+   *  cost of a fan-out is those calls, see docs/benchmarks.md). Corking only batches ws's own
+   *  writes; the bytes and their order are what ws.send writes frame by frame. */
+  sendFrames(frames: readonly Buffer[]): void {
+    if (frames.length === 1) {
+      this.sendFrame(frames[0]!);
+      return;
+    }
+    this.transport.cork();
+    try {
+      let corked = 0;
+      for (const frame of frames) {
+        if (!this.sendFrame(frame)) break;
+        corked += frame.length;
+        if (corked >= CORK_BYTES) {
+          this.transport.uncork();
+          this.transport.cork();
+          corked = 0;
+        }
+      }
+    } finally {
+      this.transport.uncork();
+    }
+  }
+
+  /** Sends one text frame; false once the connection is closed (or was just closed as a slow
+   *  consumer). */
+  private sendFrame(data: Buffer | string): boolean {
+    if (this.closed || this.ws.readyState !== WebSocket.OPEN) return false;
     // A client that does not read must not make the server buffer without bound (nor slow down
     // the fan-out to others): past the bound it is closed and will re-pull on reconnect.
     if (this.ws.bufferedAmount > this.opts.maxBufferedBytes) {
       this.close(CLOSE_CODES.SLOW_CONSUMER, 'slow consumer: send buffer overflow');
-      return;
+      return false;
     }
-    this.ws.send(text);
+    // A Buffer is sent as it is (no copy, no per-socket encoding); `binary: false` keeps it a
+    // text frame.
+    this.ws.send(data, { binary: false });
+    return true;
   }
 
   private send(frame: ServerFrame): void {
-    this.sendText(JSON.stringify(frame));
+    this.sendFrame(JSON.stringify(frame));
   }
 
   private sendError(code: ErrorCode, message: string, requestId?: RequestId): void {

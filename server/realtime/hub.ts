@@ -15,8 +15,9 @@ export interface HubMember {
   role: Role;
   /** List ids this socket has joined (kept by the hub). */
   readonly lists: Set<string>;
-  /** Sends an already encoded frame (the connection applies the slow-consumer bound). */
-  sendText(text: string): void;
+  /** Sends already encoded text frames back to back, in this order (the connection applies the
+   *  slow-consumer bound). The buffers are shared by every socket of the audience: read only. */
+  sendFrames(frames: readonly Buffer[]): void;
   close(code: number, reason: string): void;
 }
 
@@ -81,32 +82,34 @@ export class RealtimeHub {
   }
 
   /**
-   * Bus handler: delivers a committed write's events to the sockets of that family only. A
-   * commit's frames go to each socket back to back (socket by socket, each socket's frames in
-   * event order) rather than event by event across all sockets: a device then reads the whole
-   * commit (e.g. `ListProgress` and `Changed`) in one wake-up instead of one per frame, a
-   * hundred sends apart. Frames queued before a member is removed or changes role are sent first.
+   * Bus handler: delivers a committed write's events to the sockets of that family only. Each
+   * frame is encoded once for its whole audience (one Buffer every socket of the group sends as
+   * is). A commit's frames go to each socket back to back, in one write (socket by socket, each
+   * socket's frames in event order) rather than event by event across all sockets: a device then
+   * reads the whole commit (e.g. `ListProgress` and `Changed`) in one wake-up instead of one per
+   * frame, a hundred sends apart, and the server makes one write per socket, not one per frame.
+   * Frames queued before a member is removed or changes role are sent first.
    */
   deliver(familyId: string, events: FamilyEvent[]): void {
     const g = this.families.get(familyId);
     if (!g) return;
-    const outbox = new Map<HubMember, string[]>();
+    const outbox = new Map<HubMember, Buffer[]>();
     const queue = (targets: Set<HubMember>, e: FrameEvent) => {
       if (targets.size === 0) return;
-      const text = this.encode(e);
+      const frame = this.encode(e);
       for (const m of targets) {
-        const texts = outbox.get(m);
-        if (texts) texts.push(text);
-        else outbox.set(m, [text]);
+        const frames = outbox.get(m);
+        if (frames) frames.push(frame);
+        else outbox.set(m, [frame]);
       }
     };
     const flush = () => {
-      // A send may close a slow consumer, which drops its remaining frames (sendText ignores a
-      // closed socket).
+      // A send may close a slow consumer, which drops its remaining frames (a closed connection
+      // sends nothing).
       let frames = 0;
-      for (const [m, texts] of outbox) {
-        for (const text of texts) m.sendText(text);
-        frames += texts.length;
+      for (const [m, list] of outbox) {
+        m.sendFrames(list);
+        frames += list.length;
       }
       outbox.clear();
       if (frames > 0) this.onDelivered?.(frames);
@@ -148,19 +151,21 @@ export class RealtimeHub {
     g.lists.delete(listId);
   }
 
-  /** Encodes once per event. Producers are typed with the protocol's frames (a shape it does not
-   *  define does not compile); at run time frames are still checked against the wire schema: a
-   *  known key set is sent (unknown keys stripped), and a frame the schema rejects (a rule types
-   *  do not express, or an event from an instance of another version through Redis) is still
-   *  sent but logged, so a drifting producer is visible without silencing live updates. */
-  private encode(e: FrameEvent): string {
+  /** Encodes once per event, for every socket that gets it: the frame's UTF-8 bytes, which ws
+   *  sends as they are (a string would be encoded again for each socket). Producers are typed
+   *  with the protocol's frames (a shape it does not define does not compile); at run time
+   *  frames are still checked against the wire schema: a known key set is sent (unknown keys
+   *  stripped), and a frame the schema rejects (a rule types do not express, or an event from an
+   *  instance of another version through Redis) is still sent but logged, so a drifting producer
+   *  is visible without silencing live updates. */
+  private encode(e: FrameEvent): Buffer {
     const parsed = serverFrameSchema.safeParse(e);
-    if (parsed.success) return JSON.stringify(parsed.data);
+    if (parsed.success) return Buffer.from(JSON.stringify(parsed.data));
     this.log.warn(
       { eventType: e.type, issues: parsed.error.issues.slice(0, 5) },
       'realtime event does not match the protocol schema',
     );
-    return JSON.stringify(e);
+    return Buffer.from(JSON.stringify(e));
   }
 
   /** Keeps a user at `max` sockets: beyond it the user's oldest sockets (the first added) are

@@ -56,7 +56,7 @@ export function attachRealtime(server: http.Server, deps: Deps, options: Realtim
         ws.close(CLOSE_CODES.GOING_AWAY, 'server shutting down');
         return;
       }
-      const conn = new RealtimeConnection(ws, deps, hub, opts, (c) => connections.delete(c));
+      const conn = new RealtimeConnection(ws, socket, deps, hub, opts, (c) => connections.delete(c));
       connections.add(conn);
     });
   };
