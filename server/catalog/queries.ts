@@ -2,20 +2,50 @@
 // caller (the actor's family), never from the request. Live rows only (`deleted = false`).
 import type { Knex } from 'knex';
 import type { EffectiveProductRow, EffectiveUnitRow } from './records.js';
+import { DEFAULT_LOCALE, isLocale, type Locale } from '@family-shopping/client/protocol';
 
 type Q = Knex | Knex.Transaction;
 
+/** The family's locale (api-contract §12): it names the family's view of the global catalog
+ *  (`globalProductsInFamilyLocale`) and its new stores' default sections. */
+export async function familyLocale(q: Q, familyId: string): Promise<Locale> {
+  const row = (await q('families').where({ id: familyId }).first('locale')) as { locale: string } | undefined;
+  return isLocale(row?.locale) ? row.locale : DEFAULT_LOCALE;
+}
+
+/**
+ * Global products named in the family's locale: `p` the product, `n` its name in the family's
+ * locale (none for English, whose name is `p.name`), `locale_name` = `coalesce(n.name, p.name)`.
+ * The locale is read in the statement itself, so a replication pull's snapshot sees the locale and
+ * the names together. One rule: the effective catalog and the push's "base" of a global product
+ * (server/sync/queries.ts) both build on it.
+ */
+export function globalProductsInFamilyLocale(q: Q, familyId: string): Knex.QueryBuilder {
+  return q('products as p').leftJoin('product_names as n', function () {
+    this.on('n.product_id', '=', 'p.id').andOn(
+      'n.locale',
+      '=',
+      q.raw('(select f.locale from families f where f.id = ?)', [familyId]),
+    );
+  });
+}
+
+/** The name of a global product in the family's locale, else its English name (SQL, over
+ *  `globalProductsInFamilyLocale`). */
+export const LOCALE_NAME_SQL = 'coalesce(n.name, p.name)';
+
 /** Global products with the family's live override applied (the global half of the effective
- *  catalog; replication pulls reuse it with their cursor columns added). */
+ *  catalog; replication pulls reuse it with their cursor columns added). The effective name is
+ *  the override's, else the name in the family's locale, else the English name. */
 export function effectiveGlobalProducts(q: Q, familyId: string): Knex.QueryBuilder {
-  return q('products as p')
+  return globalProductsInFamilyLocale(q, familyId)
     .leftJoin('family_product_overrides as o', function () {
       this.on('o.product_id', '=', 'p.id').andOnVal('o.family_id', '=', familyId).andOnVal('o.deleted', '=', false);
     })
     .select(
       'p.id',
       q.raw("'global'::text as kind"),
-      q.raw('coalesce(o.name, p.name) as name'),
+      q.raw(`coalesce(o.name, ${LOCALE_NAME_SQL}) as name`),
       q.raw('coalesce(o.unit_category_flags, p.unit_category_flags) as unit_category_flags'),
       q.raw('coalesce(o.category, p.category) as category'),
       q.raw('(o.id is not null) as overridden'),
@@ -46,6 +76,14 @@ function effectiveProducts(q: Q, familyId: string): Knex.QueryBuilder {
  *  `searchProducts`, applied by the service, so the SDK's products.search$ orders alike). */
 export async function allEffectiveProducts(q: Q, familyId: string): Promise<EffectiveProductRow[]> {
   return (await effectiveProducts(q, familyId).select('*')) as EffectiveProductRow[];
+}
+
+/** Every global product's English name, by id: a search also finds a global product by it
+ *  (api-contract §12), unless the family renamed the product (its override's name replaces the
+ *  global names for matching). */
+export async function globalProductEnglishNames(q: Q): Promise<Map<string, string>> {
+  const rows = (await q('products').select('id', 'name')) as Array<{ id: string; name: string }>;
+  return new Map(rows.map((r) => [String(r.id), r.name]));
 }
 
 /** One product of the family's effective catalog (global or the family's own), or undefined. */

@@ -5,6 +5,7 @@ import type { Actor } from '../context.js';
 import type { Db } from '../db/knex.js';
 import type { FamilyWrite } from '../db/family-write.js';
 import { newId } from '../db/ids.js';
+import { FAMILY_CATALOG_TABLES } from '../db/replicated-tables.js';
 import { conflict, notFound } from '../errors.js';
 import { flagsToBits, type UnitCategoryName } from './flags.js';
 import * as q from './queries.js';
@@ -76,9 +77,16 @@ async function effectiveProduct(w: FamilyWrite, id: string): Promise<ProductReco
 // Reads
 
 /** Case-insensitive substring match, prefix matches first, then by name: the protocol's
- *  `searchProducts` over the effective catalog (the SDK's products.search$ is the same function). */
+ *  `searchProducts` over the effective catalog (the SDK's products.search$ is the same function).
+ *  The effective name is in the family's locale; a global product the family did not rename is
+ *  also found by its English name (api-contract §12). */
 export async function searchProducts(db: Db, familyId: string, text: string, limit: number): Promise<ProductRecord[]> {
-  return searchEffective((await q.allEffectiveProducts(db, familyId)).map(toProduct), text, limit);
+  const products = (await q.allEffectiveProducts(db, familyId)).map(toProduct);
+  const english = text.trim() ? await q.globalProductEnglishNames(db) : new Map<string, string>();
+  return searchEffective(products, text, limit, (p) => {
+    const name = p.kind === 'global' && !p.overridden ? english.get(p.id) : undefined;
+    return name === undefined ? undefined : [name];
+  });
 }
 
 /** Global units, then the family's, each by category then name: the protocol's `sortUnits`. */
@@ -178,6 +186,19 @@ export async function clearOverride(w: FamilyWrite, actor: Actor | null, product
   sameFamily(w, actor);
   if (!(await q.globalProductExists(w.trx, productId))) throw productNotFound();
   await w.tombstone('family_product_overrides', { product_id: productId });
+}
+
+// The family's locale (api-contract §12)
+
+/**
+ * Call in the family write that changes the family's locale: every global product's effective
+ * name follows it, so the commit's `Changed` names `products` and the family's online devices
+ * pull it at once. Their pull, seeing a global cursor read in another locale, reads the global
+ * catalog again from the start in the new one (server/sync/pull.ts); no row is stamped here, the
+ * family version this write took is the change devices see.
+ */
+export function onFamilyLocaleChanged(w: FamilyWrite): void {
+  w.stamp(FAMILY_CATALOG_TABLES.products[0]);
 }
 
 // Family units

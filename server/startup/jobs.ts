@@ -8,16 +8,19 @@ import { stableId } from '../db/ids.js';
 import { catalogWrite } from '../db/family-write.js';
 import { createFamilyRow } from '../family/public.js';
 import { flagsToBits } from '../catalog/public.js';
-import { loadStapleProducts, loadUnits } from '../../seeds/load.js';
+import { loadProductNames, loadStapleProducts, loadUnits } from '../../seeds/load.js';
+import { DEFAULT_LOCALE, LOCALES } from '@family-shopping/client/protocol';
 import {
   anyFamilyExists,
   globalProductCategories,
+  globalProductNames,
   globalUnitCodes,
   insertGlobalProducts,
   insertGlobalUnits,
   keepSetting,
   lockDefaultFamilyCreation,
   setMissingProductCategories,
+  writeProductNames,
 } from './queries.js';
 
 /** Global units always exist, in every environment (tests included). */
@@ -71,6 +74,26 @@ export async function seedStapleProducts(db: Db): Promise<number> {
   });
 }
 
+/**
+ * The global products' names in the other languages (api-contract §12) from
+ * `seeds/product-names.json`: the names missing or different from the file's are written in one
+ * catalog write, which also moves the touched products' catalog version, so devices that pulled
+ * them before pull them again with their new names. Idempotent and safe with several instances
+ * starting at once, as the staple seeder: the catalog counter serialises the writes, and the
+ * write decides what is missing again under that lock. Returns how many names were written.
+ */
+export async function seedProductNames(db: Db): Promise<number> {
+  const file = loadProductNames();
+  const names = LOCALES.filter((l): l is keyof typeof file => l !== DEFAULT_LOCALE).flatMap((locale) =>
+    Object.entries(file[locale] ?? {}).map(([key, name]) => ({ key, locale, name })),
+  );
+  const stored = new Map((await globalProductNames(db)).map((n) => [`${n.locale} ${n.key}`, n.name]));
+  const known = new Set((await globalProductCategories(db)).map((p) => p.key));
+  const changed = names.filter((n) => known.has(n.key) && stored.get(`${n.locale} ${n.key}`) !== n.name);
+  if (changed.length === 0) return 0;
+  return catalogWrite({ db }, (trx, version) => writeProductNames(trx, changed, version));
+}
+
 /** JWT_SECRET from configuration, or one generated once and kept in the database. */
 export async function ensureJwtSecret(db: Db, configured: string | undefined): Promise<string> {
   if (configured) return configured;
@@ -105,6 +128,8 @@ export async function runStartupJobs(db: Db, config: Config, log: Logger): Promi
   if (config.NODE_ENV !== 'test') {
     const n = await seedStapleProducts(db);
     if (n > 0) log.info({ added: n }, 'Seeded staple products');
+    const named = await seedProductNames(db);
+    if (named > 0) log.info({ names: named }, 'Seeded product names');
   }
   return { jwtSecret };
 }

@@ -36,6 +36,52 @@ export async function setMissingProductCategories(
   return rows.length;
 }
 
+/** A global product's name in a language other than English, by the product's key. */
+export interface KeyedProductName {
+  key: string;
+  locale: string;
+  name: string;
+}
+
+/** Every stored name of a global product in another language, by the product's key. */
+export async function globalProductNames(q: Q): Promise<KeyedProductName[]> {
+  return (await q('product_names as n')
+    .join('products as p', 'p.id', 'n.product_id')
+    .select('p.key', 'n.locale', 'n.name')) as KeyedProductName[];
+}
+
+const NAMES_JSON = 'json_to_recordset(?::json) AS d(key text, locale text, name text)';
+
+/**
+ * Writes the names that are missing or differ, in this catalog write: first the products whose
+ * names change get the write's catalog version (devices pull them again, named anew), then their
+ * names are inserted or updated (the `product_names_stamped_product` trigger refuses a name whose
+ * product this write did not stamp). Names of unknown keys are skipped. Returns how many names
+ * were written.
+ */
+export async function writeProductNames(trx: Trx, names: KeyedProductName[], catalogVersion: string): Promise<number> {
+  if (names.length === 0) return 0;
+  const json = JSON.stringify(names);
+  await trx.raw(
+    `UPDATE products SET catalog_version = ?::bigint, updated_at = now()
+      WHERE id IN (SELECT p.id FROM ${NAMES_JSON}
+                     JOIN products p ON p.key = d.key
+                     LEFT JOIN product_names n ON n.product_id = p.id AND n.locale = d.locale
+                    WHERE n.name IS DISTINCT FROM d.name)`,
+    [catalogVersion, json],
+  );
+  const { rows } = (await trx.raw(
+    `INSERT INTO product_names (product_id, locale, name)
+       SELECT p.id, d.locale, d.name FROM ${NAMES_JSON}
+         JOIN products p ON p.key = d.key AND p.catalog_version = ?::bigint
+     ON CONFLICT (product_id, locale) DO UPDATE SET name = excluded.name
+       WHERE product_names.name IS DISTINCT FROM excluded.name
+     RETURNING product_id`,
+    [json, catalogVersion],
+  )) as { rows: unknown[] };
+  return rows.length;
+}
+
 /** Insert-or-ignore on the product key; returns how many were added. */
 export async function insertGlobalProducts(trx: Trx, rows: Record<string, unknown>[]): Promise<number> {
   const inserted = await trx('products').insert(rows).onConflict('key').ignore().returning('id');

@@ -23,12 +23,15 @@ import {
   DEFAULT_SECTION_CATEGORIES,
   DEFAULT_SECTIONS,
   defaultSectionId,
+  defaultSectionNames,
   type Category,
 } from '@family-shopping/client/protocol';
+import { familyLocale } from '../catalog/public.js';
 
 /** Created with every new store, in this walking order (positions 0..10), with ids derived from
  *  the store's (the SDK creates the same ones offline) and the categories of
- *  `DEFAULT_SECTION_CATEGORIES`, by position. */
+ *  `DEFAULT_SECTION_CATEGORIES`, by position; named in the family's locale
+ *  (`defaultSectionNames`; these are the English names). */
 export { DEFAULT_SECTIONS };
 
 type ReadDeps = Pick<Deps, 'db'>;
@@ -116,7 +119,9 @@ export async function createStore(
   if (existing) return { record: await storeWithSections(w.trx, w.familyId, existing), created: false };
   await assertNameFree(w, input.name);
   const store = await w.insert('stores', { id: lower(input.id) ?? newId(), name: input.name });
-  for (const [position, name] of DEFAULT_SECTIONS.entries()) {
+  // Named in the family's language (api-contract §12); the categories go by position.
+  const names = defaultSectionNames(await familyLocale(w.trx, w.familyId));
+  for (const [position, name] of names.entries()) {
     // Derived ids: the sections a device created offline with the store are these very rows. An
     // id already taken (another family's crafted row) falls back to a random one.
     const derived = defaultSectionId(String(store.id), position);

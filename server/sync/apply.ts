@@ -385,7 +385,7 @@ async function applyProduct(
     // A global doc's name, flags and category are the family's override of the product. A
     // category the override cannot hold (null while the global product has one) follows the
     // global product: the doc comes back with the effective one.
-    const base = (await baseGlobalProduct(w.trx, n.id))!;
+    const base = (await baseGlobalProduct(w.trx, w.familyId, n.id))!;
     const nameDiffers = n.name !== base.name;
     const flagsDiffer = !fieldEqual(
       'unitCategoryFlags',

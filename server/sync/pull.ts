@@ -14,7 +14,14 @@
 import type { Deps } from '../context.js';
 import type { Trx } from '../db/knex.js';
 import { AppError, validationFailed } from '../errors.js';
-import type { Checkpoint, CollectionName } from '@family-shopping/client/protocol';
+import {
+  DEFAULT_LOCALE,
+  isLocale,
+  type Checkpoint,
+  type CollectionName,
+  type Locale,
+} from '@family-shopping/client/protocol';
+import { familyLocale } from '../catalog/public.js';
 import { FAMILY_TABLE, familyDoc, isFamilyCollection, productDoc, unitDoc, type WireDoc } from './docs.js';
 import {
   MAX_ID,
@@ -80,10 +87,36 @@ function parsePosition(cp: Checkpoint): FamilyPosition {
   const bad = () => validationFailed([{ path: 'query.checkpoint.id', message: 'not a checkpoint this server issued' }]);
   if (rest.length || (rowId !== '' && !UUID.test(rowId)) || (issued !== undefined && !/^\d{1,18}$/.test(issued)))
     throw bad();
-  if (cp.catalogId !== undefined && cp.catalogId !== '' && !UUID.test(cp.catalogId)) {
+  if (cp.catalogId !== undefined) parseCatalogId(cp.catalogId);
+  return { cursor: { version: cp.version, id: rowId }, issuedAt: issued === undefined ? cp.version : Number(issued) };
+}
+
+/**
+ * The global cursor of a checkpoint: `catalogId` is the last global row's id, plus `/<locale>`
+ * when the docs named the products in a language other than English (api-contract §12). A plain
+ * id is English, as every checkpoint issued before the catalog had languages. The locale rides in
+ * the id, which every client sends back as it got it, so a client that knows nothing of it (an
+ * older SDK strips fields its schema does not name) still returns it.
+ */
+interface CatalogPosition {
+  cursor: Cursor;
+  locale: Locale;
+}
+
+function parseCatalogId(raw: string): { id: string; locale: Locale } {
+  const [rowId = '', locale = DEFAULT_LOCALE, ...rest] = raw.split('/');
+  if (rest.length || (rowId !== '' && !UUID.test(rowId)) || !isLocale(locale) || raw.endsWith(`/${DEFAULT_LOCALE}`)) {
     throw validationFailed([{ path: 'query.checkpoint.catalogId', message: 'not a checkpoint this server issued' }]);
   }
-  return { cursor: { version: cp.version, id: rowId }, issuedAt: issued === undefined ? cp.version : Number(issued) };
+  return { id: rowId, locale };
+}
+
+const catalogIdIn = (rowId: string, locale: Locale) => (locale === DEFAULT_LOCALE ? rowId : `${rowId}/${locale}`);
+
+function catalogPosition(cp: Checkpoint | null): CatalogPosition | null {
+  if (cp?.catalogVersion === undefined) return null;
+  const { id, locale } = parseCatalogId(cp.catalogId ?? '');
+  return { cursor: { version: cp.catalogVersion, id }, locale };
 }
 
 /**
@@ -174,11 +207,14 @@ export async function pullDocs(
       checkPosition(position, counters);
       const issuedAt = position?.issuedAt ?? counters.version;
 
-      const catalogCursor: Cursor | null =
-        checkpoint?.catalogVersion !== undefined
-          ? { version: checkpoint.catalogVersion, id: checkpoint.catalogId ?? '' }
-          : null;
-      if (catalogCursor && catalogCursor.version > (await catalogCounter(trx))) throw checkpointAhead();
+      const catalog = catalogPosition(checkpoint);
+      if (catalog && catalog.cursor.version > (await catalogCounter(trx))) throw checkpointAhead();
+      // The products are named in the family's locale, read in this snapshot with the rows. When
+      // it is not the one the client's global cursor was read in (the family changed its
+      // language), every global product's effective name may differ: the global side starts
+      // again from the beginning, in this locale; the family side goes on from its cursor.
+      const locale = collection === 'products' ? await familyLocale(trx, familyId) : DEFAULT_LOCALE;
+      const catalogCursor: Cursor | null = catalog && catalog.locale === locale ? catalog.cursor : null;
 
       // Family side first (family rows and overrides, by version), then the global catalog.
       const family =
@@ -208,7 +244,7 @@ export async function pullDocs(
       const next: Checkpoint = { version: familyNext.version, id: familyNext.id };
       if (catalogNext) {
         next.catalogVersion = catalogNext.version;
-        next.catalogId = catalogNext.id;
+        next.catalogId = catalogIdIn(catalogNext.id, locale);
       }
       return { documents, checkpoint: next };
     },

@@ -4,6 +4,8 @@ import { ITEM_DOC_JSON } from '../lists/public.js';
 import type { Knex } from 'knex';
 import {
   effectiveGlobalProducts,
+  globalProductsInFamilyLocale,
+  LOCALE_NAME_SQL,
   FAMILY_UNIT_COLUMNS,
   GLOBAL_UNIT_COLUMNS,
   type EffectiveProductRow,
@@ -243,12 +245,17 @@ export async function globalProductsAfter(
   >;
 }
 
-/** The global product's own values (no override), for deciding set vs clear of an override. */
+/** The global product's own values in the family's view (no override; the name in the family's
+ *  locale, else the English one), for deciding set vs clear of an override: a doc pushed with
+ *  the name the family sees is no override of it. */
 export async function baseGlobalProduct(
   q: Q,
+  familyId: string,
   id: string,
 ): Promise<{ name: string; unit_category_flags: number; category: string | null } | undefined> {
-  return (await q('products').where({ id }).first('name', 'unit_category_flags', 'category')) as
+  return (await globalProductsInFamilyLocale(q, familyId)
+    .where('p.id', id)
+    .first(q.raw(`${LOCALE_NAME_SQL} as name`), 'p.unit_category_flags', 'p.category')) as
     { name: string; unit_category_flags: number; category: string | null } | undefined;
 }
 
