@@ -7,7 +7,7 @@ import type * as z from 'zod/mini';
 import type { FamilyDatabase } from '../database.js';
 import { FamilyClientError, type ProblemFieldError } from '../errors.js';
 import { newId } from '../ids.js';
-import { fieldErrors, type CollectionName, type DocData } from '../protocol/index.js';
+import { fieldErrors, type CollectionName, type DocData, type Locale } from '../protocol/index.js';
 
 /** The docs the domain modules read and write, as the protocol defines them. */
 export type ProductDoc = DocData<'products'>;
@@ -22,6 +22,9 @@ export type SectionDoc = DocData<'sections'>;
 export interface DomainSession {
   userId: string;
   role: 'admin' | 'member';
+  /** The family's language as of the session's last refresh: it names a new store's default
+   *  sections, as the server names them (api-contract §12). Absent: English. */
+  familyLocale?: Locale;
 }
 
 export interface DomainContext {

@@ -1,14 +1,16 @@
 /**
  * `client.stores` and `client.sections`: stores with their sections in walking order, offline,
  * with the rules of `/api/stores…`: store names unique in the family (case-insensitive), the
- * default sections of a new store (same names, order, ids and categories as the server's),
+ * default sections of a new store (same names, in the family's language, order, ids and
+ * categories as the server's),
  * section changes for admins only.
  */
 import {
-  DEFAULT_SECTIONS,
+  DEFAULT_LOCALE,
   DEFAULT_SECTION_CATEGORIES,
   compareSections,
   defaultSectionId,
+  defaultSectionNames,
   sectionAddInput,
   sectionOrderInput,
   sectionUpdateInput,
@@ -61,8 +63,10 @@ export class Stores extends StoreModule {
     const now = this.ctx.now();
     const store: StoreDoc = { id: v.id ?? newId(), name: v.name, createdAt: now, updatedAt: now };
     const written = plain(await this.collection('stores').insert(store));
+    // Named in the family's language, as the server names the rows these ids become.
+    const names = defaultSectionNames(this.ctx.session()?.familyLocale ?? DEFAULT_LOCALE);
     await this.collection('sections').bulkUpsert(
-      DEFAULT_SECTIONS.map((name, position) => ({
+      names.map((name, position) => ({
         id: defaultSectionId(store.id, position),
         storeId: store.id,
         name,
