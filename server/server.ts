@@ -18,7 +18,7 @@ import { buildApp } from './app.js';
 import { jwtKey } from './auth/tokens.js';
 import { DetailCache } from './lists/detail-cache.js';
 import { DETAIL_FUNCTION } from './lists/queries.js';
-import { ITEMS_PAGE_FUNCTIONS } from './sync/queries.js';
+import { ITEM_PHASE_PAGE_FUNCTION, ITEMS_PAGE_FUNCTIONS } from './sync/queries.js';
 import { createStatementFunction } from './db/statement-function.js';
 import { clientErrorHandler } from './http/middleware.js';
 import type { ApiRouter } from './http/route.js';
@@ -75,7 +75,12 @@ export interface RunningServer {
 }
 
 /** The statements kept as functions on PGlite (server/db/statement-function.ts). */
-const STATEMENT_FUNCTIONS = [DETAIL_FUNCTION, ITEMS_PAGE_FUNCTIONS.first, ITEMS_PAGE_FUNCTIONS.next];
+const STATEMENT_FUNCTIONS = [
+  DETAIL_FUNCTION,
+  ITEMS_PAGE_FUNCTIONS.first,
+  ITEMS_PAGE_FUNCTIONS.next,
+  ITEM_PHASE_PAGE_FUNCTION,
+];
 
 export async function startServer(options: StartOptions = {}): Promise<RunningServer> {
   const config: Config = loadConfig(options.env ?? process.env);

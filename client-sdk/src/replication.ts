@@ -123,6 +123,14 @@ function requestSent(): Promise<void> | undefined {
   return immediate ? new Promise((resolve) => void immediate(resolve)) : undefined;
 }
 
+/**
+ * The order the replications start in, so the start pulls' requests go out in it: the items,
+ * the biggest collection, last, after what the lists page and a list need besides them (a first
+ * sync of items then brings the active ones first and the history after: docs/sync.md "A first
+ * sync of items in phases").
+ */
+const START_ORDER: readonly CollectionName[] = [...COLLECTIONS.filter((c) => c !== 'items'), 'items'];
+
 /** Thrown into RxDB once the replication is stopping or must stop (426). */
 class ReplicationHalted extends Error {
   override readonly name = 'ReplicationHalted';
@@ -186,7 +194,7 @@ export class Replications {
         },
       };
     }
-    for (const c of COLLECTIONS) {
+    for (const c of START_ORDER) {
       this.streams[c] = new Subject();
       this.states[c] = this.replicate(c);
     }

@@ -23,6 +23,7 @@ import {
 } from '@family-shopping/client/protocol';
 import { familyLocale } from '../catalog/public.js';
 import { FAMILY_TABLE, familyDoc, isFamilyCollection, productDoc, unitDoc, type WireDoc } from './docs.js';
+import { isItemPhaseWalk, pullItemsInPhases } from './pull-items.js';
 import {
   MAX_ID,
   catalogCounter,
@@ -161,6 +162,9 @@ export async function pullDocs(
   checkpoint: Checkpoint | null,
   limit: number,
 ): Promise<PullResult> {
+  // Items from no checkpoint: active items first, then history (pull-items.ts).
+  if (collection === 'items' && isItemPhaseWalk(checkpoint))
+    return pullItemsInPhases(deps, familyId, checkpoint, limit);
   const position = checkpoint ? parsePosition(checkpoint) : null;
   const familyCursor: Cursor | null = position?.cursor ?? null;
 

@@ -173,6 +173,125 @@ export async function itemDocsJsonAfter(
   };
 }
 
+// --- a first sync of items in phases (pull-items.ts) ---------------------------------------
+
+/** One page of a walk in phases: `:limit` docs after the active cursor (`:activeVersion`,
+ *  `:activeId`), then after the history cursor (`:historyVersion`, `:historyId`), both up to
+ *  `:upTo` (null: the family's counter in this snapshot), then after `:upTo` in (version, id)
+ *  order, tombstones included. One row: the docs' JSON text (`ITEM_DOC_JSON`), the rows read
+ *  (more than `limit`: the page stopped before the end), the phase, version and id of the
+ *  page's last row, the counters and the V0 used, all of one snapshot. */
+const PHASE_PAGE_SQL = (() => {
+  const branch = (phase: number, where: string) => `(SELECT ${phase} AS ph, i.version, i.id, ${ITEM_DOC_JSON} AS j
+       FROM shopping_list_items i
+       WHERE i.family_id = :familyId::uuid AND ${where}
+       ORDER BY i.version, i.id LIMIT :limit::int + 1)`;
+  const upTo = 'i.version <= (SELECT up_to FROM u)';
+  const after = (v: string, id: string) =>
+    `i.version >= :${v}::bigint AND (i.version, i.id) > (:${v}::bigint, :${id}::uuid)`;
+  const last = (col: string) => `(array_agg(${col} ORDER BY r.rn DESC) FILTER (WHERE r.rn <= :limit::int))[1]`;
+  return `WITH c AS (SELECT version, tombstone_horizon FROM family_counters WHERE family_id = :familyId::uuid),
+     u AS (SELECT coalesce(:upTo::bigint, (SELECT version FROM c), 0) AS up_to)
+   SELECT
+     coalesce('[' || string_agg(r.j, ',' ORDER BY r.rn) FILTER (WHERE r.rn <= :limit::int) || ']', '[]') AS docs,
+     count(*)::int AS row_count,
+     ${last('r.ph')} AS last_phase,
+     ${last('r.version::text')} AS last_version,
+     ${last('r.id::text')} AS last_id,
+     (SELECT version::text FROM c) AS counter_version,
+     (SELECT tombstone_horizon::text FROM c) AS counter_horizon,
+     (SELECT up_to::text FROM u) AS up_to
+   FROM (
+     SELECT p.*, row_number() OVER (ORDER BY p.ph, p.version, p.id) AS rn FROM (
+       ${branch(0, `i.removed_at IS NULL AND NOT i.deleted AND ${upTo} AND ${after('activeVersion', 'activeId')}`)}
+       UNION ALL
+       ${branch(1, `(i.removed_at IS NOT NULL OR i.deleted) AND ${upTo} AND ${after('historyVersion', 'historyId')}`)}
+       UNION ALL
+       ${branch(2, 'i.version > (SELECT up_to FROM u)')}
+     ) p
+   ) r`;
+})();
+
+/** The phase page's statement, kept as a function on PGlite (server/server.ts). */
+export const ITEM_PHASE_PAGE_FUNCTION = statementFunction({
+  name: 'fs_items_phase_page',
+  sql: PHASE_PAGE_SQL,
+  args: [
+    ['familyId', 'uuid'],
+    ['upTo', 'bigint'],
+    ['activeVersion', 'bigint'],
+    ['activeId', 'uuid'],
+    ['historyVersion', 'bigint'],
+    ['historyId', 'uuid'],
+    ['limit', 'int'],
+  ],
+  returns:
+    'TABLE (docs text, row_count int, last_phase int, last_version text, last_id text, counter_version text, counter_horizon text, up_to text)',
+});
+
+interface PhasePageRow {
+  docs: string;
+  row_count: number | string;
+  last_phase: number | string | null;
+  last_version: string | null;
+  last_id: string | null;
+  counter_version: string | null;
+  counter_horizon: string | null;
+  up_to: string;
+}
+
+/** Where each phase of a first sync of items stands: V0 (null: the family's counter in this
+ *  snapshot) and the cursors of the active and history phases. */
+export interface ItemPhaseCursors {
+  upTo: number | null;
+  active: Cursor;
+  history: Cursor;
+}
+
+/** A page of a first sync of items in phases (`PHASE_PAGE_SQL`): the docs' JSON text, the rows
+ *  read, the phase (0 active, 1 history, 2 after V0), version and id of the page's last row, the
+ *  family's counters and the V0 used, all of one snapshot. `viaFunction`: through
+ *  `ITEM_PHASE_PAGE_FUNCTION` (PGlite), the same rows. */
+export async function itemPhasePage(
+  q: Q,
+  familyId: string,
+  cursors: ItemPhaseCursors,
+  limit: number,
+  { viaFunction = false }: { viaFunction?: boolean } = {},
+): Promise<{
+  json: string;
+  rows: number;
+  last: { phase: 0 | 1 | 2; version: string; id: string } | null;
+  counters: Counters;
+  upTo: number;
+}> {
+  const fn = ITEM_PHASE_PAGE_FUNCTION;
+  const bindings = {
+    familyId,
+    upTo: cursors.upTo === null ? null : String(cursors.upTo),
+    activeVersion: String(cursors.active.version),
+    activeId: cursors.active.id || MIN_ID,
+    historyVersion: String(cursors.history.version),
+    historyId: cursors.history.id || MIN_ID,
+    limit,
+  };
+  const { rows } = (await q
+    .raw(viaFunction ? fn.call : fn.sql, bindings)
+    .options(prepared(viaFunction ? `${fn.name}_call` : fn.name))) as { rows: PhasePageRow[] };
+  const row = rows[0]!;
+  const read = Number(row.row_count);
+  return {
+    json: row.docs,
+    rows: read,
+    last:
+      read === 0 || row.last_id === null || row.last_version === null
+        ? null
+        : { phase: Number(row.last_phase) as 0 | 1 | 2, version: row.last_version, id: row.last_id },
+    counters: { version: Number(row.counter_version ?? 0), horizon: Number(row.counter_horizon ?? 0) },
+    upTo: Number(row.up_to),
+  };
+}
+
 // --- effective product catalog ------------------------------------------------------------
 
 const effectiveGlobalProductsWithCursor = (q: Q, familyId: string) =>
