@@ -19,6 +19,31 @@ export const noContent = (description = 'Done, no content'): Record<number, Resp
   204: { description },
 });
 
+/** The 404 of a route whose path names a record. */
+export const NOT_FOUND: ResponseSpec = { description: 'Not found' };
+
+/** A create with a client-chosen id (`Created`): 201 with the new record, 200 with the record
+ *  the family already has under that id (a re-send), 409 when the id is taken elsewhere; then
+ *  the route's own (which may restate any of these). */
+export const createdById = (
+  schema: z.core.$ZodType,
+  /** The record with its article, as the 200 names it: `A list`, `An item`. */
+  aRecord: string,
+  more: Record<number, ResponseSpec> = {},
+): Record<number, ResponseSpec> => ({
+  201: { description: 'Created', schema },
+  200: { description: `${aRecord} with that id already exists in the family`, schema },
+  409: { description: 'Id taken elsewhere (id_conflict)' },
+  ...more,
+});
+
+/** A delete: 204 without a body, 404 when the path names no record; then the route's own. */
+export const deleted = (more: Record<number, ResponseSpec> = {}): Record<number, ResponseSpec> => ({
+  204: { description: 'Deleted' },
+  404: NOT_FOUND,
+  ...more,
+});
+
 /** An error response; the body is problem+json. List the `code`s the client may see. */
 export const problem = (status: number, ...codes: string[]): Record<number, ResponseSpec> => ({
   [status]: { description: codes.length ? `Problem: ${codes.map((c) => `\`${c}\``).join(', ')}` : 'Problem', codes },

@@ -10,7 +10,9 @@ import {
   recipeUpdateInput,
   recordSchemas,
 } from '@family-shopping/client/protocol';
-import { uuid, writeAs } from '../shared/common.js';
+import { uuid } from '../shared/common.js';
+import { featureRoutes } from '../http/feature-routes.js';
+import { createdById, deleted, NOT_FOUND } from '../openapi/responses.js';
 import { ItemSchema, QUANTITY_REFS } from '../lists/public.js';
 import {
   addIngredient,
@@ -54,163 +56,110 @@ const CopyResult = z.object({
 
 const RecipeParams = z.object({ recipeId: uuid() });
 const IngredientParams = z.object({ recipeId: uuid(), ingredientId: uuid() });
-const TAG = 'Recipes';
-const notFound = { description: 'Not found' };
 const refsInvalid = { description: 'Invalid; unit_not_found or product_not_found' };
 
 export function registerRecipeRoutes(api: ApiRouter, deps: Deps): void {
-  api.add(
+  const routes = featureRoutes(api, deps, 'Recipes');
+
+  routes.read(
     {
       method: 'get',
       path: '/recipes',
       summary: "The family's recipes",
-      tag: TAG,
-      access: 'member',
       responses: { 200: { description: 'Recipes', schema: z.array(RecipeSummarySchema) } },
     },
-    async (ctx, { actor }) => {
-      ctx.body = await listRecipes(deps, actor);
-    },
+    ({ actor }) => listRecipes(deps, actor),
   );
 
-  api.add(
+  routes.create(
     {
       method: 'post',
       path: '/recipes',
       summary: 'Create a recipe, optionally with ingredients',
-      tag: TAG,
-      access: 'member',
       body: RecipeBody,
       // Nested ingredient refs (`ingredients.N.unitOfMeasureId`, ...) follow the ingredient rules.
-      responses: {
-        201: { description: 'Created', schema: RecipeSchema },
-        200: { description: 'A recipe with that id already exists in the family', schema: RecipeSchema },
-        400: refsInvalid,
-        409: { description: 'Id taken elsewhere (id_conflict)' },
-      },
+      responses: createdById(RecipeSchema, 'A recipe', { 400: refsInvalid }),
     },
-    async (ctx, { actor, body }) => {
-      const r = await writeAs(deps, actor, (w) => createRecipe(w, actor, body));
-      ctx.status = r.created ? 201 : 200;
-      ctx.body = r.record;
-    },
+    (w, { actor, body }) => createRecipe(w, actor, body),
   );
 
-  api.add(
+  routes.read(
     {
       method: 'get',
       path: '/recipes/:recipeId',
       summary: 'A recipe with its ingredients in position order',
-      tag: TAG,
-      access: 'member',
       params: RecipeParams,
-      responses: { 200: { description: 'Recipe', schema: RecipeSchema }, 404: notFound },
+      responses: { 200: { description: 'Recipe', schema: RecipeSchema }, 404: NOT_FOUND },
     },
-    async (ctx, { actor, params }) => {
-      ctx.body = await getRecipe(deps, actor, params.recipeId);
-    },
+    ({ actor, params }) => getRecipe(deps, actor, params.recipeId),
   );
 
-  api.add(
+  routes.write(
     {
       method: 'patch',
       path: '/recipes/:recipeId',
       summary: 'Edit a recipe',
-      tag: TAG,
-      access: 'member',
       params: RecipeParams,
       body: RecipePatchBody,
-      responses: { 200: { description: 'Recipe', schema: RecipeSchema }, 404: notFound },
+      responses: { 200: { description: 'Recipe', schema: RecipeSchema }, 404: NOT_FOUND },
     },
-    async (ctx, { actor, params, body }) => {
-      ctx.body = await writeAs(deps, actor, (w) => updateRecipe(w, actor, params.recipeId, body));
-    },
+    (w, { actor, params, body }) => updateRecipe(w, actor, params.recipeId, body),
   );
 
-  api.add(
+  routes.remove(
     {
       method: 'delete',
       path: '/recipes/:recipeId',
       summary: 'Delete a recipe and its ingredients',
-      tag: TAG,
-      access: 'member',
       params: RecipeParams,
-      responses: { 204: { description: 'Deleted' }, 404: notFound },
+      responses: deleted(),
     },
-    async (ctx, { actor, params }) => {
-      await writeAs(deps, actor, (w) => deleteRecipe(w, actor, params.recipeId));
-      ctx.status = 204;
-    },
+    (w, { actor, params }) => deleteRecipe(w, actor, params.recipeId),
   );
 
-  api.add(
+  routes.create(
     {
       method: 'post',
       path: '/recipes/:recipeId/ingredients',
       summary: 'Add an ingredient (appended when no position)',
-      tag: TAG,
-      access: 'member',
       params: RecipeParams,
       body: IngredientBody,
       bodyRefs: QUANTITY_REFS,
-      responses: {
-        201: { description: 'Created', schema: IngredientSchema },
-        200: { description: 'An ingredient with that id already exists in the family', schema: IngredientSchema },
-        400: refsInvalid,
-        404: notFound,
-        409: { description: 'Id taken elsewhere (id_conflict)' },
-      },
+      responses: createdById(IngredientSchema, 'An ingredient', { 400: refsInvalid, 404: NOT_FOUND }),
     },
-    async (ctx, { actor, params, body }) => {
-      const r = await writeAs(deps, actor, (w) => addIngredient(w, actor, params.recipeId, body));
-      ctx.status = r.created ? 201 : 200;
-      ctx.body = r.record;
-    },
+    (w, { actor, params, body }) => addIngredient(w, actor, params.recipeId, body),
   );
 
-  api.add(
+  routes.write(
     {
       method: 'patch',
       path: '/recipes/:recipeId/ingredients/:ingredientId',
       summary: 'Edit an ingredient (partial)',
-      tag: TAG,
-      access: 'member',
       params: IngredientParams,
       body: IngredientPatchBody,
       bodyRefs: QUANTITY_REFS,
-      responses: { 200: { description: 'Ingredient', schema: IngredientSchema }, 400: refsInvalid, 404: notFound },
+      responses: { 200: { description: 'Ingredient', schema: IngredientSchema }, 400: refsInvalid, 404: NOT_FOUND },
     },
-    async (ctx, { actor, params, body }) => {
-      ctx.body = await writeAs(deps, actor, (w) =>
-        updateIngredient(w, actor, params.recipeId, params.ingredientId, body),
-      );
-    },
+    (w, { actor, params, body }) => updateIngredient(w, actor, params.recipeId, params.ingredientId, body),
   );
 
-  api.add(
+  routes.remove(
     {
       method: 'delete',
       path: '/recipes/:recipeId/ingredients/:ingredientId',
       summary: 'Delete an ingredient',
-      tag: TAG,
-      access: 'member',
       params: IngredientParams,
-      responses: { 204: { description: 'Deleted' }, 404: notFound },
+      responses: deleted(),
     },
-    async (ctx, { actor, params }) => {
-      await writeAs(deps, actor, (w) => deleteIngredient(w, actor, params.recipeId, params.ingredientId));
-      ctx.status = 204;
-    },
+    (w, { actor, params }) => deleteIngredient(w, actor, params.recipeId, params.ingredientId),
   );
 
-  api.add(
+  routes.write(
     {
       method: 'post',
       path: '/recipes/:recipeId/copy-to-list',
       summary:
         'Copy the ingredients (all or some) onto a list as items, verbatim or scaled to other servings, optionally merged into matching items',
-      tag: TAG,
-      access: 'member',
       params: RecipeParams,
       body: CopyBody,
       bodyRefs: ['listId', 'ingredientIds'],
@@ -223,12 +172,10 @@ export function registerRecipeRoutes(api: ApiRouter, deps: Deps): void {
           description:
             'Invalid; list_not_found, ingredient_not_found, or recipe_servings_unset (servings asked of a recipe without servings)',
         },
-        404: notFound,
+        404: NOT_FOUND,
       },
     },
-    async (ctx, { actor, params, body }) => {
-      ctx.body = await writeAs(deps, actor, (w) => copyRecipeToList(w, actor, params.recipeId, body));
-      ctx.status = 201;
-    },
+    (w, { actor, params, body }) => copyRecipeToList(w, actor, params.recipeId, body),
+    201,
   );
 }

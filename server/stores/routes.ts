@@ -10,7 +10,9 @@ import {
   storeCreateInput,
   storeUpdateInput,
 } from '@family-shopping/client/protocol';
-import { uuid, writeAs } from '../shared/common.js';
+import { uuid } from '../shared/common.js';
+import { featureRoutes } from '../http/feature-routes.js';
+import { createdById, deleted, NOT_FOUND } from '../openapi/responses.js';
 import { deleteStoreAndDetachLists } from '../lists/public.js';
 import {
   createSection,
@@ -43,144 +45,102 @@ const SectionBody = sectionAddInput;
 const SectionPatch = sectionUpdateInput;
 const OrderBody = sectionOrderInput;
 
-const TAG = 'Stores';
+const notAdmin = { description: 'Not an admin' };
 
 export function registerStoreRoutes(api: ApiRouter, deps: Deps): void {
-  api.add(
+  const routes = featureRoutes(api, deps, 'Stores');
+
+  routes.read(
     {
       method: 'get',
       path: '/stores',
       summary: "List the family's stores with their sections",
-      tag: TAG,
-      access: 'member',
       responses: { 200: { description: 'Stores', schema: z.array(StoreSchema) } },
     },
-    async (ctx, { actor }) => {
-      ctx.body = await listStores(deps, actor);
-    },
+    ({ actor }) => listStores(deps, actor),
   );
 
-  api.add(
+  routes.create(
     {
       method: 'post',
       path: '/stores',
       summary: 'Create a store with the default sections',
-      tag: TAG,
-      access: 'member',
       body: StoreBody,
-      responses: {
-        201: { description: 'Created', schema: StoreSchema },
-        200: { description: 'A store with that id already exists in the family', schema: StoreSchema },
+      responses: createdById(StoreSchema, 'A store', {
         409: { description: 'Name taken (duplicate_name) or id taken elsewhere (id_conflict)' },
-      },
+      }),
     },
-    async (ctx, { actor, body }) => {
-      const r = await writeAs(deps, actor, (w) => createStore(w, actor, body));
-      ctx.status = r.created ? 201 : 200;
-      ctx.body = r.record;
-    },
+    (w, { actor, body }) => createStore(w, actor, body),
   );
 
-  api.add(
+  routes.read(
     {
       method: 'get',
       path: '/stores/:storeId',
       summary: 'Get a store with its sections',
-      tag: TAG,
-      access: 'member',
       params: StoreParams,
-      responses: { 200: { description: 'Store', schema: StoreSchema }, 404: { description: 'Not found' } },
+      responses: { 200: { description: 'Store', schema: StoreSchema }, 404: NOT_FOUND },
     },
-    async (ctx, { actor, params }) => {
-      ctx.body = await getStore(deps, actor, params.storeId);
-    },
+    ({ actor, params }) => getStore(deps, actor, params.storeId),
   );
 
-  api.add(
+  routes.write(
     {
       method: 'patch',
       path: '/stores/:storeId',
       summary: 'Rename a store',
-      tag: TAG,
-      access: 'member',
       params: StoreParams,
       body: StorePatch,
       responses: {
         200: { description: 'Store', schema: StoreSchema },
-        404: { description: 'Not found' },
+        404: NOT_FOUND,
         409: { description: 'Name taken (duplicate_name)' },
       },
     },
-    async (ctx, { actor, params, body }) => {
-      ctx.body = await writeAs(deps, actor, (w) => renameStore(w, actor, params.storeId, body));
-    },
+    (w, { actor, params, body }) => renameStore(w, actor, params.storeId, body),
   );
 
-  api.add(
+  routes.remove(
     {
       method: 'delete',
       path: '/stores/:storeId',
       summary: 'Delete a store; its lists lose their store and its items their section',
-      tag: TAG,
-      access: 'member',
       params: StoreParams,
-      responses: { 204: { description: 'Deleted' }, 404: { description: 'Not found' } },
+      responses: deleted(),
     },
-    async (ctx, { actor, params }) => {
-      await writeAs(deps, actor, (w) => deleteStoreAndDetachLists(w, actor, params.storeId));
-      ctx.status = 204;
-    },
+    (w, { actor, params }) => deleteStoreAndDetachLists(w, actor, params.storeId),
   );
 
-  api.add(
+  routes.read(
     {
       method: 'get',
       path: '/stores/:storeId/sections',
       summary: "A store's sections in walking order",
-      tag: TAG,
-      access: 'member',
       params: StoreParams,
-      responses: {
-        200: { description: 'Sections', schema: z.array(SectionSchema) },
-        404: { description: 'Not found' },
-      },
+      responses: { 200: { description: 'Sections', schema: z.array(SectionSchema) }, 404: NOT_FOUND },
     },
-    async (ctx, { actor, params }) => {
-      ctx.body = await listSections(deps, actor, params.storeId);
-    },
+    ({ actor, params }) => listSections(deps, actor, params.storeId),
   );
 
-  api.add(
+  routes.create(
     {
       method: 'post',
       path: '/stores/:storeId/sections',
       summary: 'Add a section (appended when no position is given)',
-      tag: TAG,
       access: 'admin',
       params: StoreParams,
       body: SectionBody,
-      responses: {
-        201: { description: 'Created', schema: SectionSchema },
-        200: { description: 'A section with that id already exists in the family', schema: SectionSchema },
-        403: { description: 'Not an admin' },
-        404: { description: 'Not found' },
-        409: { description: 'Id taken elsewhere (id_conflict)' },
-      },
+      responses: createdById(SectionSchema, 'A section', { 403: notAdmin, 404: NOT_FOUND }),
     },
-    async (ctx, { actor, params, body }) => {
-      const r = await writeAs(deps, actor, (w) => createSection(w, actor, params.storeId, body));
-      ctx.status = r.created ? 201 : 200;
-      ctx.body = r.record;
-    },
+    (w, { actor, params, body }) => createSection(w, actor, params.storeId, body),
   );
 
   // Registered before `/sections/:sectionId` so "order" is never taken for a section id.
-  api.add(
+  routes.write(
     {
       method: 'put',
       path: '/stores/:storeId/sections/order',
       summary: "Reorder a store's sections (exactly the store's section ids)",
-      tag: TAG,
       access: 'admin',
       params: StoreParams,
       body: OrderBody,
@@ -188,52 +148,35 @@ export function registerStoreRoutes(api: ApiRouter, deps: Deps): void {
       responses: {
         200: { description: 'Sections in the new order', schema: z.array(SectionSchema) },
         400: { description: "Not exactly the store's section ids" },
-        403: { description: 'Not an admin' },
-        404: { description: 'Not found' },
+        403: notAdmin,
+        404: NOT_FOUND,
       },
     },
-    async (ctx, { actor, params, body }) => {
-      ctx.body = await writeAs(deps, actor, (w) => reorderSections(w, actor, params.storeId, body.sectionIds));
-    },
+    (w, { actor, params, body }) => reorderSections(w, actor, params.storeId, body.sectionIds),
   );
 
-  api.add(
+  routes.write(
     {
       method: 'patch',
       path: '/stores/:storeId/sections/:sectionId',
       summary: 'Rename a section and/or set its category',
-      tag: TAG,
       access: 'admin',
       params: SectionParams,
       body: SectionPatch,
-      responses: {
-        200: { description: 'Section', schema: SectionSchema },
-        403: { description: 'Not an admin' },
-        404: { description: 'Not found' },
-      },
+      responses: { 200: { description: 'Section', schema: SectionSchema }, 403: notAdmin, 404: NOT_FOUND },
     },
-    async (ctx, { actor, params, body }) => {
-      ctx.body = await writeAs(deps, actor, (w) => updateSection(w, actor, params.storeId, params.sectionId, body));
-    },
+    (w, { actor, params, body }) => updateSection(w, actor, params.storeId, params.sectionId, body),
   );
 
-  api.add(
+  routes.remove(
     {
       method: 'delete',
       path: '/stores/:storeId/sections/:sectionId',
       summary: 'Delete a section; its items survive with sectionId null',
-      tag: TAG,
       access: 'admin',
       params: SectionParams,
-      responses: {
-        204: { description: 'Deleted' },
-        403: { description: 'Not an admin' },
-        404: { description: 'Not found' },
-      },
+      responses: deleted({ 403: notAdmin }),
     },
-    async (ctx, { actor, params }) => {
-      await writeAs(deps, actor, (w) => deleteSection(w, actor, params.storeId, params.sectionId));
-      ctx.status = 204;
-    },
+    (w, { actor, params }) => deleteSection(w, actor, params.storeId, params.sectionId),
   );
 }
