@@ -1,4 +1,6 @@
 /** The session body of register, login and refresh (api-contract §3), and token timing. */
+import type { Locale } from './protocol/index.js';
+
 export type Role = 'admin' | 'member';
 
 /** Why the session changed: `signed_in` (register/login), `refreshed`, `signed_out` (logout
@@ -27,8 +29,11 @@ export interface Session {
   refreshToken: string;
   /** Access token lifetime in seconds, as answered by the server. */
   expiresIn: number;
-  user: { id: string; email: string; userName: string; emailConfirmed: boolean };
-  family: { id: string; name: string };
+  /** `locale`: the language the user chose (`PATCH /api/me`); null: none, follow the browser. */
+  user: { id: string; email: string; userName: string; emailConfirmed: boolean; locale: Locale | null };
+  /** `locale`: the family's language (`PATCH /api/family`, admin): its default sections' and
+   *  catalog's names. As of the session's last refresh. */
+  family: { id: string; name: string; locale: Locale };
   role: Role;
 }
 

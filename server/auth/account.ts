@@ -1,12 +1,14 @@
 // Self-service of a signed-in user (contract section 7): change the password, change the user
-// name, confirm the email address. No Koa types here.
+// name and language, confirm the email address. No Koa types here.
 import type { Actor, Deps } from '../context.js';
 import { newId, randomToken, sha256 } from '../db/ids.js';
 import { AppError, badRequest, unauthenticated } from '../errors.js';
 import { confirmEmailLink, emailConfirmationEmail } from '../mail/public.js';
 import { findFamily } from '../family/public.js';
 import { hashPassword, verifyPassword } from './passwords.js';
-import { userRecord } from './session.js';
+import { familyRef, userRecord } from './session.js';
+import { recipientLocale } from './locale.js';
+import type { UpdateMeInput } from './schemas.js';
 import {
   findEmailConfirmation,
   findUserById,
@@ -17,7 +19,7 @@ import {
   markEmailConfirmed,
   revokeRefreshTokensExceptChain,
   updatePasswordHash,
-  updateUserName,
+  updateProfile,
   userNameTaken,
   type EmailConfirmationRow,
 } from './queries.js';
@@ -60,16 +62,25 @@ export async function changePassword(
   });
 }
 
-/** New user name, unique in any letter case (the unique index settles a race: 409 as well). */
-export async function changeUserName(deps: Deps, actor: Actor, userName: string) {
+/**
+ * `PATCH /api/me`: a new user name, unique in any letter case (the unique index settles a race:
+ * 409 as well), and/or the user's language (null: none chosen). Both or nothing change.
+ */
+export async function updateMe(deps: Deps, actor: Actor, input: UpdateMeInput) {
   const user = await deps.db.transaction(async (trx) => {
-    if (await userNameTaken(trx, userName, actor.userId)) throw duplicateUserName();
-    await updateUserName(trx, actor.userId, userName, deps.clock.now());
+    if (input.userName !== undefined && (await userNameTaken(trx, input.userName, actor.userId))) {
+      throw duplicateUserName();
+    }
+    const patch = {
+      ...(input.userName !== undefined ? { user_name: input.userName } : {}),
+      ...(input.locale !== undefined ? { locale: input.locale } : {}),
+    };
+    await updateProfile(trx, actor.userId, patch, deps.clock.now());
     return findUserById(trx, actor.userId);
   });
   const family = await findFamily(deps.db, actor.familyId);
   if (!user || !family) throw unauthenticated();
-  return { user: userRecord(user), family: { id: family.id, name: family.name }, role: actor.role };
+  return { user: userRecord(user), family: familyRef(family), role: actor.role };
 }
 
 /**
@@ -93,12 +104,15 @@ export async function requestEmailConfirmation(deps: Deps, actor: Actor): Promis
       expires_at: expiresAt,
     });
   });
+  const locale = await recipientLocale(deps.db, user);
   void deps.mailer?.sendInBackground((base) =>
     emailConfirmationEmail({
       to: user.email,
       userName: user.user_name,
       link: confirmEmailLink(base, token),
       expiresAt,
+      validHours: EMAIL_CONFIRMATION_TTL_MS / 3600_000,
+      locale,
     }),
   );
   return 'sent';

@@ -1,9 +1,11 @@
 // Forgotten passwords: an emailed single-use link valid for 15 minutes, only for users whose
-// email is confirmed. forgot-password answers the same whatever the email.
+// email is confirmed. forgot-password answers the same whatever the email. The mail speaks the
+// user's language (`recipientLocale`).
 import type { Deps } from '../context.js';
 import { newId, randomToken, sha256 } from '../db/ids.js';
 import { badRequest } from '../errors.js';
 import { passwordResetEmail, resetLink } from '../mail/public.js';
+import { recipientLocale } from './locale.js';
 import { hashPassword } from './passwords.js';
 import {
   findResetToken,
@@ -29,8 +31,16 @@ export async function forgotPassword(deps: Deps, email: string): Promise<{ messa
   const user = await findUserByEmail(deps.db, email);
   if (user && user.email_confirmed_at) {
     const { token, expiresAt } = await issueResetToken(deps, user.id, RESET_TOKEN_TTL_MS);
+    const locale = await recipientLocale(deps.db, user);
     void deps.mailer?.sendInBackground((base) =>
-      passwordResetEmail({ to: user.email, userName: user.user_name, link: resetLink(base, token), expiresAt }),
+      passwordResetEmail({
+        to: user.email,
+        userName: user.user_name,
+        link: resetLink(base, token),
+        expiresAt,
+        validMinutes: RESET_TOKEN_TTL_MS / 60_000,
+        locale,
+      }),
     );
   }
   return { message: FORGOT_PASSWORD_MESSAGE };

@@ -22,5 +22,6 @@ export {
   MemberRecord,
   RoleBody,
   UpdateFamilyBody,
+  type UpdateFamilyInput,
 } from './schemas.js';
 export { jwtKey, tokenActor, tokenMembership, verifyAccessToken, type AccessClaims } from './tokens.js';

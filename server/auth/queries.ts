@@ -3,6 +3,7 @@
 // Every function takes the handle to use (the transaction inside a write: never deps.db there).
 import { prepared, type Db, type Trx } from '../db/knex.js';
 import type { Role } from '../context.js';
+import type { Locale } from '@family-shopping/client/protocol';
 
 type Q = Db | Trx;
 
@@ -12,12 +13,15 @@ export interface UserRow {
   user_name: string;
   password_hash: string;
   email_confirmed_at: Date | null;
+  /** The language the user chose (null: none). */
+  locale: Locale | null;
   created_at: Date;
 }
 
 export interface MembershipRow {
   family_id: string;
   family_name: string;
+  family_locale: Locale;
   role: Role;
   created_at: Date;
 }
@@ -49,7 +53,15 @@ export async function readmitUser(
       email_confirmed_at: values.now,
       updated_at: values.now,
     })
-    .returning(['id', 'email', 'user_name', 'password_hash', 'email_confirmed_at', 'created_at'])) as UserRow[];
+    .returning([
+      'id',
+      'email',
+      'user_name',
+      'password_hash',
+      'email_confirmed_at',
+      'locale',
+      'created_at',
+    ])) as UserRow[];
   return row!;
 }
 
@@ -66,7 +78,9 @@ export const membershipOf = (q: Q, userId: string) =>
   q('family_memberships as m')
     .join('families as f', 'f.id', 'm.family_id')
     .where('m.user_id', userId)
-    .first('m.family_id', 'f.name as family_name', 'm.role', 'm.created_at') as Promise<MembershipRow | undefined>;
+    .first('m.family_id', 'f.name as family_name', 'f.locale as family_locale', 'm.role', 'm.created_at') as Promise<
+    MembershipRow | undefined
+  >;
 
 export async function familyHasAdmin(q: Q, familyId: string): Promise<boolean> {
   return !!(await q('family_memberships').where({ family_id: familyId, role: 'admin' }).first('id'));
@@ -79,8 +93,16 @@ export async function insertMembership(
   await q('family_memberships').insert(row);
 }
 
-export async function updateUserName(q: Q, userId: string, userName: string, now: Date): Promise<void> {
-  await q('users').where({ id: userId }).update({ user_name: userName, updated_at: now });
+/** Changes the fields given (a user name, a language or none: null). */
+export async function updateProfile(
+  q: Q,
+  userId: string,
+  patch: { user_name?: string; locale?: Locale | null },
+  now: Date,
+): Promise<void> {
+  await q('users')
+    .where({ id: userId })
+    .update({ ...patch, updated_at: now });
 }
 
 /** Confirms the address, once: false when it was confirmed already. */

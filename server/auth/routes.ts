@@ -6,7 +6,8 @@ import { invitationNotFound, lookupInvite } from '../family/public.js';
 import { dummyPasswordHash } from './passwords.js';
 import { login, logout, me, refresh, register } from './service.js';
 import { forgotPassword, resetPassword } from './password-reset.js';
-import { changePassword, changeUserName, confirmEmail, requestEmailConfirmation } from './account.js';
+import { changePassword, confirmEmail, requestEmailConfirmation, updateMe } from './account.js';
+import { requestLocale } from '../http/locale.js';
 import {
   ChangePasswordBody,
   ConfirmEmailBody,
@@ -47,7 +48,7 @@ export function registerAuthRoutes(api: ApiRouter, deps: Deps): void {
     },
     async (ctx, { body }) => {
       ctx.status = 201;
-      ctx.body = await register(deps, body);
+      ctx.body = await register(deps, body, { requestLocale: requestLocale(ctx) });
     },
   );
 
@@ -172,7 +173,7 @@ export function registerAuthRoutes(api: ApiRouter, deps: Deps): void {
     {
       method: 'patch',
       path: '/me',
-      summary: "Change the caller's user name (unique in any letter case)",
+      summary: "Change the caller's user name (unique in any letter case) and/or language (null: none chosen)",
       tag: 'auth',
       access: 'member',
       body: UpdateMeBody,
@@ -184,7 +185,7 @@ export function registerAuthRoutes(api: ApiRouter, deps: Deps): void {
       },
     },
     async (ctx, { actor, body }) => {
-      ctx.body = await changeUserName(deps, actor, body.userName);
+      ctx.body = await updateMe(deps, actor, body);
     },
   );
 

@@ -2,7 +2,7 @@
 // strings out: email ≤ 254, userName ≤ 100, password 8..1024, family names ≤ 100. Each field rule
 // is defined once here and imported wherever the field is taken (registration, self-service).
 import { z } from 'zod';
-import { LIMITS, nameRule } from '@family-shopping/client/protocol';
+import { LIMITS, LOCALES, nameRule } from '@family-shopping/client/protocol';
 
 /** Trimmed, lower-cased email (emails compare case-insensitively and are stored normalised). */
 // `format: email` is the OpenAPI document's form of the `z.email()` check after the pipe.
@@ -13,6 +13,8 @@ export const UserName = nameRule(LIMITS.userName);
 export const FAMILY_NAME_MAX = LIMITS.familyName;
 /** A family's name: the name rule (api-contract §13), 1 to 100 characters, not unique. */
 export const FamilyName = nameRule(FAMILY_NAME_MAX);
+/** One of the app's languages (api-contract §12): `en`, `de`, `fr`, `es`, `pt-BR`. */
+export const LocaleTag = z.enum(LOCALES);
 /** Opaque tokens from links and sessions (base64url, 43 characters when we make them). */
 export const OpaqueToken = z.string().min(1).max(512);
 
@@ -45,8 +47,20 @@ export const InviteTokenParams = z.object({ token: OpaqueToken });
 
 // Self-service (contract section 7).
 export const ChangePasswordBody = z.object({ currentPassword: z.string().min(1).max(1024), newPassword: Password });
-export const UpdateMeBody = z.object({ userName: UserName });
-export const UpdateFamilyBody = z.object({ name: FamilyName });
+/** At least one of the fields, else 400 (an empty edit is a client's mistake). */
+const someField = <T extends object>(b: T) => Object.values(b).some((v) => v !== undefined);
+export const UpdateMeBody = z
+  .object({
+    userName: z.optional(UserName),
+    /** The user's language; null: none chosen (the app follows the browser). */
+    locale: LocaleTag.nullable().optional(),
+  })
+  .refine(someField, { message: 'Give userName or locale' });
+export type UpdateMeInput = z.output<typeof UpdateMeBody>;
+export const UpdateFamilyBody = z
+  .object({ name: z.optional(FamilyName), locale: LocaleTag.optional() })
+  .refine(someField, { message: 'Give name or locale' });
+export type UpdateFamilyInput = z.output<typeof UpdateFamilyBody>;
 export const ConfirmEmailBody = z.object({ token: OpaqueToken });
 
 export const RoleSchema = z.enum(['admin', 'member']);
@@ -56,8 +70,10 @@ export const UserRecord = z.object({
   email: z.string(),
   userName: z.string(),
   emailConfirmed: z.boolean(),
+  /** The language the user chose; null: none (the app follows the browser). */
+  locale: LocaleTag.nullable(),
 });
-export const FamilyRef = z.object({ id: z.string(), name: z.string() });
+export const FamilyRef = z.object({ id: z.string(), name: z.string(), locale: LocaleTag });
 export const Session = z.object({
   accessToken: z.string(),
   refreshToken: z.string(),
@@ -72,7 +88,7 @@ export const Message = z.object({ message: z.string() });
 export const InviteLookup = z.object({ email: z.string(), familyName: z.string(), expiresAt: z.string() });
 
 // Family endpoints.
-export const FamilyRecord = z.object({ id: z.string(), name: z.string(), inviteCode: z.string() });
+export const FamilyRecord = z.object({ id: z.string(), name: z.string(), inviteCode: z.string(), locale: LocaleTag });
 export const InviteCodeRecord = z.object({ inviteCode: z.string() });
 export const MemberRecord = z.object({
   userId: z.string(),

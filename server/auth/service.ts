@@ -1,4 +1,5 @@
 // Accounts: registration, login, refresh, logout, the caller's profile. No Koa types here.
+import { DEFAULT_LOCALE, type Locale } from '@family-shopping/client/protocol';
 import type { Actor, Deps, Role } from '../context.js';
 import type { Trx } from '../db/knex.js';
 import { newId, sha256 } from '../db/ids.js';
@@ -12,7 +13,7 @@ import {
   consumeInvite,
 } from '../family/public.js';
 import { hashPassword, verifyAgainstDummy, verifyPassword } from './passwords.js';
-import { issueSession, issueSessionToken, sessionBody, userRecord, type SessionSubject } from './session.js';
+import { familyRef, issueSession, issueSessionToken, sessionBody, userRecord, type SessionSubject } from './session.js';
 import { openSuccessor, sealSuccessor } from './successor.js';
 import type { RegisterInput, SessionRecord } from './schemas.js';
 import {
@@ -30,6 +31,7 @@ import {
   revokeAllRefreshTokens,
   revokeRefreshToken,
   userNameTaken,
+  type MembershipRow,
   type RefreshTokenRow,
   type UserRow,
 } from './queries.js';
@@ -57,6 +59,7 @@ async function joinFamily(
     user_name: input.userName,
     password_hash: input.passwordHash,
     email_confirmed_at: input.confirmed ? input.now : null,
+    locale: null, // until the user chooses one
     created_at: input.now,
   });
   // The first user of a family without an admin (the default family starts empty) runs it.
@@ -96,11 +99,23 @@ async function readmission(
   return { user, role };
 }
 
+/** What registration knows of the request beyond its body. */
+export interface RegisterContext {
+  /** The app's language that best matches the request's `Accept-Language`; null: none does. */
+  requestLocale: Locale | null;
+}
+
 /**
  * Registration. Order of checks (contract 3): body validation (route) → the invite token, family
- * code or new-family permission → duplicate user name → duplicate email.
+ * code or new-family permission → duplicate user name → duplicate email. A new family speaks
+ * its creator's language: a new user has chosen none yet, so the language of the request (its
+ * `Accept-Language`), else English (docs/api.md "Languages").
  */
-export async function register(deps: Deps, input: RegisterInput): Promise<SessionRecord> {
+export async function register(
+  deps: Deps,
+  input: RegisterInput,
+  context: RegisterContext = { requestLocale: null },
+): Promise<SessionRecord> {
   // Hash outside any transaction: it is the slow part and must not hold the family lock.
   const passwordHash = await hashPassword(input.password);
 
@@ -128,7 +143,8 @@ export async function register(deps: Deps, input: RegisterInput): Promise<Sessio
       const { user, role } = joined;
       await consumeInvite(w.trx, invite.id, user.id, w.now);
       w.emit({ type: 'MemberJoined', userId: user.id, role });
-      return issueSession(deps, w.trx, { user, family: { id: invite.family_id, name: invite.family_name }, role });
+      const family = { id: invite.family_id, name: invite.family_name, locale: invite.family_locale };
+      return issueSession(deps, w.trx, { user, family, role });
     });
   }
 
@@ -149,7 +165,7 @@ export async function register(deps: Deps, input: RegisterInput): Promise<Sessio
         now: w.now,
       });
       w.emit({ type: 'MemberJoined', userId: user.id, role });
-      return issueSession(deps, w.trx, { user, family: { id: family.id, name: family.name }, role });
+      return issueSession(deps, w.trx, { user, family, role });
     });
   }
 
@@ -160,7 +176,7 @@ export async function register(deps: Deps, input: RegisterInput): Promise<Sessio
   return deps.db.transaction(async (trx) => {
     await assertAvailable(trx, input.userName, input.email);
     const now = deps.clock.now();
-    const family = await createFamilyRow(trx, { name: familyName });
+    const family = await createFamilyRow(trx, { name: familyName, locale: context.requestLocale ?? DEFAULT_LOCALE });
     const { user, role } = await joinFamily(deps, trx, {
       familyId: family.id,
       userName: input.userName,
@@ -184,7 +200,7 @@ export async function login(deps: Deps, input: { email: string; password: string
   return deps.db.transaction((trx) =>
     issueSession(deps, trx, {
       user,
-      family: { id: membership.family_id, name: membership.family_name },
+      family: membershipFamily(membership),
       role: membership.role,
     }),
   );
@@ -227,8 +243,10 @@ async function sessionSubject(trx: Trx, row: RefreshTokenRow): Promise<SessionSu
   const membership = await membershipOf(trx, row.user_id);
   const user = await findUserById(trx, row.user_id);
   if (!user || !membership || membership.family_id !== row.family_id) return null;
-  return { user, family: { id: membership.family_id, name: membership.family_name }, role: membership.role };
+  return { user, family: membershipFamily(membership), role: membership.role };
 }
+
+const membershipFamily = (m: MembershipRow) => ({ id: m.family_id, name: m.family_name, locale: m.family_locale });
 
 /** A rotated token presented again: within the grace, the same successor; later, reuse. */
 async function answerAgain(
@@ -266,7 +284,7 @@ export async function me(deps: Deps, actor: Actor) {
   const read = async () => {
     const user = await findUserById(deps.db, actor.userId);
     const family = await findFamily(deps.db, actor.familyId);
-    return user && family ? { user: userRecord(user), family: { id: family.id, name: family.name } } : undefined;
+    return user && family ? { user: userRecord(user), family: familyRef(family) } : undefined;
   };
   const found = deps.readCache ? await deps.readCache.get(`me ${actor.userId} ${actor.familyId}`, read) : await read();
   if (!found) throw unauthenticated();

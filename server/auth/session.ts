@@ -2,6 +2,7 @@
 // an opaque refresh token (256 random bits; only its SHA-256 is stored). A session is a chain of
 // refresh tokens: login or registration starts one (its id is the `sid`), every rotation adds
 // the next token to the same chain.
+import type { Locale } from '@family-shopping/client/protocol';
 import type { Deps, Role } from '../context.js';
 import type { Db, Trx } from '../db/knex.js';
 import { newId, randomToken, sha256 } from '../db/ids.js';
@@ -11,15 +12,28 @@ import type { SessionRecord } from './schemas.js';
 
 type SessionDeps = Pick<Deps, 'config' | 'clock' | 'jwtKey'>;
 
+type SessionUser = Pick<UserRow, 'id' | 'email' | 'user_name' | 'email_confirmed_at' | 'locale'>;
+type SessionFamily = { id: string; name: string; locale: Locale };
+
 export interface SessionSubject {
-  user: Pick<UserRow, 'id' | 'email' | 'user_name' | 'email_confirmed_at'>;
-  family: { id: string; name: string };
+  user: SessionUser;
+  family: SessionFamily;
   role: Role;
 }
 
-export function userRecord(user: Pick<UserRow, 'id' | 'email' | 'user_name' | 'email_confirmed_at'>) {
-  return { id: user.id, email: user.email, userName: user.user_name, emailConfirmed: user.email_confirmed_at !== null };
+/** The `user` of the session body and of `/api/me`. */
+export function userRecord(user: SessionUser) {
+  return {
+    id: user.id,
+    email: user.email,
+    userName: user.user_name,
+    emailConfirmed: user.email_confirmed_at !== null,
+    locale: user.locale ?? null,
+  };
 }
+
+/** The `family` of the session body and of `/api/me`. */
+export const familyRef = (family: SessionFamily) => ({ id: family.id, name: family.name, locale: family.locale });
 
 /** The session body for a refresh token already stored: a fresh access token of its chain. */
 export function sessionBody(
@@ -39,7 +53,7 @@ export function sessionBody(
     refreshToken: refresh.token,
     expiresIn: ttl,
     user: userRecord(input.user),
-    family: { id: input.family.id, name: input.family.name },
+    family: familyRef(input.family),
     role: input.role,
   };
 }

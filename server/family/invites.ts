@@ -1,23 +1,24 @@
 // Emailed invitations: single-use links built from APP_BASE_URL, valid 7 days; only the SHA-256 of
 // a token is stored, the raw token exists only in the email. Admin operations go through
-// familyWrite; mails are sent after commit and never fail the request.
+// familyWrite; mails are sent after commit and never fail the request. An invitation speaks its
+// sender's language: the sender's own, else the family's (api-contract §12).
 import type { Actor, Deps } from '../context.js';
 import { newId, randomToken, sha256 } from '../db/ids.js';
 import { familyWrite } from '../db/family-write.js';
 import { AppError, conflict, notFound } from '../errors.js';
-import { inviteEmail, inviteLink, type MailInput } from '../mail/public.js';
+import { inviteEmail, inviteLink, mailLocale, type MailInput } from '../mail/public.js';
 import {
   findFamily,
   findInvite,
   findMemberByEmail,
   findOpenInvite,
   findPendingInviteByToken,
+  findSender,
   insertInvite,
   listPendingInvites,
   revokeInvite as revokeInviteRow,
   revokeOpenInvitesTo,
   rotateInvite,
-  userName,
   type InviteRow,
 } from './queries.js';
 
@@ -47,14 +48,15 @@ async function composeInvite(
   token: string,
 ): Promise<MailInput> {
   const family = await findFamily(w.trx, actor.familyId);
-  const inviterName = await userName(w.trx, actor.userId);
+  const sender = await findSender(w.trx, actor.userId);
   return (base) =>
     inviteEmail({
       to: row.email,
       familyName: family?.name ?? 'your family',
-      inviterName,
+      inviterName: sender?.user_name ?? null,
       link: inviteLink(base, token),
       expiresAt: row.expires_at,
+      locale: mailLocale(sender?.locale, family?.locale),
     });
 }
 

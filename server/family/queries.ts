@@ -1,6 +1,7 @@
 // SQL of the family administration: the family row, memberships, invites.
 import type { Db, Trx } from '../db/knex.js';
 import type { Role } from '../context.js';
+import type { Locale } from '@family-shopping/client/protocol';
 
 type Q = Db | Trx;
 
@@ -8,16 +9,27 @@ export interface FamilyRow {
   id: string;
   name: string;
   invite_code: string;
+  locale: Locale;
 }
 
+const familyColumns = ['id', 'name', 'invite_code', 'locale'];
+
 export const findFamily = (q: Q, id: string) =>
-  q('families').where({ id }).first('id', 'name', 'invite_code') as Promise<FamilyRow | undefined>;
+  q('families').where({ id }).first(familyColumns) as Promise<FamilyRow | undefined>;
 
 export const findFamilyByCode = (q: Q, code: string) =>
-  q('families').where({ invite_code: code }).first('id', 'name', 'invite_code') as Promise<FamilyRow | undefined>;
+  q('families').where({ invite_code: code }).first(familyColumns) as Promise<FamilyRow | undefined>;
 
-export async function setFamilyName(q: Q, familyId: string, name: string, now: Date): Promise<void> {
-  await q('families').where({ id: familyId }).update({ name, updated_at: now });
+/** Changes the fields given: the name, the language. */
+export async function updateFamilyRow(
+  q: Q,
+  familyId: string,
+  patch: { name?: string; locale?: Locale },
+  now: Date,
+): Promise<void> {
+  await q('families')
+    .where({ id: familyId })
+    .update({ ...patch, updated_at: now });
 }
 
 export async function setInviteCode(q: Q, familyId: string, code: string, now: Date): Promise<void> {
@@ -69,10 +81,11 @@ export async function deleteMembership(q: Q, familyId: string, userId: string): 
   await q('family_memberships').where({ family_id: familyId, user_id: userId }).del();
 }
 
-export async function userName(q: Q, userId: string): Promise<string | null> {
-  const row = (await q('users').where({ id: userId }).first('user_name')) as { user_name: string } | undefined;
-  return row?.user_name ?? null;
-}
+/** The name and chosen language of a user (an invitation's sender). */
+export const findSender = (q: Q, userId: string) =>
+  q('users').where({ id: userId }).first('user_name', 'locale') as Promise<
+    { user_name: string; locale: Locale | null } | undefined
+  >;
 
 // Invites. "Pending" = not consumed, not revoked, not expired (expiry compared with the app clock).
 export interface InviteRow {
@@ -146,15 +159,16 @@ export async function findPendingInviteByToken(
   tokenHash: string,
   now: Date,
   forUpdate = false,
-): Promise<(InviteRow & { family_name: string }) | undefined> {
+): Promise<(InviteRow & { family_name: string; family_locale: Locale }) | undefined> {
   const query = q('invites as i')
     .join('families as f', 'f.id', 'i.family_id')
     .where('i.token_hash', tokenHash)
     .whereNull('i.consumed_at')
     .whereNull('i.revoked_at')
     .where('i.expires_at', '>', now)
-    .first('i.*', 'f.name as family_name');
-  return (await (forUpdate ? query.forUpdate('i') : query)) as (InviteRow & { family_name: string }) | undefined;
+    .first('i.*', 'f.name as family_name', 'f.locale as family_locale');
+  return (await (forUpdate ? query.forUpdate('i') : query)) as
+    (InviteRow & { family_name: string; family_locale: Locale }) | undefined;
 }
 
 export async function consumeInvite(q: Q, id: string, userId: string, now: Date): Promise<void> {

@@ -12,7 +12,7 @@ import {
   RoleBody,
   UpdateFamilyBody,
 } from '../auth/public.js';
-import { changeRole, getFamily, getMembers, removeMember, renameFamily, rotateFamilyCode } from './service.js';
+import { changeRole, getFamily, getMembers, removeMember, rotateFamilyCode, updateFamily } from './service.js';
 import { issueInvite, listInvites, resendInvite, revokeInvite } from './invites.js';
 import { exportFamily, FamilyDocument } from './export.js';
 import { DOCUMENT_REFS, importFamily, ImportResult } from './import.js';
@@ -38,7 +38,8 @@ export function registerFamilyRoutes(api: ApiRouter, deps: Deps): void {
     {
       method: 'patch',
       path: '/family',
-      summary: 'Rename the family (names are trimmed, 1 to 100 characters, not unique)',
+      summary:
+        "Rename the family (names are trimmed, 1 to 100 characters, not unique) and/or set its language (one of the app's languages)",
       tag: 'family',
       access: 'admin',
       body: UpdateFamilyBody,
@@ -49,7 +50,7 @@ export function registerFamilyRoutes(api: ApiRouter, deps: Deps): void {
       },
     },
     async (ctx, { actor, body }) => {
-      ctx.body = await renameFamily(deps, actor, body.name);
+      ctx.body = await updateFamily(deps, actor, body);
     },
   );
 

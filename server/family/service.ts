@@ -5,16 +5,17 @@ import type { Actor, Deps, Role } from '../context.js';
 import { randomInviteCode } from '../db/ids.js';
 import { familyWrite } from '../db/family-write.js';
 import { conflict, notFound } from '../errors.js';
-import { revokeAllRefreshTokens } from '../auth/public.js';
+import { revokeAllRefreshTokens, type UpdateFamilyInput } from '../auth/public.js';
 import {
   countAdmins,
   deleteMembership,
   findFamily,
   findMember,
   listMembers,
-  setFamilyName,
   setInviteCode,
   setRole,
+  updateFamilyRow,
+  type FamilyRow,
   type MemberRow,
 } from './queries.js';
 
@@ -30,22 +31,34 @@ export function memberRecord(row: MemberRow) {
 
 const lastAdmin = () => conflict('last_admin', 'A family needs at least one admin; make someone else admin first');
 
+const familyRecord = (family: FamilyRow) => ({
+  id: family.id,
+  name: family.name,
+  inviteCode: family.invite_code,
+  locale: family.locale,
+});
+
 export async function getFamily(deps: Deps, actor: Actor) {
   const family = await findFamily(deps.db, actor.familyId);
   if (!family) throw notFound();
-  return { id: family.id, name: family.name, inviteCode: family.invite_code };
+  return familyRecord(family);
 }
 
-/** Renames the family (admin). Names are not unique; the family code stays. */
-export async function renameFamily(deps: Deps, actor: Actor, name: string) {
+/** Renames the family and/or sets its language (admin). Names are not unique; the family code
+ *  stays. A versioned family write, as every change of the family is. */
+export async function updateFamily(deps: Deps, actor: Actor, input: UpdateFamilyInput) {
   return familyWrite(
     deps,
     actor.familyId,
     async (w) => {
-      await setFamilyName(w.trx, actor.familyId, name, w.now);
+      const patch = {
+        ...(input.name !== undefined ? { name: input.name } : {}),
+        ...(input.locale !== undefined ? { locale: input.locale } : {}),
+      };
+      await updateFamilyRow(w.trx, actor.familyId, patch, w.now);
       const family = await findFamily(w.trx, actor.familyId);
       if (!family) throw notFound();
-      return { id: family.id, name: family.name, inviteCode: family.invite_code };
+      return familyRecord(family);
     },
     { actorUserId: actor.userId },
   );

@@ -21,6 +21,8 @@ export interface MailMessage {
   subject: string;
   text: string;
   html: string;
+  /** The language of the mail (a BCP 47 tag), sent as its `Content-Language`. */
+  locale?: string;
 }
 
 /** A message, or one built from the base of links (APP_BASE_URL or the server's address). */
@@ -52,6 +54,18 @@ export interface Mailer {
 }
 
 const OUTBOX_LIMIT = 100;
+
+/** What nodemailer is given to build the MIME message (SMTP and the dev outbox alike). */
+function mimeFields(from: string, message: MailMessage) {
+  return {
+    from,
+    to: message.to,
+    subject: message.subject,
+    text: message.text,
+    html: message.html,
+    ...(message.locale ? { headers: { 'Content-Language': message.locale } } : {}),
+  };
+}
 
 export interface MailerOptions {
   /** Where the dev outbox writes .eml files; default DATA_DIR/outbox, none under NODE_ENV=test. */
@@ -103,13 +117,7 @@ export function createMailer(
 
   const deliver = async (message: MailMessage): Promise<void> => {
     if (transport) {
-      await transport.sendMail({
-        from,
-        to: message.to,
-        subject: message.subject,
-        text: message.text,
-        html: message.html,
-      });
+      await transport.sendMail(mimeFields(from, message));
       log.info({ to: message.to, subject: message.subject }, 'mail sent');
       return;
     }
@@ -129,13 +137,7 @@ export function createMailer(
       'mail (dev outbox, SMTP_URL not set)',
     );
     if (composer && outboxDir && file) {
-      const info = (await composer.sendMail({
-        from,
-        to: message.to,
-        subject: message.subject,
-        text: message.text,
-        html: message.html,
-      })) as {
+      const info = (await composer.sendMail(mimeFields(from, message))) as {
         message: Buffer;
       };
       await mkdir(outboxDir, { recursive: true, mode: 0o700 });

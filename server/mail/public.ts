@@ -7,6 +7,7 @@ export {
   emailConfirmationEmail,
   inviteEmail,
   inviteLink,
+  mailLocale,
   passwordResetEmail,
   resetLink,
 } from './templates.js';

@@ -1,6 +1,20 @@
-// Email bodies: plain text and HTML for every message. Every value that comes from a user
-// (names) is escaped in the HTML part.
+// Email bodies: subject, plain text and HTML for every message, in the recipient's language
+// (api-contract §12; which language: `mailLocale`, its callers say whose). The texts are ICU
+// messages, one file per language (messages/); a key a language lacks falls back to English.
+// Every value that comes from a user (names, addresses) is escaped in the HTML part.
+import { IntlMessageFormat, type Formats } from 'intl-messageformat';
+import { DEFAULT_LOCALE, isLocale, type Locale } from '@family-shopping/client/protocol';
 import type { MailMessage } from './mailer.js';
+import { en, MAIL_MESSAGES, type MailMessageKey } from './messages/index.js';
+
+/** The product's name, a brand: the same in every language. */
+export const APP_NAME = 'Family Shopping';
+
+/** The first of `candidates` that is one of the app's languages, else English: e.g. the
+ *  recipient's stored locale, then their family's. */
+export function mailLocale(...candidates: Array<string | null | undefined>): Locale {
+  return candidates.find(isLocale) ?? DEFAULT_LOCALE;
+}
 
 export function escapeHtml(value: string): string {
   return value
@@ -11,15 +25,83 @@ export function escapeHtml(value: string): string {
     .replace(/'/g, '&#39;');
 }
 
-function layout(title: string, paragraphs: string[], link: { href: string; label: string }, footer: string): string {
-  const ps = paragraphs.map((p) => `<p>${p}</p>`).join('\n');
-  return `<!doctype html>
-<html><head><meta charset="utf-8"><title>${escapeHtml(title)}</title></head>
+/** Named formats the messages use: `{expiresAt, date, expiry}` is a date and time in UTC (a
+ *  mail does not know the reader's time zone), the zone named. */
+export const MAIL_FORMATS: Partial<Formats> = {
+  date: {
+    expiry: {
+      year: 'numeric',
+      month: 'long',
+      day: 'numeric',
+      hour: 'numeric',
+      minute: '2-digit',
+      timeZone: 'UTC',
+      timeZoneName: 'short',
+    },
+  },
+};
+
+type Values = Record<string, string | number | Date>;
+
+const compiled = new Map<string, IntlMessageFormat>();
+
+function message(locale: Locale, key: MailMessageKey): IntlMessageFormat {
+  const id = `${locale}\u0000${key}`;
+  let format = compiled.get(id);
+  if (!format) {
+    const own = MAIL_MESSAGES[locale][key];
+    format = new IntlMessageFormat(own ?? en[key], own === undefined ? DEFAULT_LOCALE : locale, MAIL_FORMATS);
+    compiled.set(id, format);
+  }
+  return format;
+}
+
+/** One message as plain text (`<b>` marks nothing) or as HTML (values escaped, `<b>` bold). */
+function render(locale: Locale, key: MailMessageKey, values: Values, part: 'text' | 'html'): string {
+  const args: Record<string, unknown> = { app: APP_NAME };
+  for (const [name, value] of Object.entries(values)) {
+    args[name] = part === 'html' && typeof value === 'string' ? escapeHtml(value) : value;
+  }
+  args.b = (chunks: string[]) => (part === 'html' ? `<strong>${chunks.join('')}</strong>` : chunks.join(''));
+  const out = message(locale, key).format<string>(args as Record<string, string>);
+  return Array.isArray(out) ? out.join('') : String(out);
+}
+
+interface Mail {
+  locale: Locale;
+  to: string;
+  subject: MailMessageKey;
+  /** Paragraphs above the link (a greeting first, if any). */
+  intro: MailMessageKey[];
+  /** The sentence the text part's link follows. */
+  withLink: MailMessageKey;
+  button: MailMessageKey;
+  link: string;
+  /** The small print under the link. */
+  footer: MailMessageKey[];
+  values: Values;
+}
+
+function compose(mail: Mail): MailMessage {
+  const text = (key: MailMessageKey) => render(mail.locale, key, mail.values, 'text');
+  const html = (key: MailMessageKey) => render(mail.locale, key, mail.values, 'html');
+  const subject = text(mail.subject);
+  // Text: a greeting stands alone; the sentences after it run on to the link; then the small print.
+  const [first, ...rest] = mail.intro.map(text);
+  const blocks =
+    mail.intro[0] === 'greeting'
+      ? [first!, [...rest, text(mail.withLink), mail.link].join(' ')]
+      : [first!, ...rest, `${text(mail.withLink)} ${mail.link}`];
+  const plain = [...blocks, mail.footer.map(text).join('\n')].join('\n\n');
+  const paragraphs = mail.intro.map(html).map((p) => `<p>${p}</p>`);
+  const markup = `<!doctype html>
+<html lang="${mail.locale}"><head><meta charset="utf-8"><title>${escapeHtml(subject)}</title></head>
 <body style="font-family: sans-serif; line-height: 1.5">
-${ps}
-<p><a href="${escapeHtml(link.href)}">${escapeHtml(link.label)}</a></p>
-<p style="color:#666;font-size:smaller">${footer}</p>
+${paragraphs.join('\n')}
+<p><a href="${escapeHtml(mail.link)}">${html(mail.button)}</a></p>
+<p style="color:#666;font-size:smaller">${mail.footer.map(html).join(' ')}</p>
 </body></html>`;
+  return { to: mail.to, subject, text: plain, html: markup, locale: mail.locale };
 }
 
 export function inviteEmail(input: {
@@ -28,25 +110,20 @@ export function inviteEmail(input: {
   inviterName: string | null;
   link: string;
   expiresAt: Date;
+  /** The sender's language (their own, else their family's). Default English. */
+  locale?: Locale;
 }): MailMessage {
-  const who = input.inviterName ? `${input.inviterName} has invited you` : 'You have been invited';
-  const subject = `Join ${input.familyName} on Family Shopping`;
-  const expires = input.expiresAt.toISOString();
-  const text = [
-    `${who} to join the family "${input.familyName}" on Family Shopping.`,
-    '',
-    `Open this link to create your account: ${input.link}`,
-    '',
-    `The link works once and expires at ${expires}.`,
-    'If you did not expect this invitation, ignore this email.',
-  ].join('\n');
-  const html = layout(
-    subject,
-    [`${escapeHtml(who)} to join the family <strong>${escapeHtml(input.familyName)}</strong> on Family Shopping.`],
-    { href: input.link, label: 'Accept the invitation' },
-    `The link works once and expires at ${escapeHtml(expires)}. If you did not expect this invitation, ignore this email.`,
-  );
-  return { to: input.to, subject, text, html };
+  return compose({
+    locale: input.locale ?? DEFAULT_LOCALE,
+    to: input.to,
+    subject: 'invite.subject',
+    intro: [input.inviterName ? 'invite.intro' : 'invite.introAnonymous'],
+    withLink: 'invite.action',
+    button: 'invite.button',
+    link: input.link,
+    footer: ['invite.expiry', 'invite.ignore'],
+    values: { familyName: input.familyName, inviterName: input.inviterName ?? '', expiresAt: input.expiresAt },
+  });
 }
 
 export function passwordResetEmail(input: {
@@ -54,24 +131,21 @@ export function passwordResetEmail(input: {
   userName: string;
   link: string;
   expiresAt: Date;
+  /** How long the link lives, in whole minutes. */
+  validMinutes: number;
+  locale?: Locale;
 }): MailMessage {
-  const subject = 'Reset your Family Shopping password';
-  const expires = input.expiresAt.toISOString();
-  const text = [
-    `Hello ${input.userName},`,
-    '',
-    `Someone (hopefully you) asked to reset your Family Shopping password. Open this link to choose a new one: ${input.link}`,
-    '',
-    `The link works once and expires at ${expires} (15 minutes).`,
-    'If you did not ask for this, ignore this email; your password stays as it is.',
-  ].join('\n');
-  const html = layout(
-    subject,
-    [`Hello ${escapeHtml(input.userName)},`, 'Someone (hopefully you) asked to reset your Family Shopping password.'],
-    { href: input.link, label: 'Choose a new password' },
-    `The link works once and expires at ${escapeHtml(expires)} (15 minutes). If you did not ask for this, ignore this email; your password stays as it is.`,
-  );
-  return { to: input.to, subject, text, html };
+  return compose({
+    locale: input.locale ?? DEFAULT_LOCALE,
+    to: input.to,
+    subject: 'reset.subject',
+    intro: ['greeting', 'reset.intro'],
+    withLink: 'reset.action',
+    button: 'reset.button',
+    link: input.link,
+    footer: ['reset.expiry', 'reset.ignore'],
+    values: { userName: input.userName, expiresAt: input.expiresAt, minutes: input.validMinutes },
+  });
 }
 
 export function emailConfirmationEmail(input: {
@@ -79,27 +153,21 @@ export function emailConfirmationEmail(input: {
   userName: string;
   link: string;
   expiresAt: Date;
+  /** How long the link lives, in whole hours. */
+  validHours: number;
+  locale?: Locale;
 }): MailMessage {
-  const subject = 'Confirm your email for Family Shopping';
-  const expires = input.expiresAt.toISOString();
-  const text = [
-    `Hello ${input.userName},`,
-    '',
-    `Open this link to confirm that ${input.to} is your email address on Family Shopping: ${input.link}`,
-    '',
-    `The link works once and expires at ${expires} (24 hours). A confirmed email lets you reset a forgotten password.`,
-    'If you did not ask for this, ignore this email.',
-  ].join('\n');
-  const html = layout(
-    subject,
-    [
-      `Hello ${escapeHtml(input.userName)},`,
-      `Confirm that <strong>${escapeHtml(input.to)}</strong> is your email address on Family Shopping.`,
-    ],
-    { href: input.link, label: 'Confirm my email' },
-    `The link works once and expires at ${escapeHtml(expires)} (24 hours). A confirmed email lets you reset a forgotten password. If you did not ask for this, ignore this email.`,
-  );
-  return { to: input.to, subject, text, html };
+  return compose({
+    locale: input.locale ?? DEFAULT_LOCALE,
+    to: input.to,
+    subject: 'confirm.subject',
+    intro: ['greeting', 'confirm.intro'],
+    withLink: 'confirm.action',
+    button: 'confirm.button',
+    link: input.link,
+    footer: ['confirm.expiry', 'confirm.why', 'confirm.ignore'],
+    values: { userName: input.userName, email: input.to, expiresAt: input.expiresAt, hours: input.validHours },
+  });
 }
 
 export const inviteLink = (appBaseUrl: string, token: string) => `${appBaseUrl.replace(/\/+$/, '')}/invite/${token}`;

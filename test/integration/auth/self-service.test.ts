@@ -110,7 +110,7 @@ describe('auth: self-service (password, user name, family name)', () => {
       const res = await a.req('PATCH', '/api/me', { token: u.token, body: { userName: name } });
       expect(res.status).to.equal(200);
       expect(res.body).to.deep.equal({
-        user: { id: u.body.user.id, email: u.email, userName: name.trim(), emailConfirmed: false },
+        user: { id: u.body.user.id, email: u.email, userName: name.trim(), emailConfirmed: false, locale: null },
         family: u.body.family,
         role: 'admin',
       });
@@ -155,11 +155,17 @@ describe('auth: self-service (password, user name, family name)', () => {
       const before = (await a.req('GET', '/api/family', { token: u.token })).body;
       const res = await a.req('PATCH', '/api/family', { token: u.token, body: { name: '  The Smiths  ' } });
       expect(res.status).to.equal(200);
-      expect(res.body).to.deep.equal({ id: u.familyId, name: 'The Smiths', inviteCode: before.inviteCode });
+      expect(res.body).to.deep.equal({
+        id: u.familyId,
+        name: 'The Smiths',
+        inviteCode: before.inviteCode,
+        locale: 'en',
+      });
       expect((await a.req('GET', '/api/family', { token: u.token })).body).to.deep.equal(res.body);
       expect((await a.req('GET', '/api/me', { token: u.token })).body.family).to.deep.equal({
         id: u.familyId,
         name: 'The Smiths',
+        locale: 'en',
       });
       // the next session carries the new name
       expect((await login(u.email, PASSWORD)).body.family.name).to.equal('The Smiths');

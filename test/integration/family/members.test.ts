@@ -28,7 +28,7 @@ describe('family: the family, its code, members and roles', () => {
     const { admin, memberToken } = await familyWithMember();
     const res = await a.req('GET', '/api/family', { token: memberToken });
     expect(res.status).to.equal(200);
-    expect(res.body).to.have.keys('id', 'name', 'inviteCode');
+    expect(res.body).to.have.keys('id', 'name', 'inviteCode', 'locale');
     expect(res.body.id).to.equal(admin.familyId);
     expect(res.body.name).to.equal(admin.body.family.name);
   });

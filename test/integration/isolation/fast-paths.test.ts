@@ -173,7 +173,7 @@ describe('isolation: bulk push, list-detail copy, remembered reads', function ()
           const me = await request(app, 'GET', '/api/me', { token: user.token });
           expect(me.status).to.equal(200);
           expect(me.body.user.id).to.equal(user.userId);
-          expect(me.body.family).to.deep.equal({ id: family.familyId, name: family.name });
+          expect(me.body.family).to.deep.equal({ id: family.familyId, name: family.name, locale: 'en' });
           expect(me.body.role).to.equal(role);
         }
       }
