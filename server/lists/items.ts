@@ -24,7 +24,9 @@ import {
   type Placement,
   type PlacementSection,
   type RemovalFields,
+  QUANTITY_FIELDS,
 } from '@family-shopping/client/protocol';
+import { changedColumns } from '../shared/record-fields.js';
 import { existingForCreate, lower, type Created, type Row } from '../shared/common.js';
 import { itemRow, listCounts, listRow } from './queries.js';
 import { toItem, type ItemRecord } from './records.js';
@@ -285,24 +287,8 @@ export async function emitItemAdded(w: FamilyWrite, listId: string, item: ItemRe
   await emitListProgress(w, listId);
 }
 
-const FIELD_COLUMNS = {
-  name: 'name',
-  quantity: 'quantity',
-  unitOfMeasureId: 'unit_of_measure_id',
-  familyUnitOfMeasureId: 'family_unit_of_measure_id',
-  isApproximate: 'is_approximate',
-  quantityNote: 'quantity_note',
-  productId: 'product_id',
-  familyProductId: 'family_product_id',
-} as const;
-
-type Field = keyof typeof FIELD_COLUMNS;
-
-function sameValue(field: Field, before: unknown, after: unknown): boolean {
-  if (field === 'quantity') return (before == null ? null : Number(before)) === (after == null ? null : Number(after));
-  if (field === 'isApproximate') return !!before === !!after;
-  return (before ?? null) === (after ?? null);
-}
+/** The fields an item edit writes as they come (section and checked have rules of their own). */
+const EDITED_FIELDS = QUANTITY_FIELDS;
 
 /**
  * Edits an item (a removed one: 404 unless `allowRemoved`, which replication uses so an edit
@@ -370,15 +356,8 @@ export async function planUpdateItem(
   const product = patchedProduct(before, p);
   const storeId = list.store_id == null ? null : String(list.store_id);
 
-  const change: Row = {};
-  let fieldsChanged = false;
-  for (const field of Object.keys(FIELD_COLUMNS) as Field[]) {
-    if (p[field] === undefined) continue;
-    if (!sameValue(field, row[FIELD_COLUMNS[field]], p[field])) {
-      change[FIELD_COLUMNS[field]] = p[field];
-      fieldsChanged = true;
-    }
-  }
+  const change = changedColumns('items', EDITED_FIELDS, row, p);
+  const fieldsChanged = Object.keys(change).length > 0;
 
   const previousSection = row.section_id == null ? null : String(row.section_id);
   if (p.sectionId) await assertSection(w, list, p.sectionId, options, known?.sections);

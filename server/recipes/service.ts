@@ -16,7 +16,9 @@ import {
   nameForAdd,
   patchRefs,
   scaleQuantity,
+  QUANTITY_FIELDS,
 } from '@family-shopping/client/protocol';
+import { changedColumns } from '../shared/record-fields.js';
 import { ingredientRow, ingredientRows, maxIngredientPosition, recipeRow, recipeSummaryRows } from './queries.js';
 import {
   toIngredient,
@@ -193,26 +195,8 @@ export async function addIngredient(
   return { record: toIngredient(row), created: true };
 }
 
-const COLUMNS = {
-  name: 'name',
-  quantity: 'quantity',
-  unitOfMeasureId: 'unit_of_measure_id',
-  familyUnitOfMeasureId: 'family_unit_of_measure_id',
-  isApproximate: 'is_approximate',
-  quantityNote: 'quantity_note',
-  productId: 'product_id',
-  familyProductId: 'family_product_id',
-  position: 'position',
-} as const;
-
-type Field = keyof typeof COLUMNS;
-
-function same(field: Field, before: unknown, after: unknown): boolean {
-  if (field === 'quantity' || field === 'position')
-    return (before == null ? null : Number(before)) === (after == null ? null : Number(after));
-  if (field === 'isApproximate') return !!before === !!after;
-  return (before ?? null) === (after ?? null);
-}
+/** The fields an ingredient edit writes as they come. */
+const EDITED_FIELDS = [...QUANTITY_FIELDS, 'position'] as const;
 
 /** Partial edit. As for items, setting one id of a pair while not sending the other clears it. */
 export async function updateIngredient(
@@ -237,11 +221,7 @@ export async function updateIngredient(
   const refs = patchRefs(p);
   await assertUnitRef(w.trx, w.familyId, refs.unit, o);
   await assertProductRef(w.trx, w.familyId, refs.product, o);
-  const change: Row = {};
-  for (const field of Object.keys(COLUMNS) as Field[]) {
-    if (p[field] === undefined) continue;
-    if (!same(field, row[COLUMNS[field]], p[field])) change[COLUMNS[field]] = p[field];
-  }
+  const change = changedColumns('ingredients', EDITED_FIELDS, row, p);
   if (Object.keys(change).length === 0) return toIngredient(row);
   const [updated] = await w.update('recipe_ingredients', { id: ingredientId, deleted: false }, change);
   return toIngredient(updated!);

@@ -68,6 +68,37 @@ export function recordMapper<C extends CollectionName>(
   };
 }
 
+/** Whether a column's value and a patch's value are the same, by the field's kind: numbers as
+ *  numbers (a numeric column reads back as a string), booleans as truth, the rest as is. */
+function sameByKind(kind: FieldKind, before: unknown, after: unknown): boolean {
+  if (kind === 'quantity' || kind === 'int')
+    return (before == null ? null : Number(before)) === (after == null ? null : Number(after));
+  if (kind === 'boolean') return !!before === !!after;
+  return (before ?? null) === (after ?? null);
+}
+
+/**
+ * The columns an edit changes: for each of `keys` the patch sets (not undefined) to a value
+ * other than the row's, its column and the new value, in the order of `keys`. Empty: nothing
+ * changes.
+ */
+export function changedColumns<C extends CollectionName>(
+  collection: C,
+  keys: readonly (keyof DocData<C> & string)[],
+  row: Row,
+  patch: { readonly [K in keyof DocData<C>]?: unknown },
+): Row {
+  const byKey = new Map((recordFields[collection] as readonly RecordField[]).map((f) => [f.key, f]));
+  const values = patch as Readonly<Record<string, unknown>>;
+  const change: Row = {};
+  for (const key of keys) {
+    const f = byKey.get(key)!;
+    const value = values[key];
+    if (value !== undefined && !sameByKind(f.kind, row[f.column], value)) change[f.column] = value;
+  }
+  return change;
+}
+
 /** The database columns of a collection's record, in the record's key order. */
 export function recordColumns(collection: CollectionName): string[] {
   return recordFields[collection].map((f) => f.column);

@@ -242,6 +242,22 @@ function defineCollection<const T extends Record<string, Field>>(
 // ---------------------------------------------------------------------------
 // The nine collections
 
+/** What an item and an ingredient say of their quantity, unit and product, after their name. */
+const quantityFields = () => ({
+  quantity: F.nullable(F.quantity()),
+  unitOfMeasureId: F.nullable(F.ref()),
+  familyUnitOfMeasureId: F.nullable(F.ref()),
+  isApproximate: F.boolean(),
+  quantityNote: F.nullable(F.text(RULES.quantityNote, LIMITS.quantityNote)),
+  productId: F.nullable(F.ref()),
+  familyProductId: F.nullable(F.ref()),
+});
+
+/** The fields items and ingredients share, edited alike: the name and the quantity fields. */
+export const QUANTITY_FIELDS = ['name', ...Object.keys(quantityFields())] as readonly (
+  'name' | keyof ReturnType<typeof quantityFields>
+)[];
+
 const lists = defineCollection('lists', {
   id: F.uuid(),
   name: F.name(RULES.listName, LIMITS.listName),
@@ -257,13 +273,7 @@ const items = defineCollection(
     id: F.uuid(),
     listId: F.ref(),
     name: F.name(RULES.itemName, LIMITS.itemName),
-    quantity: F.nullable(F.quantity()),
-    unitOfMeasureId: F.nullable(F.ref()),
-    familyUnitOfMeasureId: F.nullable(F.ref()),
-    isApproximate: F.boolean(),
-    quantityNote: F.nullable(F.text(RULES.quantityNote, LIMITS.quantityNote)),
-    productId: F.nullable(F.ref()),
-    familyProductId: F.nullable(F.ref()),
+    ...quantityFields(),
     sectionId: F.nullable(F.ref()),
     checked: F.boolean(),
     checkedAt: F.nullable(F.timestamp()),
@@ -313,13 +323,7 @@ const ingredients = defineCollection(
     id: F.uuid(),
     recipeId: F.ref(),
     name: F.name(RULES.ingredientName, LIMITS.ingredientName),
-    quantity: F.nullable(F.quantity()),
-    unitOfMeasureId: F.nullable(F.ref()),
-    familyUnitOfMeasureId: F.nullable(F.ref()),
-    isApproximate: F.boolean(),
-    quantityNote: F.nullable(F.text(RULES.quantityNote, LIMITS.quantityNote)),
-    productId: F.nullable(F.ref()),
-    familyProductId: F.nullable(F.ref()),
+    ...quantityFields(),
     position: F.int(RULES.position(), 0, POSITION_MAX),
     createdAt: F.timestamp(),
     updatedAt: F.timestamp(),
