@@ -6,34 +6,9 @@ import type { Actor } from '../context.js';
 import type { FamilyWrite } from '../db/family-write.js';
 import { AppError, badRequest, forbidden, validationFailed } from '../errors.js';
 import { fieldEqual, type Category, type CollectionName, type Doc } from '@family-shopping/client/protocol';
-import {
-  archiveList,
-  createList,
-  deleteList,
-  deleteProductAndUnlinkItems,
-  deleteStoreAndDetachLists,
-  unarchiveList,
-  updateList,
-  createItem,
-  emitListProgress,
-  removeItem,
-  restoreItem,
-  updateItem,
-  type ItemInput,
-  type ItemPatch,
-  listRow,
-} from '../lists/public.js';
+import * as lists from '../lists/public.js';
 import { createSection, createStore, deleteSection, renameStore, updateSection, storeRow } from '../stores/public.js';
-import {
-  addIngredient,
-  createRecipe,
-  deleteIngredient,
-  deleteRecipe,
-  updateIngredient,
-  updateRecipe,
-  type IngredientPatch,
-  recipeRow,
-} from '../recipes/public.js';
+import * as recipes from '../recipes/public.js';
 import {
   clearOverride,
   createFamilyProduct,
@@ -107,7 +82,7 @@ export async function requireList(w: FamilyWrite, ctx: PushContext, listId: stri
   const known = ctx.liveLists;
   const cached = known.get(listId);
   if (cached) return cached;
-  const row = await listRow(w.trx, w.familyId, listId);
+  const row = await lists.listRow(w.trx, w.familyId, listId);
   if (!row) {
     throw badRequest('list_not_found', 'The list does not exist', [
       { path: 'newDocumentState.listId', message: 'unknown list' },
@@ -126,7 +101,7 @@ async function requireStore(w: FamilyWrite, storeId: string): Promise<void> {
 }
 
 async function requireRecipe(w: FamilyWrite, recipeId: string): Promise<void> {
-  if (!(await recipeRow(w.trx, w.familyId, recipeId))) {
+  if (!(await recipes.recipeRow(w.trx, w.familyId, recipeId))) {
     throw badRequest('recipe_not_found', 'The recipe does not exist', [
       { path: 'newDocumentState.recipeId', message: 'unknown recipe' },
     ]);
@@ -157,7 +132,7 @@ export async function applyRow(
       const [s, n] = docsOf('stores', server, next);
       // As in REST: any member's new store gets the default sections (they reach clients by pull).
       if (!s) return void (await createStore(w, actor, { id: n.id, name: n.name }));
-      if (n._deleted) return deleteStoreAndDetachLists(w, actor, n.id);
+      if (n._deleted) return lists.deleteStoreAndDetachLists(w, actor, n.id);
       if (!fieldEqual('name', s.name, n.name)) await renameStore(w, actor, n.id, { name: n.name });
       return;
     }
@@ -166,7 +141,7 @@ export async function applyRow(
     case 'recipes': {
       const [s, n] = docsOf('recipes', server, next);
       if (!s) {
-        await createRecipe(
+        await recipes.createRecipe(
           w,
           actor,
           { id: n.id, name: n.name, servings: n.servings, instructions: n.instructions },
@@ -174,9 +149,9 @@ export async function applyRow(
         );
         return;
       }
-      if (n._deleted) return deleteRecipe(w, actor, n.id);
+      if (n._deleted) return recipes.deleteRecipe(w, actor, n.id);
       const patch = changes(s, n, ['name', 'servings', 'instructions']);
-      if (Object.keys(patch).length) await updateRecipe(w, actor, n.id, patch);
+      if (Object.keys(patch).length) await recipes.updateRecipe(w, actor, n.id, patch);
       return;
     }
     case 'ingredients':
@@ -192,15 +167,15 @@ export async function applyRow(
 
 async function applyList(w: FamilyWrite, actor: Actor, s: Doc<'lists'> | null, n: Doc<'lists'>): Promise<void> {
   if (!s) {
-    await createList(w, actor, { id: n.id, name: n.name, storeId: n.storeId }, PUSHED);
+    await lists.createList(w, actor, { id: n.id, name: n.name, storeId: n.storeId }, PUSHED);
     if (n.archivedAt != null) await archiveWithTime(w, actor, n.id, n.archivedAt);
     return;
   }
-  if (n._deleted) return deleteList(w, actor, n.id);
+  if (n._deleted) return lists.deleteList(w, actor, n.id);
   const patch = changes(s, n, ['name', 'storeId']);
-  if (Object.keys(patch).length) await updateList(w, actor, n.id, patch, PUSHED);
+  if (Object.keys(patch).length) await lists.updateList(w, actor, n.id, patch, PUSHED);
   if (!fieldEqual('archivedAt', s.archivedAt, n.archivedAt)) {
-    if (n.archivedAt == null) await unarchiveList(w, actor, n.id);
+    if (n.archivedAt == null) await lists.unarchiveList(w, actor, n.id);
     else await archiveWithTime(w, actor, n.id, n.archivedAt);
   }
 }
@@ -210,7 +185,7 @@ async function applyList(w: FamilyWrite, actor: Actor, s: Doc<'lists'> | null, n
  *  offline end with the later push's time on both). */
 async function archiveWithTime(w: FamilyWrite, actor: Actor, listId: string, archivedAt: string): Promise<void> {
   const at = pushedInstant('archivedAt', archivedAt);
-  const list = await archiveList(w, actor, listId);
+  const list = await lists.archiveList(w, actor, listId);
   if (!fieldEqual('archivedAt', list.archivedAt, archivedAt)) {
     await w.update('shopping_lists', { id: listId, deleted: false }, { archived_at: at });
   }
@@ -241,7 +216,7 @@ async function applyItem(
 ): Promise<void> {
   if (!s) {
     const list = await requireList(w, ctx, n.listId);
-    await createItem(
+    await lists.createItem(
       w,
       actor,
       n.listId,
@@ -251,7 +226,7 @@ async function applyItem(
       // (otherwise every item of one push would share the push's time and sort by id).
       { ...PUSHED, list, idIsFree: true, pushed: true, createdAt: pushedCreatedAt(w, n.createdAt) },
     );
-    if (n.checked) await updateItem(w, actor, n.listId, n.id, { checked: true }, PUSHED);
+    if (n.checked) await lists.updateItem(w, actor, n.listId, n.id, { checked: true }, PUSHED);
     if (n.removedAt != null) await removeWithTime(w, actor, n.listId, n.id, n.removedAt);
     return;
   }
@@ -260,21 +235,22 @@ async function applyItem(
     const [row] = await w.tombstone('shopping_list_items', { id: n.id });
     if (row && row.removed_at == null) {
       w.emit({ type: 'ItemRemoved', listId: s.listId, itemId: n.id, removedByUserId: actor.userId });
-      await emitListProgress(w, s.listId);
+      await lists.emitListProgress(w, s.listId);
     }
     return;
   }
   if (!fieldEqual('listId', s.listId, n.listId)) throw cannotMove('listId');
   await requireList(w, ctx, s.listId);
   // Restore first (an edit may come with it), remove last (the edit is kept on the removed item).
-  if (s.removedAt != null && n.removedAt == null) await restoreItem(w, actor, s.listId, n.id);
+  if (s.removedAt != null && n.removedAt == null) await lists.restoreItem(w, actor, s.listId, n.id);
   const patch = itemPatch(s, n);
-  if (Object.keys(patch).length) await updateItem(w, actor, s.listId, n.id, patch, { ...PUSHED, allowRemoved: true });
+  if (Object.keys(patch).length)
+    await lists.updateItem(w, actor, s.listId, n.id, patch, { ...PUSHED, allowRemoved: true });
   if (s.removedAt == null && n.removedAt != null) await removeWithTime(w, actor, s.listId, n.id, n.removedAt);
 }
 
 /** The insert of a pushed item doc. */
-export function itemInput(n: Doc<'items'>): ItemInput {
+export function itemInput(n: Doc<'items'>): lists.ItemInput {
   return {
     id: n.id,
     name: n.name,
@@ -290,7 +266,7 @@ export function itemInput(n: Doc<'items'>): ItemInput {
 }
 
 /** The edit a pushed item doc makes to the server's doc (removal and restore aside). */
-export function itemPatch(s: Doc<'items'>, n: Doc<'items'>): ItemPatch {
+export function itemPatch(s: Doc<'items'>, n: Doc<'items'>): lists.ItemPatch {
   return withPairs(changes(s, n, [...QUANTITY_FIELDS, 'sectionId', 'checked']), n, PAIRS);
 }
 
@@ -312,7 +288,7 @@ async function removeWithTime(
   removedAt: string,
 ): Promise<void> {
   const at = pushedInstant('removedAt', removedAt);
-  const item = await removeItem(w, actor, listId, itemId);
+  const item = await lists.removeItem(w, actor, listId, itemId);
   if (!fieldEqual('removedAt', item.removedAt, removedAt)) {
     await w.update('shopping_list_items', { id: itemId, deleted: false }, { removed_at: at });
   }
@@ -346,7 +322,7 @@ async function applyIngredient(
 ): Promise<void> {
   if (!s) {
     await requireRecipe(w, n.recipeId);
-    await addIngredient(
+    await recipes.addIngredient(
       w,
       actor,
       n.recipeId,
@@ -366,10 +342,10 @@ async function applyIngredient(
     );
     return;
   }
-  if (n._deleted) return deleteIngredient(w, actor, s.recipeId, n.id);
+  if (n._deleted) return recipes.deleteIngredient(w, actor, s.recipeId, n.id);
   if (!fieldEqual('recipeId', s.recipeId, n.recipeId)) throw cannotMove('recipeId');
-  const patch: IngredientPatch = withPairs(changes(s, n, [...QUANTITY_FIELDS, 'position']), n, PAIRS);
-  if (Object.keys(patch).length) await updateIngredient(w, actor, s.recipeId, n.id, patch, PUSHED);
+  const patch: recipes.IngredientPatch = withPairs(changes(s, n, [...QUANTITY_FIELDS, 'position']), n, PAIRS);
+  if (Object.keys(patch).length) await recipes.updateIngredient(w, actor, s.recipeId, n.id, patch, PUSHED);
 }
 
 async function applyProduct(
@@ -413,7 +389,7 @@ async function applyProduct(
     });
     return;
   }
-  if (n._deleted) return deleteProductAndUnlinkItems(w, actor, n.id);
+  if (n._deleted) return lists.deleteProductAndUnlinkItems(w, actor, n.id);
   const patch = changes(s, n, ['name', 'unitCategoryFlags', 'category']);
   if (Object.keys(patch).length) await updateFamilyProduct(w, actor, n.id, patch);
 }

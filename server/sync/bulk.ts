@@ -21,18 +21,7 @@ import {
   type RemovalFields,
 } from '@family-shopping/client/protocol';
 import { knownRefs, productCategories } from '../catalog/public.js';
-import {
-  emitItemAdded,
-  emitItemUpdated,
-  emitListProgress,
-  planCreateItem,
-  planUpdateItem,
-  removalColumns,
-  type ItemUpdatePlan,
-  type KnownItemRefs,
-  listRowsByIds,
-  toItem,
-} from '../lists/public.js';
+import * as lists from '../lists/public.js';
 import { iso } from '../shared/common.js';
 import { memoryRowsFor, sectionRows, sectionRowsByIds, toPlacementSection } from '../stores/public.js';
 import {
@@ -84,7 +73,7 @@ type Step =
       before: Row;
       change: Row;
       restored: boolean;
-      edit: ItemUpdatePlan | null;
+      edit: lists.ItemUpdatePlan | null;
       removed: boolean;
     }
   | { kind: 'delete'; listId: string; before: Row };
@@ -97,19 +86,19 @@ async function readReferences(
   ctx: PushContext,
   docs: ItemDoc[],
   inserts: ItemDoc[],
-): Promise<KnownItemRefs> {
-  const lists = await listRowsByIds(w.trx, w.familyId, [...new Set(docs.map((n) => String(n.listId)))]);
+): Promise<lists.KnownItemRefs> {
+  const listRows = await lists.listRowsByIds(w.trx, w.familyId, [...new Set(docs.map((n) => String(n.listId)))]);
   // requireList reads its cache first: seed it with the lists read here (an unknown list is read
   // again there and refused with its rule's error).
   const cache = ctx.liveLists;
-  for (const l of lists) if (!cache.has(String(l.id))) cache.set(String(l.id), l);
+  for (const l of listRows) if (!cache.has(String(l.id))) cache.set(String(l.id), l);
   const refs = await knownRefs(w.trx, w.familyId, docs);
   const sectionIds = [...new Set(docs.map((n) => n.sectionId).filter((id): id is string => id != null))];
   const sections = new Map(
     (await sectionRowsByIds(w.trx, w.familyId, sectionIds)).map((r) => [String(r.id), String(r.store_id)]),
   );
   // Section memory of every (store, product) a row names: a superset of what the rules recall.
-  const storeIds = [...new Set(lists.map((l) => l.store_id).filter((id): id is string => id != null))].map(String);
+  const storeIds = [...new Set(listRows.map((l) => l.store_id).filter((id): id is string => id != null))].map(String);
   const products = docs.filter(hasProduct).map((n) => ({ productId: n.productId, familyProductId: n.familyProductId }));
   const memory = new Map(
     (await memoryRowsFor(w.trx, w.familyId, storeIds, products)).map((r) => [
@@ -176,7 +165,7 @@ export async function applyItemsInBulk(
       // createItem, then updateItem (checked) and removeWithTime: the row they leave.
       const listId = String(n.listId);
       const list = await requireList(w, ctx, listId);
-      const plan = await planCreateItem(
+      const plan = await lists.planCreateItem(
         w,
         listId,
         list,
@@ -196,7 +185,7 @@ export async function applyItemsInBulk(
         ...plan.row,
         checked,
         checked_at: check?.checkedAt ?? null,
-        ...removalColumns(gone ?? NOT_REMOVED),
+        ...lists.removalColumns(gone ?? NOT_REMOVED),
       };
       steps.push({ kind: 'insert', listId, row, checked, removed });
       continue;
@@ -215,12 +204,12 @@ export async function applyItemsInBulk(
     const change: Row = {};
     const restore = s.removedAt != null && n.removedAt == null ? restoration(before.removed_at) : null;
     const restored = restore !== null;
-    if (restore) Object.assign(change, removalColumns(restore));
+    if (restore) Object.assign(change, lists.removalColumns(restore));
     current = { ...current, ...change };
     const patch = itemPatch(s, n);
-    let edit: ItemUpdatePlan | null = null;
+    let edit: lists.ItemUpdatePlan | null = null;
     if (Object.keys(patch).length) {
-      edit = await planUpdateItem(w, list, current, patch, PUSHED, known);
+      edit = await lists.planUpdateItem(w, list, current, patch, PUSHED, known);
       if (edit.remember) return false;
       Object.assign(change, edit.change);
       current = { ...current, ...edit.change };
@@ -230,7 +219,7 @@ export async function applyItemsInBulk(
       const gone = itemRemoval(current.removed_at, n.removedAt, w.now, actor.userId);
       if (gone) {
         removed = true;
-        Object.assign(change, removalColumns(gone));
+        Object.assign(change, lists.removalColumns(gone));
       } else if (!fieldEqual('removedAt', iso(current.removed_at), n.removedAt)) {
         change.removed_at = pushedInstant('removedAt', n.removedAt);
       }
@@ -262,25 +251,25 @@ export async function applyItemsInBulk(
     if (st.kind === 'insert') {
       // The item as createItem inserted it, before the check and the removal.
       const row = final!;
-      await emitItemAdded(
+      await lists.emitItemAdded(
         w,
         st.listId,
-        toItem({ ...row, checked: false, checked_at: null, removed_at: null, removed_by_user_id: null }),
+        lists.toItem({ ...row, checked: false, checked_at: null, removed_at: null, removed_by_user_id: null }),
       );
       if (st.checked) {
         w.emit({ type: 'ItemChecked', listId: st.listId, itemId: id, checked: true });
-        await emitListProgress(w, st.listId);
+        await lists.emitListProgress(w, st.listId);
       }
       if (st.removed) {
         w.emit({ type: 'ItemRemoved', listId: st.listId, itemId: id, removedByUserId: actor.userId });
-        await emitListProgress(w, st.listId);
+        await lists.emitListProgress(w, st.listId);
       }
       continue;
     }
     if (st.kind === 'delete') {
       if (final && final.removed_at == null) {
         w.emit({ type: 'ItemRemoved', listId: st.listId, itemId: id, removedByUserId: actor.userId });
-        await emitListProgress(w, st.listId);
+        await lists.emitListProgress(w, st.listId);
       }
       continue;
     }
@@ -289,17 +278,17 @@ export async function applyItemsInBulk(
     if (st.restored) {
       // restoreItem's row: the server row with the removal cleared, before the edit.
       const restoredRow = { ...final, ...pick(st.before, editCols), removed_at: null, removed_by_user_id: null };
-      w.emit({ type: 'ItemRestored', listId: st.listId, item: toItem(restoredRow) });
-      await emitListProgress(w, st.listId);
+      w.emit({ type: 'ItemRestored', listId: st.listId, item: lists.toItem(restoredRow) });
+      await lists.emitListProgress(w, st.listId);
     }
     if (st.edit && editCols.length) {
       // updateItem's row: the edit done, the removal (last) not yet.
       const editedRow = st.removed ? { ...final, ...pick(st.before, ['removed_at', 'removed_by_user_id']) } : final;
-      await emitItemUpdated(w, st.listId, st.edit, toItem(editedRow));
+      await lists.emitItemUpdated(w, st.listId, st.edit, lists.toItem(editedRow));
     }
     if (st.removed) {
       w.emit({ type: 'ItemRemoved', listId: st.listId, itemId: id, removedByUserId: actor.userId });
-      await emitListProgress(w, st.listId);
+      await lists.emitListProgress(w, st.listId);
     }
   }
   return true;
