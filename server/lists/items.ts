@@ -25,36 +25,20 @@ import {
   type PlacementSection,
   type RemovalFields,
   QUANTITY_FIELDS,
+  type QuantityPatch,
 } from '@family-shopping/client/protocol';
 import { changedColumns } from '../shared/record-fields.js';
 import { existingForCreate, lower, type Created, type Row } from '../shared/common.js';
 import { itemRow, listCounts, listRow } from './queries.js';
 import { toItem, type ItemRecord } from './records.js';
 
-export interface ItemInput {
+export interface ItemInput extends QuantityPatch {
   id?: string;
-  /** May be left out when a product is given: the item takes the product's effective name. */
-  name?: string;
-  quantity?: number | null;
-  unitOfMeasureId?: string | null;
-  familyUnitOfMeasureId?: string | null;
-  isApproximate?: boolean;
-  quantityNote?: string | null;
-  productId?: string | null;
-  familyProductId?: string | null;
   sectionId?: string | null;
 }
 
 /** Fields absent (undefined) are left as they are. */
-export interface ItemPatch {
-  name?: string;
-  quantity?: number | null;
-  unitOfMeasureId?: string | null;
-  familyUnitOfMeasureId?: string | null;
-  isApproximate?: boolean;
-  quantityNote?: string | null;
-  productId?: string | null;
-  familyProductId?: string | null;
+export interface ItemPatch extends QuantityPatch {
   sectionId?: string | null;
   checked?: boolean;
 }

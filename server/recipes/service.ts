@@ -17,6 +17,7 @@ import {
   patchRefs,
   scaleQuantity,
   QUANTITY_FIELDS,
+  type QuantityPatch,
 } from '@family-shopping/client/protocol';
 import { changedColumns } from '../shared/record-fields.js';
 import { ingredientRow, ingredientRows, maxIngredientPosition, recipeRow, recipeSummaryRows } from './queries.js';
@@ -31,17 +32,8 @@ import {
 
 type ReadDeps = Pick<Deps, 'db'>;
 
-export interface IngredientInput {
+export interface IngredientInput extends QuantityPatch {
   id?: string;
-  /** May be left out when a product is given: the ingredient takes the product's effective name. */
-  name?: string;
-  quantity?: number | null;
-  unitOfMeasureId?: string | null;
-  familyUnitOfMeasureId?: string | null;
-  isApproximate?: boolean;
-  quantityNote?: string | null;
-  productId?: string | null;
-  familyProductId?: string | null;
   position?: number;
 }
 

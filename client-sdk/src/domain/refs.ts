@@ -13,6 +13,7 @@ import {
   sectionMemoryId,
   type DocData,
   type PairPatch,
+  type QuantityPatch,
   type Placement,
   type ProductPair as ProductRef,
   type UnitPair as UnitRef,
@@ -64,18 +65,6 @@ export async function assertProductRef(ctx: DomainContext, ref: ProductRef, pref
   return product?.name ?? null;
 }
 
-/** What an item or ingredient add says of its quantity, unit and product. */
-export interface QuantityAdd {
-  name?: string | null;
-  quantity?: number | null;
-  unitOfMeasureId?: string | null;
-  familyUnitOfMeasureId?: string | null;
-  isApproximate?: boolean;
-  quantityNote?: string | null;
-  productId?: string | null;
-  familyProductId?: string | null;
-}
-
 /** Checks the unit and product an add or a patch names (the protocol's `patchRefs`: null where
  *  absent); both pairs and the product's name. */
 export async function checkRefs(ctx: DomainContext, p: PairPatch, prefix?: string) {
@@ -89,7 +78,7 @@ export async function checkRefs(ctx: DomainContext, p: PairPatch, prefix?: strin
  * product checked: the name (the product's when none is given), quantity, both unit ids,
  * `isApproximate`, `quantityNote` and both product ids.
  */
-export async function quantityFieldsForAdd(ctx: DomainContext, v: QuantityAdd, prefix?: string) {
+export async function quantityFieldsForAdd(ctx: DomainContext, v: QuantityPatch, prefix?: string) {
   const { unit, product, productName } = await checkRefs(ctx, v, prefix);
   return {
     name: nameForAdd(v.name, productName),

@@ -26,6 +26,16 @@ export interface PairPatch {
   familyProductId?: string | null;
 }
 
+/** What an add or an edit of an item or ingredient says of its name, quantity, unit and
+ *  product (absent: left as they are). */
+export interface QuantityPatch extends PairPatch {
+  /** May be left out of an add that names a product: the record takes the product's name. */
+  name?: string;
+  quantity?: number | null;
+  isApproximate?: boolean;
+  quantityNote?: string | null;
+}
+
 export const hasProduct = (p: ProductPair): boolean => p.productId != null || p.familyProductId != null;
 
 /** Setting one id of a pair (and not sending the other) clears the other: the patch with the
