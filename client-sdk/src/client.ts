@@ -25,7 +25,14 @@ import type { PullProgress } from './status.js';
 import { defaultStorage, hasIndexedDb } from './storage.js';
 import { Tabs, tabsAvailable } from './tabs.js';
 import { Transport, type FetchLike } from './transport.js';
-import { COLLECTIONS, PULL_LIMIT_MAX, RefusedRows, SCHEMA_VERSION } from './protocol/index.js';
+import {
+  COLLECTIONS,
+  DEFAULT_LOCALE,
+  PULL_LIMIT_MAX,
+  RefusedRows,
+  SCHEMA_VERSION,
+  isLocale,
+} from './protocol/index.js';
 import { createDomain, type Domain } from './domain/index.js';
 
 export interface FamilyClientOptions {
@@ -219,7 +226,10 @@ class Client implements FamilyClient {
       db,
       () => {
         const session = this.auth.session;
-        return session ? { userId: session.user.id, role: session.role } : null;
+        if (!session) return null;
+        // A session stored by an older server names no family locale: English, as it was then.
+        const familyLocale = isLocale(session.family.locale) ? session.family.locale : DEFAULT_LOCALE;
+        return { userId: session.user.id, role: session.role, familyLocale };
       },
       undefined,
       (method, path) => rest.request(method, path),

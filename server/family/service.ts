@@ -6,6 +6,7 @@ import { randomInviteCode } from '../db/ids.js';
 import { familyWrite } from '../db/family-write.js';
 import { conflict, notFound } from '../errors.js';
 import { revokeAllRefreshTokens, type UpdateFamilyInput } from '../auth/public.js';
+import { onFamilyLocaleChanged } from '../catalog/public.js';
 import {
   countAdmins,
   deleteMembership,
@@ -55,7 +56,10 @@ export async function updateFamily(deps: Deps, actor: Actor, input: UpdateFamily
         ...(input.name !== undefined ? { name: input.name } : {}),
         ...(input.locale !== undefined ? { locale: input.locale } : {}),
       };
+      const before = input.locale !== undefined ? await findFamily(w.trx, actor.familyId) : undefined;
       await updateFamilyRow(w.trx, actor.familyId, patch, w.now);
+      // Every global product's effective name follows the locale: devices pull them anew.
+      if (before && before.locale !== input.locale) onFamilyLocaleChanged(w);
       const family = await findFamily(w.trx, actor.familyId);
       if (!family) throw notFound();
       return familyRecord(family);

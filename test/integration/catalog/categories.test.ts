@@ -3,17 +3,14 @@
 // as `name` does), records, searches and replication docs carry it, and a global product doc
 // pushed with a category writes the override. The staple seeder gives every staple a category.
 import { expect } from 'chai';
-import fs from 'node:fs';
-import { testApp, request, startTestApp } from '../../helpers/app.js';
+import { testApp, request } from '../../helpers/app.js';
+import { appOnOwnDatabase } from '../../helpers/staples.js';
 import { makeFamily } from '../../helpers/factories.js';
-import { usingPostgres } from '../../helpers/env.js';
 import { catalogWrite } from '../../../server/db/family-write.js';
-import { createDb, resolveTarget } from '../../../server/db/knex.js';
 import { newId } from '../../../server/db/ids.js';
 import { seedStapleProducts } from '../../../server/startup/jobs.js';
 import { loadStapleProducts } from '../../../seeds/load.js';
 import { CATEGORIES } from '@family-shopping/client/protocol';
-import { createPgDatabase, pgliteUrl, tempDir } from '../ops/cli.js';
 import { familyVersion, pullAll, push } from '../sync/helpers.js';
 
 type App = Awaited<ReturnType<typeof testApp>>;
@@ -169,16 +166,7 @@ describe('product categories (§10)', () => {
     });
 
     // A database of its own (the seeder writes the global catalog every family shares).
-    const dir = tempDir('staples');
-    let url = pgliteUrl(dir);
-    let drop: (() => Promise<void>) | undefined;
-    if (usingPostgres) {
-      const admin = createDb(resolveTarget(process.env.DATABASE_URL, '.'));
-      const created = await createPgDatabase(admin);
-      url = created.url;
-      drop = () => created.drop().finally(() => admin.destroy());
-    }
-    const app = await startTestApp({ envOverrides: { DATABASE_URL: url, NODE_ENV: 'test' } });
+    const { app, close } = await appOnOwnDatabase();
     try {
       const db = app.deps.db;
       const counter = async () => Number((await db('catalog_counter').first('version')).version);
@@ -209,9 +197,7 @@ describe('product categories (§10)', () => {
       expect(await seedStapleProducts(db)).to.equal(0);
       expect(await counter()).to.equal(version);
     } finally {
-      await app.close();
-      await drop?.();
-      fs.rmSync(dir, { recursive: true, force: true });
+      await close();
     }
   });
 });

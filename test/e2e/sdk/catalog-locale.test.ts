@@ -1,0 +1,100 @@
+// The family's locale in the SDK (api-contract §12): a device that synced the catalog in English
+// gets every staple's German name once the family switches to German (the switch's `Changed`
+// makes it pull; no app restart), searches the catalog for "Milch" offline, and keeps the
+// family's own products as they are. A store created offline in a German family gets the same
+// German default sections the server gives it.
+import { expect } from 'chai';
+import { firstValueFrom } from 'rxjs';
+import { makeFamily, type TestUser } from '../../helpers/factories.js';
+import { appWithStaples } from '../../helpers/staples.js';
+import { stableId } from '../../../server/db/ids.js';
+import type { RunningServer } from '../../../server/server.js';
+import { loadProductNames, loadStapleProducts } from '../../../seeds/load.js';
+import { defaultSectionNames, type FamilyClient } from '@family-shopping/client';
+import { localDoc, restAs, signedInClient, waitFor } from './helpers.js';
+import { startProxy, type CuttableProxy } from './proxy.js';
+
+const MILK = stableId('product', 'milk');
+
+describe('e2e SDK: the catalog in the family language', function () {
+  this.timeout(180_000);
+  let app: RunningServer;
+  let close: () => Promise<void>;
+  const opened: Array<{ destroy(): Promise<unknown> } | CuttableProxy> = [];
+
+  before(async () => {
+    ({ app, close } = await appWithStaples({ TRUST_PROXY: 'true' }));
+  });
+  afterEach(async () => {
+    for (const r of opened.splice(0).reverse()) await ('destroy' in r ? r.destroy() : r.close());
+  });
+  after(async () => close?.());
+
+  const search = async (c: FamilyClient, q: string) => firstValueFrom(c.products.search$(q, { limit: 200 }));
+
+  /** The admin's client behind a proxy of its own, started and in sync. */
+  async function syncedClient(user: TestUser): Promise<{ c: FamilyClient; proxy: CuttableProxy }> {
+    const proxy = await startProxy(app);
+    opened.push(proxy);
+    const c = await signedInClient({ url: proxy.url }, user);
+    opened.push(c);
+    await c.start();
+    await c.awaitInSync();
+    return { c, proxy };
+  }
+
+  async function cut(c: FamilyClient, proxy: CuttableProxy): Promise<void> {
+    await proxy.cut();
+    await waitFor(() => c.state === 'offline', 'the client offline');
+  }
+
+  it('pulls the German names after the switch and finds "Milch" offline; family products stay', async () => {
+    const family = await makeFamily(app);
+    const rest = restAs(app, family.admin.token);
+    const own = await rest('POST', '/api/products', { name: 'Hafermilch' });
+    const { c, proxy } = await syncedClient(family.admin);
+    expect(await localDoc(c, 'products', MILK)).to.include({ name: 'Milk' });
+
+    await rest('PATCH', '/api/family', { locale: 'de' });
+    // The switch's Changed names products: the running client pulls them again, in German.
+    await waitFor(async () => (await localDoc(c, 'products', MILK))?.name === 'Milch', 'the German name pulled');
+    await c.awaitInSync();
+
+    await cut(c, proxy);
+    const de = loadProductNames().de;
+    const local = await search(c, '');
+    for (const s of loadStapleProducts()) {
+      expect(local.find((p) => p.id === stableId('product', s.key))?.name, s.key).to.equal(de[s.key]);
+    }
+    const found = await search(c, 'Milch');
+    expect(found.map((p) => p.name)).to.include.members(['Milch', 'Hafermilch']);
+    expect(found.find((p) => p.id === MILK)).to.include({ kind: 'global', overridden: false, category: 'dairy' });
+    expect(found.find((p) => p.id === own.id)).to.include({ kind: 'family', name: 'Hafermilch' });
+    // The same as the server's view of the family's catalog.
+    await proxy.restore();
+    expect((await rest('GET', '/api/products?q=Milch&limit=200')).map((p: { id: string }) => p.id)).to.include.members(
+      found.map((p) => p.id),
+    );
+  });
+
+  it('a store created offline in a German family has the German default sections, as on the server', async () => {
+    const family = await makeFamily(app);
+    await restAs(app, family.admin.token)('PATCH', '/api/family', { locale: 'de' });
+    // Signed in after the switch: the session names the family's locale.
+    const { c, proxy } = await syncedClient(family.admin);
+    await cut(c, proxy);
+
+    const store = await c.stores.create({ name: 'Edeka' });
+    const local = (await c.db.sections.find({ selector: { storeId: store.id } }).exec())
+      .map((d) => d.toJSON())
+      .sort((a, b) => a.position - b.position);
+    expect(local.map((s) => s.name)).to.deep.equal([...defaultSectionNames('de')]);
+
+    await proxy.restore();
+    await waitFor(() => c.online, 'the client online again', 30_000);
+    await c.awaitInSync();
+    const server = await restAs(app, family.admin.token)('GET', `/api/stores/${store.id}/sections`);
+    expect(server.map((s: { name: string }) => s.name)).to.deep.equal([...defaultSectionNames('de')]);
+    expect(server.map((s: { id: string }) => s.id)).to.deep.equal(local.map((s) => s.id));
+  });
+});
