@@ -187,6 +187,33 @@ type Remember = [
   sectionId: string | null,
 ];
 
+/**
+ * The name, quantity, unit and product columns of a new item or ingredient, with the unit and
+ * product checked (ids in any letter case; the name: the product's when none is given); and
+ * the product pair, which placement reads.
+ */
+export async function quantityColumnsForAdd(w: FamilyWrite, input: QuantityPatch, o: RefOptions, refs?: KnownRefs) {
+  const unit = {
+    unitOfMeasureId: lower(input.unitOfMeasureId) ?? null,
+    familyUnitOfMeasureId: lower(input.familyUnitOfMeasureId) ?? null,
+  };
+  const product = productOf({ productId: lower(input.productId), familyProductId: lower(input.familyProductId) });
+  await assertUnitRef(w.trx, w.familyId, unit, o, refs);
+  await assertProductRef(w.trx, w.familyId, product, o, refs);
+  const name = nameForAdd(input.name, input.name == null ? await productName(w.trx, w.familyId, product) : null);
+  const columns = {
+    name,
+    quantity: input.quantity ?? null,
+    unit_of_measure_id: unit.unitOfMeasureId,
+    family_unit_of_measure_id: unit.familyUnitOfMeasureId,
+    is_approximate: input.isApproximate ?? false,
+    quantity_note: input.quantityNote ?? null,
+    product_id: product.productId,
+    family_product_id: product.familyProductId,
+  };
+  return { columns, product };
+}
+
 /** The checks of an item insert and the row to insert; `remember`: the placement to remember
  *  (section memory), when there is one. Writes nothing. */
 export async function planCreateItem(
@@ -197,15 +224,7 @@ export async function planCreateItem(
   o: RefOptions & { createdAt?: Date; pushed?: boolean },
   known?: KnownItemRefs,
 ): Promise<{ row: Row; remember: Remember | null }> {
-  const unit = {
-    unitOfMeasureId: lower(input.unitOfMeasureId) ?? null,
-    familyUnitOfMeasureId: lower(input.familyUnitOfMeasureId) ?? null,
-  };
-  const product = productOf({ productId: lower(input.productId), familyProductId: lower(input.familyProductId) });
-  await assertUnitRef(w.trx, w.familyId, unit, o, known?.refs);
-  await assertProductRef(w.trx, w.familyId, product, o, known?.refs);
-  const name = nameForAdd(input.name, input.name == null ? await productName(w.trx, w.familyId, product) : null);
-
+  const { columns, product } = await quantityColumnsForAdd(w, input, o, known?.refs);
   const storeId = list.store_id == null ? null : String(list.store_id);
   const placement = await placeNewItem(w, list, storeId, product, lower(input.sectionId) ?? null, o, known);
   const remember: Remember | null = remembersPlacement(placement, storeId, product)
@@ -216,14 +235,7 @@ export async function planCreateItem(
   const row: Row = {
     id: lower(input.id) ?? newId(),
     list_id: listId,
-    name,
-    quantity: input.quantity ?? null,
-    unit_of_measure_id: unit.unitOfMeasureId,
-    family_unit_of_measure_id: unit.familyUnitOfMeasureId,
-    is_approximate: input.isApproximate ?? false,
-    quantity_note: input.quantityNote ?? null,
-    product_id: product.productId,
-    family_product_id: product.familyProductId,
+    ...columns,
     section_id: sectionId,
     ...(o.createdAt ? { created_at: o.createdAt } : {}),
   };

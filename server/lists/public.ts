@@ -7,6 +7,7 @@ export {
   emitListProgress,
   planCreateItem,
   planUpdateItem,
+  quantityColumnsForAdd,
   removalColumns,
   removeItem,
   restoreItem,

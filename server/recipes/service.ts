@@ -5,15 +5,22 @@ import type { Actor, Deps } from '../context.js';
 import type { FamilyWrite } from '../db/family-write.js';
 import { newId } from '../db/ids.js';
 import { badRequest, notFound, validationFailed } from '../errors.js';
-import { assertProductRef, assertUnitRef, productName } from '../catalog/public.js';
+import { assertProductRef, assertUnitRef } from '../catalog/public.js';
 import { existingForCreate, lower, type Created, type Row } from '../shared/common.js';
-import { activeItemRows, createItem, listRow, toItem, updateItem, type ItemRecord } from '../lists/public.js';
+import {
+  activeItemRows,
+  createItem,
+  listRow,
+  quantityColumnsForAdd,
+  toItem,
+  updateItem,
+  type ItemRecord,
+} from '../lists/public.js';
 import {
   QUANTITY_MAX,
   completePairs,
   findMergeTarget,
   mergedFields,
-  nameForAdd,
   patchRefs,
   scaleQuantity,
   QUANTITY_FIELDS,
@@ -158,14 +165,7 @@ export async function addIngredient(
   await liveRecipe(w, recipeId);
   const existing = await existingForCreate(w, 'recipe_ingredients', lower(input.id));
   if (existing) return { record: toIngredient(existing), created: false };
-  const unit = {
-    unitOfMeasureId: lower(input.unitOfMeasureId) ?? null,
-    familyUnitOfMeasureId: lower(input.familyUnitOfMeasureId) ?? null,
-  };
-  const product = { productId: lower(input.productId) ?? null, familyProductId: lower(input.familyProductId) ?? null };
-  await assertUnitRef(w.trx, w.familyId, unit, o);
-  await assertProductRef(w.trx, w.familyId, product, o);
-  const name = nameForAdd(input.name, input.name == null ? await productName(w.trx, w.familyId, product) : null);
+  const { columns } = await quantityColumnsForAdd(w, input, o);
   let position = input.position;
   if (position === undefined) {
     const max = await maxIngredientPosition(w.trx, w.familyId, recipeId);
@@ -174,14 +174,7 @@ export async function addIngredient(
   const row = await w.insert('recipe_ingredients', {
     id: lower(input.id) ?? newId(),
     recipe_id: recipeId,
-    name,
-    quantity: input.quantity ?? null,
-    unit_of_measure_id: unit.unitOfMeasureId,
-    family_unit_of_measure_id: unit.familyUnitOfMeasureId,
-    is_approximate: input.isApproximate ?? false,
-    quantity_note: input.quantityNote ?? null,
-    product_id: product.productId,
-    family_product_id: product.familyProductId,
+    ...columns,
     position,
   });
   return { record: toIngredient(row), created: true };

@@ -5,7 +5,14 @@
 import type { Actor } from '../context.js';
 import type { FamilyWrite } from '../db/family-write.js';
 import { AppError, badRequest, forbidden, validationFailed } from '../errors.js';
-import { fieldEqual, type Category, type CollectionName, type Doc } from '@family-shopping/client/protocol';
+import {
+  fieldEqual,
+  QUANTITY_FIELDS,
+  type Category,
+  type CollectionName,
+  type Doc,
+  type QuantityPatch,
+} from '@family-shopping/client/protocol';
 import * as lists from '../lists/public.js';
 import { createSection, createStore, deleteSection, renameStore, updateSection, storeRow } from '../stores/public.js';
 import * as recipes from '../recipes/public.js';
@@ -66,16 +73,9 @@ const PAIRS = [
   ['productId', 'familyProductId'],
 ] as const;
 
-const QUANTITY_FIELDS = [
-  'name',
-  'quantity',
-  'unitOfMeasureId',
-  'familyUnitOfMeasureId',
-  'isApproximate',
-  'quantityNote',
-  'productId',
-  'familyProductId',
-] as const;
+/** The name and quantity fields of a pushed item or ingredient doc, as an add takes them. */
+const quantityValues = (n: Doc<'items'> | Doc<'ingredients'>): QuantityPatch =>
+  Object.fromEntries(QUANTITY_FIELDS.map((k) => [k, n[k]]));
 
 /** The live list row, read once per push (`ctx.liveLists`). */
 export async function requireList(w: FamilyWrite, ctx: PushContext, listId: string): Promise<Row> {
@@ -251,18 +251,7 @@ async function applyItem(
 
 /** The insert of a pushed item doc. */
 export function itemInput(n: Doc<'items'>): lists.ItemInput {
-  return {
-    id: n.id,
-    name: n.name,
-    quantity: n.quantity,
-    unitOfMeasureId: n.unitOfMeasureId,
-    familyUnitOfMeasureId: n.familyUnitOfMeasureId,
-    isApproximate: n.isApproximate,
-    quantityNote: n.quantityNote,
-    productId: n.productId,
-    familyProductId: n.familyProductId,
-    sectionId: n.sectionId,
-  };
+  return { id: n.id, ...quantityValues(n), sectionId: n.sectionId };
 }
 
 /** The edit a pushed item doc makes to the server's doc (removal and restore aside). */
@@ -322,24 +311,7 @@ async function applyIngredient(
 ): Promise<void> {
   if (!s) {
     await requireRecipe(w, n.recipeId);
-    await recipes.addIngredient(
-      w,
-      actor,
-      n.recipeId,
-      {
-        id: n.id,
-        name: n.name,
-        quantity: n.quantity,
-        unitOfMeasureId: n.unitOfMeasureId,
-        familyUnitOfMeasureId: n.familyUnitOfMeasureId,
-        isApproximate: n.isApproximate,
-        quantityNote: n.quantityNote,
-        productId: n.productId,
-        familyProductId: n.familyProductId,
-        position: n.position,
-      },
-      PUSHED,
-    );
+    await recipes.addIngredient(w, actor, n.recipeId, { id: n.id, ...quantityValues(n), position: n.position }, PUSHED);
     return;
   }
   if (n._deleted) return recipes.deleteIngredient(w, actor, s.recipeId, n.id);
