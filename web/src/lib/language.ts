@@ -61,10 +61,16 @@ export async function chooseLanguage(
   client: FamilyClient,
   choice: LanguageChoice,
   remember: (locale: LanguageChoice) => void,
+  session: Session | null,
 ): Promise<{ saved: boolean }> {
   setPending(choice);
   await speak(effectiveLocale(choice));
-  return savePendingChoice(client, remember);
+  try {
+    return await savePendingChoice(client, remember);
+  } catch (err) {
+    await applyLanguage(session); // refused: back to the stored choice
+    throw err;
+  }
 }
 
 /** Sends a choice waiting on this device, if any. */

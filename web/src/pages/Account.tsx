@@ -58,7 +58,7 @@ export function AccountPage({ client, session }: PageProps) {
               setNotice(null);
               // Applied at once; offline it waits on this device and is saved when back online.
               void lang.run(async () => {
-                const { saved } = await chooseLanguage(client, isLocale(value) ? value : null, rememberLocale);
+                const { saved } = await chooseLanguage(client, isLocale(value) ? value : null, rememberLocale, session);
                 setNotice(saved ? t('account.languageSaved') : t('account.languageOffline'));
               });
             }}
