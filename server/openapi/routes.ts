@@ -5,7 +5,7 @@ import path from 'node:path';
 import { createRequire } from 'node:module';
 import { z } from 'zod';
 import type { Deps } from '../context.js';
-import type { ApiRouter } from '../http/route.js';
+import type { ApiRouter, RouteSpec } from '../http/route.js';
 import { notFound } from '../errors.js';
 import { buildOpenApiDocument, type OpenApiDocument } from './document.js';
 import { ok } from './responses.js';
@@ -54,21 +54,28 @@ const ASSETS = new Map<string, string>([
   ['favicon-16x16.png', 'image/png'],
 ]);
 
+/** A route of the API reference: public, tagged `Docs`, never touching the database. */
+function docsRoute<P extends z.core.$ZodType>({
+  method,
+  path,
+  summary,
+  ...rest
+}: Omit<RouteSpec<P>, 'tag' | 'access' | 'usesDatabase'>): RouteSpec<P> {
+  return { method, path, summary, tag: 'Docs', access: 'public', usesDatabase: false, ...rest };
+}
+
 export function registerOpenApiRoutes(api: ApiRouter, _deps: Deps): void {
   // Built on first request, when every feature has registered its routes.
   let doc: OpenApiDocument | undefined;
   const cache = new Map<string, Buffer>();
 
   api.add(
-    {
+    docsRoute({
       method: 'get',
       path: '/openapi.json',
       summary: 'This OpenAPI 3.1 document',
-      tag: 'Docs',
-      access: 'public',
-      usesDatabase: false,
       responses: ok(z.record(z.string(), z.unknown()), 'The OpenAPI document'),
-    },
+    }),
     async (ctx) => {
       doc ??= buildOpenApiDocument(api.routes);
       ctx.set('Cache-Control', 'no-cache');
@@ -77,15 +84,12 @@ export function registerOpenApiRoutes(api: ApiRouter, _deps: Deps): void {
   );
 
   api.add(
-    {
+    docsRoute({
       method: 'get',
       path: '/docs',
       summary: 'Browsable API reference (HTML)',
-      tag: 'Docs',
-      access: 'public',
-      usesDatabase: false,
       responses: { 200: { description: 'HTML page', contentType: 'text/html' } },
-    },
+    }),
     async (ctx) => {
       // Asset URLs are relative to /api/docs (so the page works behind a path prefix).
       if (ctx.path.endsWith('/')) {
@@ -99,13 +103,10 @@ export function registerOpenApiRoutes(api: ApiRouter, _deps: Deps): void {
   );
 
   api.add(
-    {
+    docsRoute({
       method: 'get',
       path: '/docs/:asset',
       summary: 'Static asset of the API reference page',
-      tag: 'Docs',
-      access: 'public',
-      usesDatabase: false,
       // Any name reaches the handler (404 when it is none of these); documented as the enum.
       params: z.object({
         asset: z
@@ -119,7 +120,7 @@ export function registerOpenApiRoutes(api: ApiRouter, _deps: Deps): void {
           contentType: [...new Set(['text/javascript', ...ASSETS.values()])].map((t) => t.split(';')[0]!),
         },
       },
-    },
+    }),
     async (ctx, { params }) => {
       if (params.asset === 'init.js') {
         ctx.type = 'text/javascript; charset=utf-8';
