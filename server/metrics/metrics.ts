@@ -21,6 +21,16 @@ export type Dependency = 'database' | 'redis';
 export class Metrics {
   readonly registry = new Registry();
 
+  /** A counter of this app's registry, named with the service's prefix. */
+  private counter<L extends string = never>(name: string, help: string, labelNames: readonly L[] = []) {
+    return new Counter<L>({ name: PREFIX + name, help, labelNames, registers: [this.registry] });
+  }
+
+  /** A gauge of this app's registry, named with the service's prefix. */
+  private gauge<L extends string = never>(name: string, help: string, labelNames: readonly L[] = []) {
+    return new Gauge<L>({ name: PREFIX + name, help, labelNames, registers: [this.registry] });
+  }
+
   /** Requests by method, route template and status; `_count` counts them. */
   readonly httpRequestDuration = new Histogram({
     name: `${PREFIX}http_request_duration_seconds`,
@@ -31,39 +41,34 @@ export class Metrics {
   });
 
   /** Frames sent to live sockets by the hub (a committed write's events, one per socket). */
-  readonly liveEventsDelivered = new Counter({
-    name: `${PREFIX}live_events_delivered_total`,
-    help: 'Live-channel event frames delivered to sockets',
-    registers: [this.registry],
-  });
+  readonly liveEventsDelivered = this.counter(
+    'live_events_delivered_total',
+    'Live-channel event frames delivered to sockets',
+  );
 
-  readonly replicationRowsPulled = new Counter({
-    name: `${PREFIX}replication_rows_pulled_total`,
-    help: 'Documents sent by replication pulls, by collection',
-    labelNames: ['collection'] as const,
-    registers: [this.registry],
-  });
+  readonly replicationRowsPulled = this.counter(
+    'replication_rows_pulled_total',
+    'Documents sent by replication pulls, by collection',
+    ['collection'],
+  );
 
-  readonly replicationRowsPushed = new Counter({
-    name: `${PREFIX}replication_rows_pushed_total`,
-    help: 'Rows received by replication pushes, by collection and outcome (accepted, conflict, rejected)',
-    labelNames: ['collection', 'outcome'] as const,
-    registers: [this.registry],
-  });
+  readonly replicationRowsPushed = this.counter(
+    'replication_rows_pushed_total',
+    'Rows received by replication pushes, by collection and outcome (accepted, conflict, rejected)',
+    ['collection', 'outcome'],
+  );
 
-  readonly dependencyOutages = new Counter({
-    name: `${PREFIX}dependency_outages_total`,
-    help: 'Times a dependency became unreachable, by dependency and connection',
-    labelNames: ['dependency', 'connection'] as const,
-    registers: [this.registry],
-  });
+  readonly dependencyOutages = this.counter(
+    'dependency_outages_total',
+    'Times a dependency became unreachable, by dependency and connection',
+    ['dependency', 'connection'],
+  );
 
-  readonly dependencyUnreachable = new Gauge({
-    name: `${PREFIX}dependency_unreachable`,
-    help: '1 while a dependency is unreachable, 0 when it answers, by dependency and connection',
-    labelNames: ['dependency', 'connection'] as const,
-    registers: [this.registry],
-  });
+  readonly dependencyUnreachable = this.gauge(
+    'dependency_unreachable',
+    '1 while a dependency is unreachable, 0 when it answers, by dependency and connection',
+    ['dependency', 'connection'],
+  );
 
   private liveSocketCount: () => number = () => 0;
 
