@@ -51,33 +51,40 @@ export function table(head: string[], body: string[][]): string {
   return [line(head), ...body.map(line)].join('\n');
 }
 
-const COMMANDS: Record<string, { args: string[]; run: (ctx: AdminContext, args: string[]) => Promise<AdminResult> }> = {
-  users: {
+interface Command {
+  args: string[];
+  run: (ctx: AdminContext, args: string[]) => Promise<AdminResult>;
+}
+
+/** A command without arguments that prints rows as a table (`empty` when there are none). */
+function listing<R>(
+  read: (db: AdminContext['deps']['db']) => Promise<R[]>,
+  empty: string,
+  head: string[],
+  cells: (row: R) => string[],
+): Command {
+  return {
     args: [],
     run: async ({ deps }) => {
-      const rows = await listUsers(deps.db);
-      if (!rows.length) return ok('No users yet.');
-      return ok(
-        table(
-          ['EMAIL', 'NAME', 'FAMILY', 'ROLE', 'CREATED'],
-          rows.map((r) => [r.email, r.user_name, r.family ?? '-', r.role ?? '-', when(r.created_at)]),
-        ),
-      );
+      const rows = await read(deps.db);
+      return ok(rows.length ? table(head, rows.map(cells)) : empty);
     },
-  },
-  families: {
-    args: [],
-    run: async ({ deps }) => {
-      const rows = await listFamilies(deps.db);
-      if (!rows.length) return ok('No families yet.');
-      return ok(
-        table(
-          ['NAME', 'MEMBERS', 'CREATED'],
-          rows.map((r) => [r.name, String(r.members), when(r.created_at)]),
-        ),
-      );
-    },
-  },
+  };
+}
+
+const COMMANDS: Record<string, Command> = {
+  users: listing(listUsers, 'No users yet.', ['EMAIL', 'NAME', 'FAMILY', 'ROLE', 'CREATED'], (r) => [
+    r.email,
+    r.user_name,
+    r.family ?? '-',
+    r.role ?? '-',
+    when(r.created_at),
+  ]),
+  families: listing(listFamilies, 'No families yet.', ['NAME', 'MEMBERS', 'CREATED'], (r) => [
+    r.name,
+    String(r.members),
+    when(r.created_at),
+  ]),
   'create-family': {
     args: ['NAME'],
     run: async ({ deps }, [raw]) => {
