@@ -49,9 +49,9 @@ function argumentsOf(message: string): string[] {
 }
 
 describe('web: the message catalogs', () => {
-  it('has a catalog per locale of the protocol (LOCALES) only', () => {
-    const present = files.map((f) => f.replace(/\.json$/, ''));
-    expect(present.filter((tag) => !(LOCALES as readonly string[]).includes(tag))).to.deep.equal([]);
+  it('has a catalog for every locale of the protocol (LOCALES), and none other', () => {
+    const present = files.map((f) => f.replace(/\.json$/, '')).sort();
+    expect(present).to.deep.equal([...LOCALES].sort());
   });
 
   it('English: every message is valid ICU', () => {
@@ -72,15 +72,11 @@ describe('web: the message catalogs', () => {
         ).to.deep.equal([]);
       });
       it('uses the same ICU arguments, plurals and tags as English in every message', () => {
+        // The same argument names and tags; a plural in one language may be a plain "{n}" in
+        // another, so the kind of argument is not compared.
+        const names = (message: string) => [...new Set(argumentsOf(message).map((a) => a.split(':')[0]))].sort();
         for (const [key, message] of Object.entries(catalog)) {
-          if (!(key in en)) continue;
-          const want = argumentsOf(en[key]!).map((a) => (a.endsWith(':plural') ? a.replace(/:plural$/, '') : a));
-          const got = argumentsOf(message).map((a) => (a.endsWith(':plural') ? a.replace(/:plural$/, '') : a));
-          // A plural in one language may be plain text in another ("{n}" beside "{n, plural, …}").
-          expect(
-            got.filter((a) => !a.includes(':')),
-            key,
-          ).to.deep.equal(want.filter((a) => !a.includes(':')));
+          if (key in en) expect(names(message), key).to.deep.equal(names(en[key]!));
         }
       });
       it('translates the messages (not English copies, beyond names the same in both)', () => {
