@@ -67,104 +67,75 @@ function render(locale: Locale, key: MailMessageKey, values: Values, part: 'text
   return Array.isArray(out) ? out.join('') : String(out);
 }
 
-interface Mail {
-  locale: Locale;
+/** What every mail with a link is given. */
+interface LinkMail {
   to: string;
-  subject: MailMessageKey;
-  /** Paragraphs above the link (a greeting first, if any). */
-  intro: MailMessageKey[];
-  /** The sentence the text part's link follows. */
-  withLink: MailMessageKey;
-  button: MailMessageKey;
   link: string;
-  /** The small print under the link. */
+  expiresAt: Date;
+  /** The reader's language (`mailLocale`); default English. */
+  locale?: Locale;
+}
+
+/** A mail's texts: `{kind}.subject`, the paragraphs above the link, `{kind}.action` (the
+ *  sentence the text part's link follows), `{kind}.button` (the HTML part's link) and the
+ *  small print under it. */
+interface MailTexts {
+  kind: 'invite' | 'reset' | 'confirm';
+  /** A greeting first, if any. */
+  intro: MailMessageKey[];
   footer: MailMessageKey[];
   values: Values;
 }
 
-function compose(mail: Mail): MailMessage {
-  const text = (key: MailMessageKey) => render(mail.locale, key, mail.values, 'text');
-  const html = (key: MailMessageKey) => render(mail.locale, key, mail.values, 'html');
-  const subject = text(mail.subject);
+function compose(input: LinkMail, mail: MailTexts): MailMessage {
+  const locale = input.locale ?? DEFAULT_LOCALE;
+  const text = (key: MailMessageKey) => render(locale, key, mail.values, 'text');
+  const html = (key: MailMessageKey) => render(locale, key, mail.values, 'html');
+  const subject = text(`${mail.kind}.subject`);
+  const action = text(`${mail.kind}.action`);
   // Text: a greeting stands alone; the sentences after it run on to the link; then the small print.
   const [first, ...rest] = mail.intro.map(text);
   const blocks =
     mail.intro[0] === 'greeting'
-      ? [first!, [...rest, text(mail.withLink), mail.link].join(' ')]
-      : [first!, ...rest, `${text(mail.withLink)} ${mail.link}`];
+      ? [first!, [...rest, action, input.link].join(' ')]
+      : [first!, ...rest, `${action} ${input.link}`];
   const plain = [...blocks, mail.footer.map(text).join('\n')].join('\n\n');
   const paragraphs = mail.intro.map(html).map((p) => `<p>${p}</p>`);
   const markup = `<!doctype html>
-<html lang="${mail.locale}"><head><meta charset="utf-8"><title>${escapeHtml(subject)}</title></head>
+<html lang="${locale}"><head><meta charset="utf-8"><title>${escapeHtml(subject)}</title></head>
 <body style="font-family: sans-serif; line-height: 1.5">
 ${paragraphs.join('\n')}
-<p><a href="${escapeHtml(mail.link)}">${html(mail.button)}</a></p>
+<p><a href="${escapeHtml(input.link)}">${html(`${mail.kind}.button`)}</a></p>
 <p style="color:#666;font-size:smaller">${mail.footer.map(html).join(' ')}</p>
 </body></html>`;
-  return { to: mail.to, subject, text: plain, html: markup, locale: mail.locale };
+  return { to: input.to, subject, text: plain, html: markup, locale };
 }
 
-export function inviteEmail(input: {
-  to: string;
-  familyName: string;
-  inviterName: string | null;
-  link: string;
-  expiresAt: Date;
-  /** The sender's language (their own, else their family's). Default English. */
-  locale?: Locale;
-}): MailMessage {
-  return compose({
-    locale: input.locale ?? DEFAULT_LOCALE,
-    to: input.to,
-    subject: 'invite.subject',
+/** An invitation: `locale` is the sender's (their own, else their family's). */
+export function inviteEmail(input: LinkMail & { familyName: string; inviterName: string | null }): MailMessage {
+  return compose(input, {
+    kind: 'invite',
     intro: [input.inviterName ? 'invite.intro' : 'invite.introAnonymous'],
-    withLink: 'invite.action',
-    button: 'invite.button',
-    link: input.link,
     footer: ['invite.expiry', 'invite.ignore'],
     values: { familyName: input.familyName, inviterName: input.inviterName ?? '', expiresAt: input.expiresAt },
   });
 }
 
-export function passwordResetEmail(input: {
-  to: string;
-  userName: string;
-  link: string;
-  expiresAt: Date;
-  /** How long the link lives, in whole minutes. */
-  validMinutes: number;
-  locale?: Locale;
-}): MailMessage {
-  return compose({
-    locale: input.locale ?? DEFAULT_LOCALE,
-    to: input.to,
-    subject: 'reset.subject',
+/** `validMinutes`: how long the link lives, in whole minutes. */
+export function passwordResetEmail(input: LinkMail & { userName: string; validMinutes: number }): MailMessage {
+  return compose(input, {
+    kind: 'reset',
     intro: ['greeting', 'reset.intro'],
-    withLink: 'reset.action',
-    button: 'reset.button',
-    link: input.link,
     footer: ['reset.expiry', 'reset.ignore'],
     values: { userName: input.userName, expiresAt: input.expiresAt, minutes: input.validMinutes },
   });
 }
 
-export function emailConfirmationEmail(input: {
-  to: string;
-  userName: string;
-  link: string;
-  expiresAt: Date;
-  /** How long the link lives, in whole hours. */
-  validHours: number;
-  locale?: Locale;
-}): MailMessage {
-  return compose({
-    locale: input.locale ?? DEFAULT_LOCALE,
-    to: input.to,
-    subject: 'confirm.subject',
+/** `validHours`: how long the link lives, in whole hours. */
+export function emailConfirmationEmail(input: LinkMail & { userName: string; validHours: number }): MailMessage {
+  return compose(input, {
+    kind: 'confirm',
     intro: ['greeting', 'confirm.intro'],
-    withLink: 'confirm.action',
-    button: 'confirm.button',
-    link: input.link,
     footer: ['confirm.expiry', 'confirm.why', 'confirm.ignore'],
     values: { userName: input.userName, email: input.to, expiresAt: input.expiresAt, hours: input.validHours },
   });
