@@ -86,6 +86,8 @@ async function benchService(n: number, remote = false): Promise<number[]> {
     PORT: '0',
     LOG_LEVEL: 'silent',
     DATABASE_URL: process.env.DATABASE_URL || 'pglite://memory',
+    // All N sockets are one user's: lift the per-user bound (20 by default) above N.
+    MAX_SOCKETS_PER_USER: String(n + 20),
   };
   const app = await startServer({ env });
   const other = remote ? await startServer({ env }) : undefined;
