@@ -6,7 +6,7 @@ import type { FamilyWrite } from '../db/family-write.js';
 import { newId } from '../db/ids.js';
 import { badRequest, notFound, validationFailed } from '../errors.js';
 import { assertProductRef, assertUnitRef } from '../catalog/public.js';
-import { existingForCreate, lower, type Created, type Row } from '../shared/common.js';
+import { existingForCreate, lower, updateRow, type Created, type Row } from '../shared/common.js';
 import {
   activeItemRows,
   createItem,
@@ -133,16 +133,8 @@ export async function updateRecipe(
   patch: RecipePatch,
 ): Promise<RecipeDetail> {
   const row = await liveRecipe(w, recipeId);
-  const change: Row = {};
-  if (patch.name !== undefined && patch.name !== row.name) change.name = patch.name;
-  if (patch.servings !== undefined && patch.servings !== (row.servings == null ? null : Number(row.servings))) {
-    change.servings = patch.servings;
-  }
-  if (patch.instructions !== undefined && patch.instructions !== (row.instructions ?? null))
-    change.instructions = patch.instructions;
-  if (Object.keys(change).length === 0) return detailIn(w, row);
-  const [updated] = await w.update('recipes', { id: recipeId, deleted: false }, change);
-  return detailIn(w, updated!);
+  const change = changedColumns('recipes', ['name', 'servings', 'instructions'], row, patch);
+  return detailIn(w, await updateRow(w, 'recipes', row, change));
 }
 
 /** Tombstones the recipe and its ingredients. */
@@ -207,9 +199,7 @@ export async function updateIngredient(
   await assertUnitRef(w.trx, w.familyId, refs.unit, o);
   await assertProductRef(w.trx, w.familyId, refs.product, o);
   const change = changedColumns('ingredients', EDITED_FIELDS, row, p);
-  if (Object.keys(change).length === 0) return toIngredient(row);
-  const [updated] = await w.update('recipe_ingredients', { id: ingredientId, deleted: false }, change);
-  return toIngredient(updated!);
+  return toIngredient(await updateRow(w, 'recipe_ingredients', row, change));
 }
 
 export async function deleteIngredient(

@@ -3,6 +3,7 @@
 import { z } from 'zod';
 import type { Actor, Deps } from '../context.js';
 import { familyWrite, type FamilyWrite } from '../db/family-write.js';
+import type { FamilyTable, FamilyTableWhere, FamilyTableWrite } from '../db/rows.js';
 import { conflict } from '../errors.js';
 import { anyRowById, type Row } from './queries.js';
 
@@ -50,6 +51,18 @@ export const uuid = () => z.uuid();
 /** Ids in REST input may be upper case; stored and compared lower case. */
 export const lower = <T extends string | null | undefined>(v: T): T =>
   typeof v === 'string' ? (v.toLowerCase() as T) : v;
+
+/** Writes an edit's columns to the live row (by its id) unless they are none; the row after. */
+export async function updateRow<T extends FamilyTable>(
+  w: FamilyWrite,
+  table: T,
+  row: Row,
+  change: FamilyTableWrite<T>,
+): Promise<Row> {
+  if (Object.keys(change).length === 0) return row;
+  const [updated] = await w.update(table, { id: row.id, deleted: false } as FamilyTableWhere<T>, change);
+  return updated!;
+}
 
 /** The outer wrapper of every REST write: one family write (one version bump) as the actor. */
 export function writeAs<T>(
