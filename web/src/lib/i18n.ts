@@ -68,8 +68,12 @@ export function browserLocale(): Locale {
   return matchLocale(navigator.languages?.length ? navigator.languages : [navigator.language]);
 }
 
-/** Loads `wanted`'s catalog (English if it has none or cannot load) and speaks it. */
+let latest = 0;
+
+/** Loads `wanted`'s catalog (English if it has none or cannot load) and speaks it, unless a
+ * later call asked for another language meanwhile (the latest wins). */
 export async function speak(wanted: Locale): Promise<Locale> {
+  const call = ++latest;
   let next = wanted;
   if (!catalogs.has(next)) {
     const load = loaderOf(next);
@@ -80,6 +84,7 @@ export async function speak(wanted: Locale): Promise<Locale> {
       next = DEFAULT_LOCALE; // e.g. offline with no cached chunk: English rather than nothing
     }
   }
+  if (call !== latest) return locale$.value;
   if (typeof document !== 'undefined') document.documentElement.lang = next;
   if (locale$.value !== next) locale$.next(next);
   return next;
