@@ -1,6 +1,7 @@
 // SQL for recipes and ingredients. Every read filters by family and `deleted`.
 import type { Db, Trx } from '../db/knex.js';
 import type { Row } from '../shared/common.js';
+import { maxPosition } from '../shared/queries.js';
 
 type Q = Db | Trx;
 
@@ -38,10 +39,5 @@ export async function ingredientRow(
     .first();
 }
 
-export async function maxIngredientPosition(db: Q, familyId: string, recipeId: string): Promise<number | null> {
-  const r = (await db('recipe_ingredients')
-    .where({ family_id: familyId, recipe_id: recipeId, deleted: false })
-    .max({ m: 'position' })
-    .first()) as { m: number | string | null } | undefined;
-  return r?.m == null ? null : Number(r.m);
-}
+export const maxIngredientPosition = (db: Q, familyId: string, recipeId: string) =>
+  maxPosition(db, 'recipe_ingredients', familyId, { recipe_id: recipeId });

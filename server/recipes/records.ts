@@ -3,7 +3,7 @@
 // the ingredient records plus `_deleted`, so they carry nothing else.
 import type { DocData } from '@family-shopping/client/protocol';
 import type { Row } from '../shared/common.js';
-import { recordMapper } from '../shared/record-fields.js';
+import { recordMapper, withChildren } from '../shared/record-fields.js';
 
 /** The recipe doc (replication `recipes`) and the ingredient: the protocol's shapes. */
 export type RecipeRecord = DocData<'recipes'>;
@@ -24,8 +24,7 @@ export interface RecipeSummary {
 export const toRecipe: (row: Row) => RecipeRecord = recordMapper('recipes');
 
 export function toRecipeDetail(row: Row, ingredientRows: Row[]): RecipeDetail {
-  const { createdAt, updatedAt, ...recipe } = toRecipe(row);
-  return { ...recipe, ingredients: ingredientRows.map(toIngredient), createdAt, updatedAt };
+  return withChildren(toRecipe(row), 'ingredients', ingredientRows.map(toIngredient));
 }
 
 export function toRecipeSummary(row: Row): RecipeSummary {

@@ -68,6 +68,19 @@ export function recordMapper<C extends CollectionName>(
   };
 }
 
+/** A record with its child records under `key`, placed before its times: the REST shape of a
+ *  recipe with its ingredients and of a store with its sections. */
+export function withChildren<R extends { createdAt: string; updatedAt: string }, K extends string, C>(
+  record: R,
+  key: K,
+  children: C[],
+): Omit<R, 'createdAt' | 'updatedAt'> & { [P in K]: C[] } & Pick<R, 'createdAt' | 'updatedAt'> {
+  const { createdAt, updatedAt, ...rest } = record;
+  return { ...rest, [key]: children, createdAt, updatedAt } as Omit<R, 'createdAt' | 'updatedAt'> & {
+    [P in K]: C[];
+  } & Pick<R, 'createdAt' | 'updatedAt'>;
+}
+
 /** Whether a column's value and a patch's value are the same, by the field's kind: numbers as
  *  numbers (a numeric column reads back as a string), booleans as truth, the rest as is. */
 function sameByKind(kind: FieldKind, before: unknown, after: unknown): boolean {

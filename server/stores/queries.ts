@@ -2,6 +2,7 @@
 import type { Db, Trx } from '../db/knex.js';
 import type { FamilyWrite } from '../db/family-write.js';
 import type { Row } from '../shared/common.js';
+import { maxPosition } from '../shared/queries.js';
 
 type Q = Db | Trx;
 
@@ -44,13 +45,8 @@ export async function sectionRowsByIds(db: Q, familyId: string, sectionIds: stri
   return db('store_sections').where({ family_id: familyId, deleted: false }).whereIn('id', sectionIds);
 }
 
-export async function maxSectionPosition(db: Q, familyId: string, storeId: string): Promise<number | null> {
-  const r = (await db('store_sections')
-    .where({ family_id: familyId, store_id: storeId, deleted: false })
-    .max({ m: 'position' })
-    .first()) as { m: number | string | null } | undefined;
-  return r?.m == null ? null : Number(r.m);
-}
+export const maxSectionPosition = (db: Q, familyId: string, storeId: string) =>
+  maxPosition(db, 'store_sections', familyId, { store_id: storeId });
 
 /** Makes room for a section inserted at `position`. */
 export async function shiftSectionsFrom(w: FamilyWrite, storeId: string, position: number): Promise<void> {

@@ -3,7 +3,7 @@
 // they carry nothing else.
 import type { DocData, PlacementSection } from '@family-shopping/client/protocol';
 import type { Row } from '../shared/common.js';
-import { recordMapper } from '../shared/record-fields.js';
+import { recordMapper, withChildren } from '../shared/record-fields.js';
 
 /** The store, section and section-memory docs: the protocol's shapes. */
 export type StoreRecord = DocData<'stores'>;
@@ -24,8 +24,7 @@ export const toStore: (row: Row) => StoreRecord = recordMapper('stores');
 
 /** The REST store with its sections (rows in walking order). */
 export function toStoreWithSections(row: Row, sectionRows: Row[]): StoreWithSections {
-  const { createdAt, updatedAt, ...store } = toStore(row);
-  return { ...store, sections: sectionRows.map(toSection), createdAt, updatedAt };
+  return withChildren(toStore(row), 'sections', sectionRows.map(toSection));
 }
 
 export const toSection: (row: Row) => SectionRecord = recordMapper('sections');
