@@ -37,6 +37,8 @@ type Memory = { rss: number; heapUsed: number; external: number; arrayBuffers: n
 interface Side {
   p50: number[];
   p99: number[];
+  /** The server process's CPU time per event (user + system, ms), per round. */
+  cpu: number[];
   receipts: number;
   missing: number;
   rssPerSocket: number;
@@ -47,6 +49,8 @@ interface Side {
 interface Running {
   /** One event (ListProgress with itemCount k); answers its start time. */
   fire: (k: number) => Promise<number>;
+  /** The server process's CPU time so far, µs. */
+  cpu: () => Promise<number>;
   clients: Remote;
   side: Side;
   close: () => Promise<void>;
@@ -62,6 +66,7 @@ async function memoryPerSocket(n: number, before: Memory, memory: () => Promise<
   return {
     p50: [],
     p99: [],
+    cpu: [],
     receipts: 0,
     missing: 0,
     rssPerSocket: (after.rss - before.rss) / n,
@@ -86,6 +91,7 @@ async function startService(n: number): Promise<Running> {
   await clients.call('open', { url, token: family.token, n, group: 'main' });
   return {
     fire: (k) => service.emit(family, list.id, k),
+    cpu: () => service.cpu(),
     clients,
     side: await memoryPerSocket(n, before, () => service.memory()),
     close: async () => {
@@ -113,6 +119,7 @@ async function startBare(n: number): Promise<Running> {
   while ((await bare.call<number>('clients')) < n) await sleep(10);
   return {
     fire: (k) => bare.call<number>('broadcast', { listId: 'bench', k }),
+    cpu: () => bare.call<number>('cpu'),
     clients,
     side: await memoryPerSocket(n, before, () => bare.call<Memory>('memory')),
     close: async () => {
@@ -149,7 +156,10 @@ async function measureSize(n: number): Promise<{ service: Side; bare: Side }> {
     service.side.missing = bare.side.missing = 0;
     for (let round = 0; round < ROUNDS; round++) {
       for (const r of round % 2 === 0 ? [service, bare] : [bare, service]) {
-        const s = ascending(await events(r, n, next(eventsPerRound(n))));
+        const ks = next(eventsPerRound(n));
+        const cpu0 = await r.cpu();
+        const s = ascending(await events(r, n, ks));
+        r.side.cpu.push(((await r.cpu()) - cpu0) / 1000 / ks.length);
         r.side.p50.push(quantile(s, 0.5));
         r.side.p99.push(quantile(s, 0.99));
         r.side.receipts += s.length;
@@ -174,13 +184,13 @@ async function main() {
   }
   const kb = (b: number, n: number, min: number) => (n < min ? '—' : `${(b / 1024).toFixed(1)}`);
   const md = [
-    `Measured ${today()}${SMOKE ? ' (smoke run)' : ''}: ${backendName()}, in-process bus, ${machine()}; ${ROUNDS} rounds per size, service and bare alternating (events per round: ${SIZES.map((n) => `${eventsPerRound(n)} at ${n.toLocaleString('en-US')}`).join(', ')}), p50/p99 per round, median (min–max). Memory per socket: one reading per size (RSS from 1,000 sockets, heap from 100; below that it is noise).`,
+    `Measured ${today()}${SMOKE ? ' (smoke run)' : ''}: ${backendName()}, in-process bus, ${machine()}; ${ROUNDS} rounds per size, service and bare alternating (events per round: ${SIZES.map((n) => `${eventsPerRound(n)} at ${n.toLocaleString('en-US')}`).join(', ')}), p50/p99 and the server process's CPU time per event (user + system) per round, median (min–max). Memory per socket: one reading per size (RSS from 1,000 sockets, heap from 100; below that it is noise).`,
     '',
-    '| sockets | receipts | service p50 ms | service p99 ms | bare ws p50 ms | bare ws p99 ms | ratio p50 | ratio p99 | service KB/socket RSS (heap) | bare ws KB/socket RSS (heap) |',
-    '|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
+    '| sockets | receipts | service p50 ms | service p99 ms | bare ws p50 ms | bare ws p99 ms | ratio p50 | ratio p99 | service CPU ms/event | bare ws CPU ms/event | ratio CPU | service KB/socket RSS (heap) | bare ws KB/socket RSS (heap) |',
+    '|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
     ...rows.map(
       ({ n, service: s, bare: b }) =>
-        `| ${n.toLocaleString('en-US')} | ${s.receipts.toLocaleString('en-US')}${s.missing ? ` (${s.missing} missing)` : ''} | ${fmtSpread(spread(s.p50))} | ${fmtSpread(spread(s.p99))} | ${fmtSpread(spread(b.p50))} | ${fmtSpread(spread(b.p99))} | ${fmtSpread(ratioSpread(s.p50, b.p50))} | ${fmtSpread(ratioSpread(s.p99, b.p99))} | ${kb(s.rssPerSocket, n, 1000)} (${kb(s.heapPerSocket, n, 100)}) | ${kb(b.rssPerSocket, n, 1000)} (${kb(b.heapPerSocket, n, 100)}) |`,
+        `| ${n.toLocaleString('en-US')} | ${s.receipts.toLocaleString('en-US')}${s.missing ? ` (${s.missing} missing)` : ''} | ${fmtSpread(spread(s.p50))} | ${fmtSpread(spread(s.p99))} | ${fmtSpread(spread(b.p50))} | ${fmtSpread(spread(b.p99))} | ${fmtSpread(ratioSpread(s.p50, b.p50))} | ${fmtSpread(ratioSpread(s.p99, b.p99))} | ${fmtSpread(spread(s.cpu))} | ${fmtSpread(spread(b.cpu))} | ${fmtSpread(ratioSpread(s.cpu, b.cpu))} | ${kb(s.rssPerSocket, n, 1000)} (${kb(s.heapPerSocket, n, 100)}) | ${kb(b.rssPerSocket, n, 1000)} (${kb(b.heapPerSocket, n, 100)}) |`,
     ),
   ].join('\n');
   writeResult(`live-fanout.${backend()}`, md, { rows });

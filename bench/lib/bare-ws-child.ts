@@ -37,6 +37,11 @@ serve(
       for (const c of wss!.clients) c.send(args.text);
       return null;
     },
+    /** The process's CPU time so far (user + system), µs. */
+    cpu() {
+      const c = process.cpuUsage();
+      return c.user + c.system;
+    },
     async memory() {
       const gc = (globalThis as { gc?: () => void }).gc;
       for (let i = 0; i < 3; i++) {

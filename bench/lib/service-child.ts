@@ -98,6 +98,11 @@ serve(
       });
       return t0;
     },
+    /** The process's CPU time so far (user + system), µs. */
+    cpu() {
+      const c = process.cpuUsage();
+      return c.user + c.system;
+    },
     /** The process's memory after garbage collection. */
     async memory() {
       await gcTwice();

@@ -52,6 +52,11 @@ export class Service {
     return this.remote.call('dropFamily', { familyId: f.familyId });
   }
 
+  /** The service process's CPU time so far (user + system), µs. */
+  cpu(): Promise<number> {
+    return this.remote.call('cpu');
+  }
+
   memory(): Promise<{ rss: number; heapUsed: number; external: number; arrayBuffers: number }> {
     return this.remote.call('memory');
   }
