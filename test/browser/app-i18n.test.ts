@@ -137,9 +137,24 @@ describe('web app: in German', function () {
     const milk = phone.locator('li.item', { has: item(phone, 'Milch') });
     expect((await milk.locator('.item-amount').textContent())?.trim()).to.equal('1.5');
 
-    // Back to the browser's language: German again.
-    await page.getByRole('combobox', { name: 'Language' }).selectOption('');
+    // Offline: the choice applies on this device at once and is saved when back online.
+    await ctx.setOffline(true);
+    await waitUntil(async () => (await statusText(page)) === 'Offline');
+    await page.getByRole('combobox', { name: 'Language' }).selectOption('de');
     await page.getByRole('heading', { level: 1, name: 'Konto' }).waitFor(WAIT);
+    await page
+      .getByText(
+        'Sprache auf diesem Gerät geändert. Sie wird in deinem Konto gespeichert, sobald du wieder online bist.',
+      )
+      .waitFor(WAIT);
+    await ctx.setOffline(false);
+    await waitUntil(async () => ((await api(page, '/api/me')) as { user: { locale: unknown } }).user.locale === 'de');
+
+    // Back to the browser's language ("Wie im Browser": null): German, as the browser is.
+    await page.getByRole('combobox', { name: 'Sprache' }).selectOption('');
+    await page.getByText('Sprache gespeichert.').waitFor(WAIT);
+    expect(((await api(page, '/api/me')) as { user: { locale: unknown } }).user.locale).to.equal(null);
+    expect(await page.evaluate(() => document.documentElement.lang)).to.equal('de');
     expect(errors).to.deep.equal([]);
   });
 });
