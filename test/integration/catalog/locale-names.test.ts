@@ -132,7 +132,10 @@ describe('the family locale names the catalog and the default sections (§12)', 
     });
     expect(put.body).to.include({ name: 'Vollmilch 3,5 %', overridden: true });
     for (const q of ['Vollmilch', 'milch']) {
-      expect((await search(family, q)).find((p) => p.id === MILK), q).to.include({ name: 'Vollmilch 3,5 %' });
+      expect(
+        (await search(family, q)).find((p) => p.id === MILK),
+        q,
+      ).to.include({ name: 'Vollmilch 3,5 %' });
     }
     expect((await search(family, 'milk')).map((p) => p.id)).to.not.include(MILK);
     expect(
