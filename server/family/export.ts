@@ -114,20 +114,11 @@ export async function exportFamily(deps: Deps, actor: Actor): Promise<FamilyDocu
         toProduct({ ...r, kind: 'family', overridden: false } as unknown as EffectiveProductRow),
       );
       const overrides: ProductEntry[] = (await liveOverrides(trx, familyId)).map((o) => ({
-        ...toProduct({
-          id: o.id,
-          kind: 'global',
-          name: o.effective_name,
-          unit_category_flags: o.effective_flags,
-          category: o.effective_category,
-          overridden: true,
-          created_at: o.created_at,
-          updated_at: o.updated_at,
-        }),
+        ...toProduct(o),
         override: {
-          name: o.name,
-          unitCategoryFlags: o.unit_category_flags == null ? null : bitsToFlags(o.unit_category_flags),
-          category: o.category as ProductEntry['category'],
+          name: o.override_name,
+          unitCategoryFlags: o.override_flags == null ? null : bitsToFlags(o.override_flags),
+          category: o.override_category as ProductEntry['category'],
         },
       }));
 

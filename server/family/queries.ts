@@ -2,6 +2,7 @@
 import type { Db, Trx } from '../db/knex.js';
 import type { Role } from '../context.js';
 import type { Locale } from '@family-shopping/client/protocol';
+import { effectiveGlobalProducts, type EffectiveProductRow } from '../catalog/public.js';
 
 type Q = Db | Trx;
 
@@ -192,35 +193,25 @@ export const liveFamilyRows = (q: Q, table: string, familyId: string) =>
     .orderBy([{ column: 'created_at' }, { column: 'id' }])
     .select('*') as Promise<Array<Record<string, unknown>>>;
 
-/** The family's live overrides with the global product they change, as the effective catalog
- *  shows it (`effective_*`) and as stored (`name`, `unit_category_flags`: null follows the global). */
+/** The family's live overrides: each global product as the effective catalog shows it
+ *  (`effectiveGlobalProducts`: the override, else the name in the family's locale, else English)
+ *  and the override as stored (`override_*`: null follows the global product). */
 export const liveOverrides = (q: Q, familyId: string) =>
-  q('family_product_overrides as o')
-    .join('products as p', 'p.id', 'o.product_id')
-    .where({ 'o.family_id': familyId, 'o.deleted': false })
+  effectiveGlobalProducts(q, familyId)
+    .whereNotNull('o.id')
     .orderBy([{ column: 'p.created_at' }, { column: 'p.id' }])
     .select(
-      'p.id',
-      'o.name',
-      'o.unit_category_flags',
-      'o.category',
-      q.raw('coalesce(o.name, p.name) as effective_name'),
-      q.raw('coalesce(o.unit_category_flags, p.unit_category_flags) as effective_flags'),
-      q.raw('coalesce(o.category, p.category) as effective_category'),
-      'p.created_at',
-      q.raw('greatest(p.updated_at, o.updated_at) as updated_at'),
+      'o.name as override_name',
+      'o.unit_category_flags as override_flags',
+      'o.category as override_category',
     ) as Promise<
-    Array<{
-      id: string;
-      name: string | null;
-      unit_category_flags: number | null;
-      category: string | null;
-      effective_name: string;
-      effective_flags: number;
-      effective_category: string | null;
-      created_at: Date;
-      updated_at: Date;
-    }>
+    Array<
+      EffectiveProductRow & {
+        override_name: string | null;
+        override_flags: number | null;
+        override_category: string | null;
+      }
+    >
   >;
 
 /** Whether the family has a live store, list, recipe, family product, override or family unit. */

@@ -241,6 +241,20 @@ describe('the family locale names the catalog and the default sections (§12)', 
     }
   });
 
+  it('the family export shows an overridden product by its effective name in the family locale', async () => {
+    const family = await makeFamily(app);
+    await setLocale(family, 'de');
+    const put = await request(app, 'PUT', `/api/products/${MILK}/override`, {
+      token: family.admin.token,
+      body: { unitCategoryFlags: ['Count'] },
+    });
+    expect(put.body).to.include({ name: 'Milch', overridden: true });
+    const doc = (await request(app, 'GET', '/api/family/export', { token: family.admin.token })).body;
+    const entry = doc.products.find((p: AnyDoc) => p.id === MILK);
+    expect(entry).to.include({ kind: 'global', name: 'Milch', overridden: true });
+    expect(entry.override).to.deep.equal({ name: null, unitCategoryFlags: ['Count'], category: null });
+  });
+
   it('a checkpoint naming an unknown locale, or English spelled out, is refused as not issued here', async () => {
     const family = await makeFamily(app);
     const { checkpoint } = await pullAll(app, family.admin.token, 'products', null, 1000);
