@@ -60,6 +60,7 @@ describe('startup on the embedded database', function () {
     expect(c1.families).to.equal(1);
     expect(c2.families).to.equal(1);
     expect(family.invite_code).to.equal('KITCHEN-42');
+    expect(family.locale).to.equal('en'); // the default family speaks English (api.md "Languages")
     expect(log1.join('')).to.include('its invite code is KITCHEN-42');
     expect(log2.join('')).not.to.include('KITCHEN-42');
     expect(c1.products).to.be.within(100, 130);
