@@ -37,6 +37,8 @@ type Memory = { rss: number; heapUsed: number; external: number; arrayBuffers: n
 interface Side {
   p50: number[];
   p99: number[];
+  /** p99 of the receipt of each commit's last frame (`Changed`), per round. */
+  commitP99: number[];
   /** The server process's CPU time per event (user + system, ms), per round. */
   cpu: number[];
   receipts: number;
@@ -66,6 +68,7 @@ async function memoryPerSocket(n: number, before: Memory, memory: () => Promise<
   return {
     p50: [],
     p99: [],
+    commitP99: [],
     cpu: [],
     receipts: 0,
     missing: 0,
@@ -131,16 +134,19 @@ async function startBare(n: number): Promise<Running> {
   };
 }
 
-/** `events` events on one side; their latencies (receipt − start) over all sockets. */
-async function events(r: Running, n: number, ks: number[]): Promise<number[]> {
-  const lat: number[] = [];
+/** Events on one side; their latencies (receipt − start) over all sockets: of the event, and
+ *  of its commit's last frame. */
+async function events(r: Running, n: number, ks: number[]): Promise<{ event: number[]; commit: number[] }> {
+  const event: number[] = [];
+  const commit: number[] = [];
   for (const k of ks) {
     const t0 = await r.fire(k);
-    const got = await r.clients.call<number[]>('wait', { k, n });
-    r.side.missing += n - got.length;
-    for (const t of got) lat.push(t - t0);
+    const got = await r.clients.call<{ event: number[]; commit: number[] }>('wait', { k, n });
+    r.side.missing += n - got.event.length;
+    for (const t of got.event) event.push(t - t0);
+    for (const t of got.commit) commit.push(t - t0);
   }
-  return lat;
+  return { event, commit };
 }
 
 /** One size: both sides up at once, warm-up events on each, then alternating rounds. */
@@ -158,8 +164,10 @@ async function measureSize(n: number): Promise<{ service: Side; bare: Side }> {
       for (const r of round % 2 === 0 ? [service, bare] : [bare, service]) {
         const ks = next(eventsPerRound(n));
         const cpu0 = await r.cpu();
-        const s = ascending(await events(r, n, ks));
+        const lat = await events(r, n, ks);
         r.side.cpu.push(((await r.cpu()) - cpu0) / 1000 / ks.length);
+        const s = ascending(lat.event);
+        r.side.commitP99.push(quantile(ascending(lat.commit), 0.99));
         r.side.p50.push(quantile(s, 0.5));
         r.side.p99.push(quantile(s, 0.99));
         r.side.receipts += s.length;
@@ -184,13 +192,13 @@ async function main() {
   }
   const kb = (b: number, n: number, min: number) => (n < min ? '—' : `${(b / 1024).toFixed(1)}`);
   const md = [
-    `Measured ${today()}${SMOKE ? ' (smoke run)' : ''}: ${backendName()}, in-process bus, ${machine()}; ${ROUNDS} rounds per size, service and bare alternating (events per round: ${SIZES.map((n) => `${eventsPerRound(n)} at ${n.toLocaleString('en-US')}`).join(', ')}), p50/p99 and the server process's CPU time per event (user + system) per round, median (min–max). Memory per socket: one reading per size (RSS from 1,000 sockets, heap from 100; below that it is noise).`,
+    `Measured ${today()}${SMOKE ? ' (smoke run)' : ''}: ${backendName()}, in-process bus, ${machine()}; ${ROUNDS} rounds per size, service and bare alternating (events per round: ${SIZES.map((n) => `${eventsPerRound(n)} at ${n.toLocaleString('en-US')}`).join(', ')}), p50/p99 of the event's receipt, p99 of the receipt of its commit's last frame (\`Changed\`) and the server process's CPU time per event (user + system) per round, median (min–max). Memory per socket: one reading per size (RSS from 1,000 sockets, heap from 100; below that it is noise).`,
     '',
-    '| sockets | receipts | service p50 ms | service p99 ms | bare ws p50 ms | bare ws p99 ms | ratio p50 | ratio p99 | service CPU ms/event | bare ws CPU ms/event | ratio CPU | service KB/socket RSS (heap) | bare ws KB/socket RSS (heap) |',
-    '|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
+    '| sockets | receipts | service p50 ms | service p99 ms | bare ws p50 ms | bare ws p99 ms | ratio p50 | ratio p99 | ratio p99, whole commit | service CPU ms/event | bare ws CPU ms/event | ratio CPU | service KB/socket RSS (heap) | bare ws KB/socket RSS (heap) |',
+    '|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
     ...rows.map(
       ({ n, service: s, bare: b }) =>
-        `| ${n.toLocaleString('en-US')} | ${s.receipts.toLocaleString('en-US')}${s.missing ? ` (${s.missing} missing)` : ''} | ${fmtSpread(spread(s.p50))} | ${fmtSpread(spread(s.p99))} | ${fmtSpread(spread(b.p50))} | ${fmtSpread(spread(b.p99))} | ${fmtSpread(ratioSpread(s.p50, b.p50))} | ${fmtSpread(ratioSpread(s.p99, b.p99))} | ${fmtSpread(spread(s.cpu))} | ${fmtSpread(spread(b.cpu))} | ${fmtSpread(ratioSpread(s.cpu, b.cpu))} | ${kb(s.rssPerSocket, n, 1000)} (${kb(s.heapPerSocket, n, 100)}) | ${kb(b.rssPerSocket, n, 1000)} (${kb(b.heapPerSocket, n, 100)}) |`,
+        `| ${n.toLocaleString('en-US')} | ${s.receipts.toLocaleString('en-US')}${s.missing ? ` (${s.missing} missing)` : ''} | ${fmtSpread(spread(s.p50))} | ${fmtSpread(spread(s.p99))} | ${fmtSpread(spread(b.p50))} | ${fmtSpread(spread(b.p99))} | ${fmtSpread(ratioSpread(s.p50, b.p50))} | ${fmtSpread(ratioSpread(s.p99, b.p99))} | ${fmtSpread(ratioSpread(s.commitP99, b.commitP99))} | ${fmtSpread(spread(s.cpu))} | ${fmtSpread(spread(b.cpu))} | ${fmtSpread(ratioSpread(s.cpu, b.cpu))} | ${kb(s.rssPerSocket, n, 1000)} (${kb(s.heapPerSocket, n, 100)}) | ${kb(b.rssPerSocket, n, 1000)} (${kb(b.heapPerSocket, n, 100)}) |`,
     ),
   ].join('\n');
   writeResult(`live-fanout.${backend()}`, md, { rows });
