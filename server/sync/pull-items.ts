@@ -25,7 +25,7 @@
 import type { Deps } from '../context.js';
 import { validationFailed } from '../errors.js';
 import type { Checkpoint } from '@family-shopping/client/protocol';
-import { checkpointAhead, checkpointExpired, isExpired, type PullResult } from './pull.js';
+import { checkpointAhead, checkpointExpired, isExpired, type PullResult } from './pull-result.js';
 import { MAX_ID, MIN_ID, itemPhasePage } from './queries.js';
 
 /** The phases of a first sync, as the last segment of a checkpoint's `id`. */

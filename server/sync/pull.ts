@@ -13,7 +13,7 @@
 // tombstones does not expire them (and a re-sync from scratch ends past the horizon).
 import type { Deps } from '../context.js';
 import type { Trx } from '../db/knex.js';
-import { AppError, validationFailed } from '../errors.js';
+import { validationFailed } from '../errors.js';
 import {
   DEFAULT_LOCALE,
   isLocale,
@@ -39,18 +39,16 @@ import {
   type Counters,
   type Cursor,
 } from './queries.js';
+import {
+  checkpointAhead,
+  checkpointExpired,
+  isExpired,
+  type DocsJson,
+  type FamilyPosition,
+  type PullResult,
+} from './pull-result.js';
 
-export interface PullResult {
-  /** The docs, or the JSON text of their array as the database wrote it (items). */
-  documents: WireDoc[] | DocsJson;
-  checkpoint: Checkpoint | null;
-}
-
-/** A page's docs already encoded as a JSON array (see `pullBody`). */
-export interface DocsJson {
-  json: string;
-  count: number;
-}
+export type { DocsJson, PullResult };
 
 /** The pull's response body: the docs' JSON text passed through as is when the database wrote
  *  it (the same bytes `JSON.stringify` makes of the docs, held together by the pull tests). */
@@ -60,28 +58,6 @@ export function pullBody(r: PullResult): string {
 }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
-
-export const checkpointExpired = () =>
-  new AppError(410, 'checkpoint_expired', 'The checkpoint is older than the kept tombstones; re-sync from scratch');
-
-/**
- * A checkpoint beyond the counters this server has handed out (another family's, or one issued
- * before the database was restored from a backup) would skip every row up to it: the client
- * must re-sync from scratch, as for an expired one.
- */
-export const checkpointAhead = () =>
-  new AppError(410, 'checkpoint_expired', 'The checkpoint is ahead of this server’s data; re-sync from scratch');
-
-/**
- * The family cursor of a checkpoint. Its `id` is the last row's id, plus `/<issuedAt>` on pages
- * that did not reach the end: the family counter when the walk that produced it began. The
- * checkpoint is opaque to clients; only this module reads it.
- */
-interface FamilyPosition {
-  cursor: Cursor;
-  /** The family counter at the start of the walk (for the horizon check). */
-  issuedAt: number;
-}
 
 function parsePosition(cp: Checkpoint): FamilyPosition {
   const [rowId = '', issued, ...rest] = cp.id.split('/');
@@ -118,16 +94,6 @@ function catalogPosition(cp: Checkpoint | null): CatalogPosition | null {
   if (cp?.catalogVersion === undefined) return null;
   const { id, locale } = parseCatalogId(cp.catalogId ?? '');
   return { cursor: { version: cp.catalogVersion, id }, locale };
-}
-
-/**
- * Tombstones with versions up to the horizon may be gone. A client whose walk began before a
- * purge that raised the horizon past it may hold rows whose deletion it can no longer learn:
- * it must re-sync. A walk that began after it (a re-sync in pages) is fine, even while its
- * cursor is still among older rows.
- */
-export function isExpired(position: FamilyPosition | null, counters: Counters): boolean {
-  return !!position && counters.horizon > 0 && position.issuedAt < counters.horizon;
 }
 
 /** Checkpoint id of a page that stopped before the end. */
