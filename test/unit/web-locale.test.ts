@@ -1,7 +1,7 @@
 // The web app's language and number rules (contract §12): the browser's languages matched to
 // the five locales, quantities shown and typed in the locale's number format.
 import { expect } from 'chai';
-import { formatQuantity, matchLocale, parseQuantity } from '../../web/src/lib/locale.ts';
+import { formatQuantity, matchLocale, parseQuantity } from '../../web/src/lib/locale.js';
 
 describe('web: the language of a browser', () => {
   const cases: [string[], string][] = [
