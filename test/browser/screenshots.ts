@@ -2,13 +2,14 @@
 // a fresh in-memory server with a small family seeded over REST. Needs web/dist (npm run build)
 // and Chromium (test/helpers/browser.ts). Names as arguments shoot only those
 // (`npm run screenshots -- lan-notice`).
-import { mkdir } from 'node:fs/promises';
+import { mkdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { launchBrowser, phoneContext } from '../helpers/browser.js';
 import { startTestApp, request } from '../helpers/app.js';
-import { seedStapleProducts } from '../../server/startup/jobs.js';
+import { seedProductNames, seedStapleProducts } from '../../server/startup/jobs.js';
 import { LAN_BROWSER_ARGS, PASSWORD, lanUrl, requireBuiltApp } from './app-helpers.js';
+import { LOCALES, type Locale } from '@family-shopping/client/protocol';
 
 const OUT = fileURLToPath(new URL('../../docs/screenshots/', import.meta.url));
 const only = process.argv.slice(2);
@@ -18,6 +19,7 @@ await mkdir(OUT, { recursive: true });
 const app = await startTestApp();
 // The staple catalog with its categories, as a server outside tests seeds it at startup.
 await seedStapleProducts(app.deps.db);
+await seedProductNames(app.deps.db);
 const browser = await launchBrowser(LAN_BROWSER_ARGS);
 try {
   const reg = await request(app, 'POST', '/api/auth/register', {
@@ -166,6 +168,68 @@ try {
     ],
     true,
   );
+  // The list page in each language (contract §12), for a family of that language: its store's
+  // default sections and the catalog's names follow the family's locale, the app the user's.
+  const names: Record<Locale, [store: string, list: string]> = {
+    en: ['Corner Market', 'Groceries'],
+    de: ['Markt an der Ecke', 'Wocheneinkauf'],
+    fr: ['Épicerie du coin', 'Courses de la semaine'],
+    es: ['Tienda de la esquina', 'Compras de la semana'],
+    'pt-BR': ['Mercadinho da esquina', 'Compras da semana'],
+  };
+  for (const locale of LOCALES) {
+    const name = `list-${locale}`;
+    if (only.length > 0 && !only.includes(name)) continue;
+    const email = `ann-${locale.toLowerCase()}@example.com`;
+    const r = await request(app, 'POST', '/api/auth/register', {
+      body: { email, userName: `Ann ${locale}`, password: PASSWORD, newFamilyName: 'Miller' },
+    });
+    const call = async (method: string, p: string, body?: unknown) =>
+      (await request(app, method, p, { token: r.body.accessToken as string, body })).body;
+    await call('PATCH', '/api/family', { locale });
+    await call('PATCH', '/api/me', { locale });
+    const [storeName, listName] = names[locale];
+    const shop = await call('POST', '/api/stores', { name: storeName });
+    const weekly = await call('POST', '/api/lists', { name: listName, storeId: shop.id });
+    // The English names find the staples in every language (search also matches them).
+    const staple = async (english: string): Promise<string> =>
+      ((await call('GET', `/api/products?q=${encodeURIComponent(english)}`)) as { id: string }[])[0]!.id;
+    const rows = [
+      { productId: await staple('Bananas'), quantity: 6 },
+      { productId: await staple('Apples'), quantity: 1.5, unitOfMeasureId: unit('kilogram') },
+      { productId: await staple('Bread') },
+      { productId: await staple('Milk'), quantity: 2, unitOfMeasureId: unit('liter') },
+      { productId: await staple('Eggs'), quantity: 12 },
+      { productId: await staple('Toilet Paper') },
+    ];
+    const made = [];
+    for (const it of rows) made.push(await call('POST', `/api/lists/${weekly.id}/items`, it));
+    await call('POST', `/api/lists/${weekly.id}/items/${made[0].id}/toggle`);
+    const messages = JSON.parse(
+      await readFile(new URL(`../../web/src/locales/${locale}.json`, import.meta.url), 'utf8'),
+    ) as Record<string, string>;
+    const ctx = await phoneContext(browser, { deviceScaleFactor: 1, locale });
+    const page = await ctx.newPage();
+    await page.goto(`${app.url}/login`);
+    await page.getByRole('textbox', { name: messages['auth.email'] }).fill(email);
+    await page.getByLabel(messages['auth.password']!, { exact: true }).fill(PASSWORD);
+    await page.getByRole('button', { name: messages['auth.signIn'] }).click();
+    await page.getByRole('textbox', { name: messages['lists.new'] }).waitFor();
+    await page.goto(`${app.url}/lists/${weekly.id}`);
+    await page
+      .getByText(made[2].name as string)
+      .first()
+      .waitFor({ timeout: 20_000 });
+    await page
+      .waitForFunction(() => (document.querySelector('[role=status]')?.textContent ?? '').trim() === '', undefined, {
+        timeout: 15_000,
+      })
+      .catch(() => undefined);
+    await page.waitForTimeout(400);
+    await page.screenshot({ path: path.join(OUT, `${name}.png`) });
+    console.log(`docs/screenshots/${name}.png`);
+    await ctx.close();
+  }
   // Over plain http on a home network (contract §11): the Account page's one notice.
   await shoot('light', [['lan-notice', '/account', 'Opened over plain HTTP', 'centre']], true, lanUrl(app));
 } finally {
