@@ -160,4 +160,28 @@ describe('section memory', () => {
     expect(rows[0]).to.include({ product_id: productId, section_id: section('Snacks') });
     expect(Number(rows[0].version)).to.be.greaterThan(0);
   });
+
+  it('a memory forgotten with its section comes back, version-stamped, when the product is placed again', async () => {
+    const { app, family, api, store, items, section } = await setup();
+    const productId = await seedGlobalProduct(app, 'Oat milk');
+    const deli = section('Deli');
+    await api('POST', items, { name: 'Oat milk', productId, sectionId: deli });
+    const [before] = await app.deps
+      .db('product_store_sections')
+      .where({ family_id: family.familyId, store_id: store.id, product_id: productId });
+    // Deleting the section forgets the placement: the next item of that product has none.
+    expect((await api('DELETE', `/stores/${store.id}/sections/${deli}`)).status).to.equal(204);
+    const forgotten = await api('POST', items, { name: 'Oat milk', productId });
+    expect(forgotten.body.sectionId).to.equal(null);
+    // Placed again: the same memory document (its id is derived from store and product, as the
+    // SDK derives it offline) comes back with a newer version, and the next item follows it.
+    await api('PATCH', `${items}/${forgotten.body.id}`, { sectionId: section('Frozen') });
+    const rows = await app.deps
+      .db('product_store_sections')
+      .where({ family_id: family.familyId, store_id: store.id, product_id: productId });
+    expect(rows).to.have.length(1);
+    expect(rows[0]).to.include({ id: before.id, section_id: section('Frozen'), deleted: false });
+    expect(Number(rows[0].version)).to.be.greaterThan(Number(before.version));
+    expect((await api('POST', items, { name: 'Oat milk', productId })).body.sectionId).to.equal(section('Frozen'));
+  });
 });
