@@ -5,6 +5,7 @@
 import { mkdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import type { Page } from 'playwright-core';
 import { launchBrowser, phoneContext } from '../helpers/browser.js';
 import { startTestApp, request } from '../helpers/app.js';
 import { seedProductNames, seedStapleProducts } from '../../server/startup/jobs.js';
@@ -95,6 +96,18 @@ try {
   await api('POST', '/api/products', { name: 'Sourdough starter', unitCategoryFlags: ['Weight'] });
   await api('POST', '/api/units', { name: 'Handful', abbreviation: 'hf', category: 'Count' });
 
+  // A page just loaded may say "Offline" or count changes until its first sync settles.
+  const snap = async (page: Page, name: string, signedIn: boolean) => {
+    if (signedIn)
+      await page
+        .waitForFunction(() => (document.querySelector('[role=status]')?.textContent ?? '').trim() === '', undefined, {
+          timeout: 15_000,
+        })
+        .catch(() => undefined);
+    await page.waitForTimeout(400);
+    await page.screenshot({ path: path.join(OUT, `${name}.png`) });
+    console.log(`docs/screenshots/${name}.png`);
+  };
   const shoot = async (
     scheme: 'light' | 'dark',
     pages: [string, string, string?, 'centre'?][],
@@ -120,20 +133,7 @@ try {
           .getByText(waitText!)
           .first()
           .evaluate((e) => e.scrollIntoView({ block: 'center' }));
-      // A page just loaded may say "Offline" or count changes until its first sync settles.
-      if (signedIn)
-        await page
-          .waitForFunction(
-            () => (document.querySelector('[role=status]')?.textContent ?? '').trim() === '',
-            undefined,
-            {
-              timeout: 15_000,
-            },
-          )
-          .catch(() => undefined);
-      await page.waitForTimeout(400);
-      await page.screenshot({ path: path.join(OUT, `${name}.png`) });
-      console.log(`docs/screenshots/${name}.png`);
+      await snap(page, name, signedIn);
     }
     await ctx.close();
   };
@@ -220,14 +220,7 @@ try {
       .getByText(made[2].name as string)
       .first()
       .waitFor({ timeout: 20_000 });
-    await page
-      .waitForFunction(() => (document.querySelector('[role=status]')?.textContent ?? '').trim() === '', undefined, {
-        timeout: 15_000,
-      })
-      .catch(() => undefined);
-    await page.waitForTimeout(400);
-    await page.screenshot({ path: path.join(OUT, `${name}.png`) });
-    console.log(`docs/screenshots/${name}.png`);
+    await snap(page, name, true);
     await ctx.close();
   }
   // Over plain http on a home network (contract §11): the Account page's one notice.
