@@ -192,8 +192,14 @@ export class ReplicationRun {
   /** Resolves when in sync and this device's pushes have been pulled back, with `pending$`
    *  counted again (0 by then); rejects (`stopped`) when the run stops first. */
   async awaitInSync(): Promise<void> {
-    await this.replications.awaitInSync();
-    await this.tracker.recountNow();
+    // A push answered with a conflict writes the resolved doc locally, and RxDB pushes it in a
+    // run of its own: its wait can settle between the two, with that doc still waiting. Wait
+    // again while something is counted (a few rounds: a doc that cannot leave does not hang us).
+    for (let round = 0; ; round++) {
+      await this.replications.awaitInSync();
+      await this.tracker.recountNow();
+      if (this.tracker.pending === 0 || round === 3) return;
+    }
   }
 
   reconnectLive(): void {
