@@ -21,8 +21,6 @@ import {
 import { DomainModule, invalidField, parseInput, plain, requireUser, type ListDoc, type ItemDoc } from './context.js';
 import { recallSection } from './refs.js';
 
-/** The RxDB selector of the protocol's `isActiveItem` (an item not removed). */
-const ACTIVE_ITEMS = { removedAt: null } as const;
 const plainAll = <T>(docs: { toJSON(): unknown }[]) => docs.map((d) => plain(d as never)) as T[];
 
 export class Lists extends DomainModule {
@@ -80,11 +78,7 @@ export class Lists extends DomainModule {
    *  items, newest first; emits again on every local change. */
   summaries$(options: { archived?: boolean } = {}): Observable<ListSummary[]> {
     const archived = options.archived ?? false;
-    // Only active items count (`listSummaries` leaves the others out too): selecting them here
-    // keeps removed items, which arrive by the thousand after a new device's first page, from
-    // re-running the view.
-    const items$ = this.collection('items').find({ selector: ACTIVE_ITEMS } as never).$;
-    return combineLatest([this.collection('lists').find().$, items$]).pipe(
+    return combineLatest([this.collection('lists').find().$, this.collection('items').find().$]).pipe(
       map(([lists, items]) => listSummaries(plainAll(lists), plainAll(items), { archived })),
     );
   }
@@ -96,7 +90,7 @@ export class Lists extends DomainModule {
     const list$ = this.collection('lists')
       .findOne(id)
       .$.pipe(map((d) => (d ? plain(d) : null)));
-    const items$ = this.collection('items').find({ selector: { listId: id, ...ACTIVE_ITEMS } } as never).$;
+    const items$ = this.collection('items').find({ selector: { listId: id } } as never).$;
     return list$.pipe(
       distinctUntilChanged((a, b) => JSON.stringify(a) === JSON.stringify(b)),
       switchMap((list) => {
