@@ -59,6 +59,22 @@ export const DEFAULT_LOCALE: Locale = 'en';
 export const isLocale = (value: unknown): value is Locale =>
   typeof value === 'string' && (LOCALES as readonly string[]).includes(value);
 
+/** The best of LOCALES for languages in order of preference (a browser's `navigator.languages`,
+ *  a request's `Accept-Language` as negotiated): an exact tag first (`pt-BR`), else the same
+ *  language (`de-AT` → `de`, `pt`/`pt-PT` → `pt-BR`); null when none is ours. */
+export function bestLocale(languages: readonly string[]): Locale | null {
+  const primary = (tag: string) => tag.split(/[-_]/)[0];
+  for (const wanted of languages) {
+    const tag = wanted.trim().toLowerCase();
+    if (!tag) continue;
+    const exact = LOCALES.find((l) => l.toLowerCase() === tag);
+    if (exact) return exact;
+    const same = LOCALES.find((l) => primary(l.toLowerCase()) === primary(tag));
+    if (same) return same;
+  }
+  return null;
+}
+
 export const QUANTITY_MAX = 999_999_999.999;
 /** Upper bound of `position` fields (a Postgres `integer`). */
 export const POSITION_MAX = 2_147_483_647;

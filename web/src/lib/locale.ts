@@ -3,7 +3,7 @@
  * node): which of the five locales (contract §12) a browser's languages stand for, and how a
  * quantity typed in a locale's format is read.
  */
-import { DEFAULT_LOCALE, LOCALES, isLocale, type Locale } from '@family-shopping/client/protocol';
+import { DEFAULT_LOCALE, LOCALES, bestLocale, isLocale, type Locale } from '@family-shopping/client/protocol';
 
 export { DEFAULT_LOCALE, LOCALES, isLocale, type Locale };
 
@@ -19,16 +19,7 @@ export const LANGUAGE_NAMES: Record<Locale, string> = {
 /** The best of LOCALES for a browser's preferred languages, in their order: an exact tag first
  * (`pt-BR`), else the same language (`de-AT` → `de`, `pt`/`pt-PT` → `pt-BR`); else English. */
 export function matchLocale(languages: readonly string[]): Locale {
-  for (const wanted of languages) {
-    const tag = wanted.trim().toLowerCase();
-    if (!tag) continue;
-    const exact = LOCALES.find((l) => l.toLowerCase() === tag);
-    if (exact) return exact;
-    const language = tag.split(/[-_]/)[0];
-    const same = LOCALES.find((l) => l.toLowerCase().split('-')[0] === language);
-    if (same) return same;
-  }
-  return DEFAULT_LOCALE;
+  return bestLocale(languages) ?? DEFAULT_LOCALE;
 }
 
 /** The number format of quantities: no grouping ("1000 g" as before), up to 3 decimals. */
