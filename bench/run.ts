@@ -32,6 +32,7 @@ const BENCHES: Array<{ name: string; backends: Backend[]; byDefault?: false }> =
   { name: 'sync-throughput', backends: ['pglite', 'postgres'] },
   { name: 'web-app', backends: ['pglite'] },
   { name: 'first-sync', backends: ['pglite'] },
+  { name: 'browser-initial-sync', backends: ['pglite'] },
   { name: 'realtime-latency', backends: ['pglite', 'postgres'], byDefault: false },
 ];
 const POSTGRES_URL = process.env.BENCH_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/fs_bench';

@@ -17,6 +17,8 @@ const PEERS = [
   'pouchdb-adapter-http',
   'pouchdb-replication',
   'pouchdb-mapreduce',
+  'pouchdb-browser',
+  'events',
 ];
 
 /** `npm install --prefix bench/peers` when any peer is missing. */

@@ -16,13 +16,32 @@ const ARGS = [
   '--no-first-run',
 ];
 
-/** Launches headless Chromium (with `extraArgs` after the usual ones); fails with a clear
- * message when it is not installed. */
-export async function launchBrowser(extraArgs: string[] = []): Promise<Browser> {
+function installedChromium(): void {
   if (!existsSync(CHROMIUM_PATH)) {
     throw new Error(`no Chromium at ${CHROMIUM_PATH}: apt-get install -y chromium (or set CHROMIUM_PATH)`);
   }
+}
+
+/** Launches headless Chromium (with `extraArgs` after the usual ones); fails with a clear
+ * message when it is not installed. */
+export async function launchBrowser(extraArgs: string[] = []): Promise<Browser> {
+  installedChromium();
   return chromium.launch({ executablePath: CHROMIUM_PATH, headless: true, args: [...ARGS, ...extraArgs] });
+}
+
+/** Headless Chromium with a profile of its own in `userDataDir` (its storage on disk, as a
+ * user's browser keeps it; `browser.newContext()` keeps an off-the-record context's in memory). */
+export async function launchPersistentContext(
+  userDataDir: string,
+  options: Parameters<typeof chromium.launchPersistentContext>[1] = {},
+): Promise<BrowserContext> {
+  installedChromium();
+  return chromium.launchPersistentContext(userDataDir, {
+    executablePath: CHROMIUM_PATH,
+    headless: true,
+    ...options,
+    args: [...ARGS, ...(options.args ?? [])],
+  });
 }
 
 /** A phone-sized context (360×640, touch), the app's smallest supported screen. */
