@@ -19,13 +19,21 @@ const list = (v) =>
         .filter(Boolean)
     : undefined;
 
-export function mutationConfig({ name, mutate, spec }) {
+export function mutationConfig({ name, mutate, spec, tsconfigFile = 'tsconfig.json' }) {
+  const specs = list(process.env.MUTATION_SPEC) ?? spec;
+  // Unit tests need neither the shared app nor the live-frame check of test/setup.ts: without
+  // them a mocha start takes about half the time, and each mutant pays it once. --bail: a mutant
+  // is killed by its first failing test, the rest need not run.
+  const unitOnly = specs.every((g) => g.startsWith('test/unit/'));
+  const config = unitOnly ? '--config stryker/mocharc.unit.json ' : '';
   return {
     packageManager: 'npm',
     testRunner: 'command',
-    commandRunner: { command: `npx mocha ${(list(process.env.MUTATION_SPEC) ?? spec).map((g) => `'${g}'`).join(' ')}` },
+    commandRunner: {
+      command: `node node_modules/mocha/bin/mocha.js ${config}--bail ${specs.map((g) => `'${g}'`).join(' ')}`,
+    },
     checkers: ['typescript'],
-    tsconfigFile: 'tsconfig.json',
+    tsconfigFile,
     typescriptChecker: { prioritizePerformanceOverAccuracy: true },
     mutate: list(process.env.MUTATE) ?? mutate,
     symlinkNodeModules: false,
