@@ -3,12 +3,15 @@
 // IndexedDB in Chromium.
 // - floor: RxDB with its Dexie storage (the SDK's storage in a browser), one collection with the
 //   SDK's items schema from the protocol package, the docs handed in bulk-inserted at once;
+// - replication: the same database and docs, but through RxDB's replication (what the SDK's
+//   pulls go through), its pull handler answering pages of PULL_LIMIT_MAX from memory;
 // - pouch: PouchDB 9 (`pouchdb-browser`: the IndexedDB adapter, HTTP, replication) replicating a
 //   database of the peer server into a fresh local one with a given batch_size. PouchDB comes
 //   from bench/peers in a script of its own (`window.PouchDB`, see browser-initial-sync.ts).
-import { createRxDatabase } from 'rxdb';
+import { createRxDatabase, type RxCollection } from 'rxdb';
+import { replicateRxCollection } from 'rxdb/plugins/replication';
 import { getRxStorageDexie } from 'rxdb/plugins/storage-dexie';
-import { rxSchemas } from '@family-shopping/client/protocol';
+import { PULL_LIMIT_MAX, rxSchemas } from '@family-shopping/client/protocol';
 
 export interface Timed {
   /** Milliseconds from the clock's start until the docs were written. */
@@ -29,6 +32,35 @@ const page = {
     const r = await db.items!.bulkInsert(docs);
     const ms = performance.now() - t0;
     if (r.error.length > 0) throw new Error(`floor: ${r.error.length} docs refused (${JSON.stringify(r.error[0])})`);
+    const count = await db.items!.count().exec();
+    await db.close();
+    return { ms, count };
+  },
+  /** Clock: from `replicateRxCollection` (database and collection open) until in sync. */
+  async replication(docs: Record<string, unknown>[]): Promise<Timed> {
+    const db = await createRxDatabase({ name: fresh('floor'), storage: getRxStorageDexie(), multiInstance: false });
+    await db.addCollections({ items: { schema: rxSchemas.items as never } });
+    const t0 = performance.now();
+    const state = replicateRxCollection<any, { at: number }>({
+      collection: db.items as RxCollection<any>,
+      replicationIdentifier: 'floor/items',
+      live: true,
+      waitForLeadership: false,
+      toggleOnDocumentVisible: false,
+      pull: {
+        batchSize: PULL_LIMIT_MAX,
+        handler: (checkpoint) => {
+          // An object: RxDB merges a batch's checkpoint into the one before.
+          const at = checkpoint?.at ?? 0;
+          const documents = docs.slice(at, at + PULL_LIMIT_MAX).map((d) => ({ ...d, _deleted: false }));
+          return Promise.resolve({ documents, checkpoint: { at: at + documents.length } });
+        },
+      },
+      push: { batchSize: 100, handler: () => Promise.resolve([]) },
+    });
+    await state.awaitInSync();
+    const ms = performance.now() - t0;
+    await state.cancel();
     const count = await db.items!.count().exec();
     await db.close();
     return { ms, count };
