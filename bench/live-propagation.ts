@@ -100,7 +100,8 @@ async function main() {
     bundleWorker('pouch-device'),
     bundleWorker('rxdb-floor-device'),
   ]);
-  const service = await Service.start();
+  // Every receiving device is a session of one user: lift the per-user socket cap above them.
+  const service = await Service.start({ MAX_SOCKETS_PER_USER: String(Math.max(...SIZES) + 20) });
   const pouchServer = await forkRemote(
     'pouchdb-server',
     path.join(BENCH_DIR, 'lib', 'pouch-server-child.ts'),

@@ -14,11 +14,18 @@ import {
   type RxReplicationPullStreamItem,
 } from 'rxdb';
 import { RxDBLocalDocumentsPlugin } from 'rxdb/plugins/local-documents';
+import { RxDBMigrationSchemaPlugin } from 'rxdb/plugins/migration-schema';
 import { replicateRxCollection, type RxReplicationState } from 'rxdb/plugins/replication';
 import { getRxStorageMemory } from 'rxdb/plugins/storage-memory';
 import { COLLECTIONS, PULL_LIMIT_MAX, rxSchemas, type CollectionName } from '@family-shopping/client/protocol';
 
 addRxPlugin(RxDBLocalDocumentsPlugin);
+addRxPlugin(RxDBMigrationSchemaPlugin);
+
+/** RxDB requires a strategy for every schema version above 0; a fresh floor database has no
+ *  older docs to migrate, so each keeps the doc as it is. */
+const noMigrations = (version: number) =>
+  Object.fromEntries(Array.from({ length: version }, (_, i) => [i + 1, (doc: unknown) => doc]));
 
 export interface FloorPull {
   handler: (checkpoint: unknown) => Promise<{ documents: any[]; checkpoint: unknown }>;
@@ -33,7 +40,14 @@ export async function openFloorDatabase(): Promise<RxDatabase> {
     multiInstance: false,
     localDocuments: true,
   });
-  await db.addCollections(Object.fromEntries(COLLECTIONS.map((c) => [c, { schema: rxSchemas[c] as never }])));
+  await db.addCollections(
+    Object.fromEntries(
+      COLLECTIONS.map((c) => [
+        c,
+        { schema: rxSchemas[c] as never, migrationStrategies: noMigrations(rxSchemas[c].version) },
+      ]),
+    ),
+  );
   return db;
 }
 
