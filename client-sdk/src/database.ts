@@ -41,11 +41,18 @@ type MigrationStrategy = (doc: Record<string, unknown>) => Record<string, unknow
  * Version 1 of sections and products (replication schema 2, api-contract §10): `category`,
  * null until the server says. The server raises the version of every row it gave a category,
  * so the next pull brings the real values.
+ *
+ * Version 2 of products (replication schema 3, api-contract §12): `englishName`, null until the
+ * server says (right for family products; a global product's comes with the next pull). The
+ * stored checkpoint was issued at schema 2: its catalog cursor says so, and the server's first
+ * pull at schema 3 from it starts the global side over, so every global product comes again
+ * with its English name (server/sync/pull.ts; the family side goes on from its cursor).
  */
 const addCategory: MigrationStrategy = (doc) => ({ ...doc, category: null });
+const addEnglishName: MigrationStrategy = (doc) => ({ ...doc, englishName: null });
 export const MIGRATIONS: { readonly [C in CollectionName]?: Readonly<Record<number, MigrationStrategy>> } = {
   sections: { 1: addCategory },
-  products: { 1: addCategory },
+  products: { 1: addCategory, 2: addEnglishName },
 };
 
 export interface DatabaseOwner {

@@ -36,7 +36,9 @@ export const LOCALE_NAME_SQL = 'coalesce(n.name, p.name)';
 
 /** Global products with the family's live override applied (the global half of the effective
  *  catalog; replication pulls reuse it with their cursor columns added). The effective name is
- *  the override's, else the name in the family's locale, else the English name. */
+ *  the override's, else the name in the family's locale, else the English name. `english_name`
+ *  is the English name unless the override names the product (the record's `englishName`, which
+ *  the product search also matches: api-contract §12). */
 export function effectiveGlobalProducts(q: Q, familyId: string): Knex.QueryBuilder {
   return globalProductsInFamilyLocale(q, familyId)
     .leftJoin('family_product_overrides as o', function () {
@@ -46,6 +48,7 @@ export function effectiveGlobalProducts(q: Q, familyId: string): Knex.QueryBuild
       'p.id',
       q.raw("'global'::text as kind"),
       q.raw(`coalesce(o.name, ${LOCALE_NAME_SQL}) as name`),
+      q.raw('(case when o.name is null then p.name end) as english_name'),
       q.raw('coalesce(o.unit_category_flags, p.unit_category_flags) as unit_category_flags'),
       q.raw('coalesce(o.category, p.category) as category'),
       q.raw('(o.id is not null) as overridden'),
@@ -63,6 +66,7 @@ function effectiveProducts(q: Q, familyId: string): Knex.QueryBuilder {
       'id',
       q.raw("'family'::text as kind"),
       'name',
+      q.raw('null::text as english_name'),
       'unit_category_flags',
       'category',
       q.raw('false as overridden'),
@@ -76,14 +80,6 @@ function effectiveProducts(q: Q, familyId: string): Knex.QueryBuilder {
  *  `searchProducts`, applied by the service, so the SDK's products.search$ orders alike). */
 export async function allEffectiveProducts(q: Q, familyId: string): Promise<EffectiveProductRow[]> {
   return (await effectiveProducts(q, familyId).select('*')) as EffectiveProductRow[];
-}
-
-/** Every global product's English name, by id: a search also finds a global product by it
- *  (api-contract §12), unless the family renamed the product (its override's name replaces the
- *  global names for matching). */
-export async function globalProductEnglishNames(q: Q): Promise<Map<string, string>> {
-  const rows = (await q('products').select('id', 'name')) as Array<{ id: string; name: string }>;
-  return new Map(rows.map((r) => [String(r.id), r.name]));
 }
 
 /** One product of the family's effective catalog (global or the family's own), or undefined. */

@@ -4,6 +4,7 @@
 import { CATALOG_KINDS, recordSchemas, type CatalogKind, type DocData } from '@family-shopping/client/protocol';
 import { bitsToFlags } from './flags.js';
 import { recordMapper } from '../shared/record-fields.js';
+import { strOrNull } from '../shared/common.js';
 import { named } from '../openapi/responses.js';
 
 export { CATALOG_KINDS, type CatalogKind };
@@ -22,6 +23,8 @@ export interface EffectiveProductRow {
   id: string;
   kind: CatalogKind;
   name: string;
+  /** The English name of a global product the family did not rename (absent: null). */
+  english_name?: string | null;
   unit_category_flags: number | string;
   /** The effective shop category (the override's when it sets one), or null (absent: null). */
   category?: string | null;
@@ -48,8 +51,10 @@ const globalOnly =
   (v: unknown, row: { kind?: unknown }): T =>
     row.kind === 'global' ? read(v) : none;
 
-/** Hooks: the flags are stored as bits; `overridden` and `code` are a global row's alone. */
+/** Hooks: the flags are stored as bits; `englishName`, `overridden` and `code` are a global
+ *  row's alone. */
 export const toProduct: (row: EffectiveProductRow) => ProductRecord = recordMapper('products', {
+  englishName: globalOnly(strOrNull, null),
   unitCategoryFlags: (v) => bitsToFlags(Number(v)),
   overridden: globalOnly((v) => !!v, false),
 });

@@ -79,14 +79,9 @@ async function effectiveProduct(w: FamilyWrite, id: string): Promise<ProductReco
 /** Case-insensitive substring match, prefix matches first, then by name: the protocol's
  *  `searchProducts` over the effective catalog (the SDK's products.search$ is the same function).
  *  The effective name is in the family's locale; a global product the family did not rename is
- *  also found by its English name (api-contract §12). */
+ *  also found by its English name, the record's `englishName` (api-contract §12). */
 export async function searchProducts(db: Db, familyId: string, text: string, limit: number): Promise<ProductRecord[]> {
-  const products = (await q.allEffectiveProducts(db, familyId)).map(toProduct);
-  const english = text.trim() ? await q.globalProductEnglishNames(db) : new Map<string, string>();
-  return searchEffective(products, text, limit, (p) => {
-    const name = p.kind === 'global' && !p.overridden ? english.get(p.id) : undefined;
-    return name === undefined ? undefined : [name];
-  });
+  return searchEffective((await q.allEffectiveProducts(db, familyId)).map(toProduct), text, limit);
 }
 
 /** Global units, then the family's, each by category then name: the protocol's `sortUnits`. */

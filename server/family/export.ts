@@ -56,6 +56,9 @@ const category = () => z.optional(RULES.shopCategory());
 const ProductEntry = z.object({
   ...recordSchemas.products.shape,
   category: category(),
+  // Derived (schema 3, §12): a document exported before it imports without it; the import reads
+  // it not.
+  englishName: z.optional(recordSchemas.products.shape.englishName),
   override: z
     .object({
       name: z.nullable(RULES.productName()),

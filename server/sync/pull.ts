@@ -16,7 +16,11 @@ import type { Trx } from '../db/knex.js';
 import { validationFailed } from '../errors.js';
 import {
   DEFAULT_LOCALE,
+  MIN_SCHEMA_VERSION,
+  SCHEMA_VERSION,
+  docAtSchema,
   isLocale,
+  shapeVersionAt,
   type Checkpoint,
   type CollectionName,
   type Locale,
@@ -70,30 +74,44 @@ function parsePosition(cp: Checkpoint): FamilyPosition {
 
 /**
  * The global cursor of a checkpoint: `catalogId` is the last global row's id, plus `/<locale>`
- * when the docs named the products in a language other than English (api-contract §12). A plain
- * id is English, as every checkpoint issued before the catalog had languages. The locale rides in
- * the id, which every client sends back as it got it, so a client that knows nothing of it (an
- * older SDK strips fields its schema does not name) still returns it.
+ * when the docs named the products in a language other than English (api-contract §12), plus
+ * `/v<shape>` when the docs had fields added after `MIN_SCHEMA_VERSION` (`shapeVersionAt`: a
+ * product's `englishName` since schema 3). A plain id is English at the oldest shape, as every
+ * checkpoint issued before the catalog had languages. Both ride in the id, which every client
+ * sends back as it got it, so a client that knows nothing of them (an older SDK strips fields its
+ * schema does not name) still returns them.
  */
 interface CatalogPosition {
   cursor: Cursor;
   locale: Locale;
+  shape: number;
 }
 
-function parseCatalogId(raw: string): { id: string; locale: Locale } {
-  const [rowId = '', locale = DEFAULT_LOCALE, ...rest] = raw.split('/');
-  if (rest.length || (rowId !== '' && !UUID.test(rowId)) || !isLocale(locale) || raw.endsWith(`/${DEFAULT_LOCALE}`)) {
+const catalogIdIn = (rowId: string, locale: Locale, shape: number) =>
+  rowId + (locale === DEFAULT_LOCALE ? '' : `/${locale}`) + (shape === MIN_SCHEMA_VERSION ? '' : `/v${shape}`);
+
+function parseCatalogId(raw: string): { id: string; locale: Locale; shape: number } {
+  const parts = raw.split('/');
+  const rowId = parts.shift() ?? '';
+  const locale = parts[0] !== undefined && isLocale(parts[0]) ? (parts.shift() as Locale) : DEFAULT_LOCALE;
+  const version = parts[0] !== undefined && /^v\d{1,3}$/.test(parts[0]) ? Number(parts.shift()!.slice(1)) : undefined;
+  const shape = version ?? MIN_SCHEMA_VERSION;
+  // Only the spelling this server issues (no `/en`, no `/v2`, nothing more).
+  if (
+    parts.length ||
+    (rowId !== '' && !UUID.test(rowId)) ||
+    shape > SCHEMA_VERSION ||
+    catalogIdIn(rowId, locale, shape) !== raw
+  ) {
     throw validationFailed([{ path: 'query.checkpoint.catalogId', message: 'not a checkpoint this server issued' }]);
   }
-  return { id: rowId, locale };
+  return { id: rowId, locale, shape };
 }
-
-const catalogIdIn = (rowId: string, locale: Locale) => (locale === DEFAULT_LOCALE ? rowId : `${rowId}/${locale}`);
 
 function catalogPosition(cp: Checkpoint | null): CatalogPosition | null {
   if (cp?.catalogVersion === undefined) return null;
-  const { id, locale } = parseCatalogId(cp.catalogId ?? '');
-  return { cursor: { version: cp.catalogVersion, id }, locale };
+  const { id, locale, shape } = parseCatalogId(cp.catalogId ?? '');
+  return { cursor: { version: cp.catalogVersion, id }, locale, shape };
 }
 
 /** Checkpoint id of a page that stopped before the end. */
@@ -127,6 +145,7 @@ export async function pullDocs(
   collection: CollectionName,
   checkpoint: Checkpoint | null,
   limit: number,
+  schema: number = SCHEMA_VERSION,
 ): Promise<PullResult> {
   // Items from no checkpoint: active items first, then history (pull-items.ts).
   if (collection === 'items' && isItemPhaseWalk(checkpoint))
@@ -136,7 +155,8 @@ export async function pullDocs(
 
   if (collection === 'items') {
     // The biggest collection: its page's JSON is built by the database (one text value instead
-    // of 1,000 rows of 18 columns through the driver and the row → doc mapping), and the page
+    // of 1,000 rows of 18 columns through the driver and the row → doc mapping; so a field added
+    // to items after MIN_SCHEMA_VERSION needs an older-shape JSON here too), and the page
     // and the counters come from one statement, one snapshot: no transaction around it.
     const page = await itemDocsJsonAfter(deps.db, familyId, familyCursor, limit, {
       viaFunction: deps.statementFunctions === true,
@@ -168,7 +188,7 @@ export async function pullDocs(
       { version: String(last.version), id: String(last.id) },
       position?.issuedAt ?? counters.version,
     );
-    return { documents: page.map((r) => familyDoc(collection, r)), checkpoint: next };
+    return { documents: page.map((r) => docAtSchema(collection, familyDoc(collection, r), schema)), checkpoint: next };
   }
 
   return deps.db.transaction(
@@ -183,8 +203,14 @@ export async function pullDocs(
       // it is not the one the client's global cursor was read in (the family changed its
       // language), every global product's effective name may differ: the global side starts
       // again from the beginning, in this locale; the family side goes on from its cursor.
+      // Likewise when the docs of this schema have fields the client's were read without (an
+      // upgraded client's first pull at schema 3: every global product's `englishName`); the
+      // family side's docs need no new pull (a family product's `englishName` is null, as a
+      // migrated local doc has it, and an override's global product comes with the global side).
       const locale = collection === 'products' ? await familyLocale(trx, familyId) : DEFAULT_LOCALE;
-      const catalogCursor: Cursor | null = catalog && catalog.locale === locale ? catalog.cursor : null;
+      const shape = shapeVersionAt(collection, schema);
+      const catalogCursor: Cursor | null =
+        catalog && catalog.locale === locale && catalog.shape === shape ? catalog.cursor : null;
 
       // Family side first (family rows and overrides, by version), then the global catalog.
       const family =
@@ -214,9 +240,9 @@ export async function pullDocs(
       const next: Checkpoint = { version: familyNext.version, id: familyNext.id };
       if (catalogNext) {
         next.catalogVersion = catalogNext.version;
-        next.catalogId = catalogIdIn(catalogNext.id, locale);
+        next.catalogId = catalogIdIn(catalogNext.id, locale, shape);
       }
-      return { documents, checkpoint: next };
+      return { documents: documents.map((d) => docAtSchema(collection, d, schema)), checkpoint: next };
     },
     { isolationLevel: 'repeatable read' },
   );

@@ -31,7 +31,9 @@ import { AppError, validationFailed, type ErrorCode } from '../errors.js';
 import { nulErrors, zodErrors } from '../errors.js';
 import {
   DOC_REFERENCES,
-  docSchemas,
+  SCHEMA_VERSION,
+  docAtSchema,
+  docSchemaAt,
   docsEqual,
   pushEnvelopeSchema,
   stampsEqual,
@@ -157,6 +159,8 @@ interface PushInput {
   rows: RawRow[];
   prefetched: ReadonlyMap<string, Current>;
   options: PushOptions;
+  /** The wire schema the client speaks: its rows and the docs it gets back have that shape. */
+  schema: number;
   /** What the rows of this push share (the lists read once). */
   ctx: PushContext;
 }
@@ -200,6 +204,7 @@ export async function pushDocs(
   collection: CollectionName,
   body: unknown,
   options: PushOptions = deps.push ?? { bulk: true },
+  schema: number = SCHEMA_VERSION,
 ): Promise<PushResult> {
   const envelope = pushEnvelopeSchema.safeParse(body);
   if (!envelope.success) throw validationFailed(zodErrors(envelope.error, 'body'));
@@ -212,7 +217,7 @@ export async function pushDocs(
     async (w) => {
       const ids = rows.map((r) => r.newDocumentState.id);
       const prefetched = await prefetchDocs(w.trx, w.familyId, collection, ids);
-      const push: PushInput = { actor, collection, rows, prefetched, options, ctx: newPushContext() };
+      const push: PushInput = { actor, collection, rows, prefetched, options, schema, ctx: newPushContext() };
       const pass = await applyPush(w, push);
       // Nothing applied (a retry of rows already so, conflicts, refusals): the push takes no
       // version and nudges no device.
@@ -268,7 +273,7 @@ async function applyBulk(w: FamilyWrite, push: PushInput): Promise<Pass | null> 
   const accepted: Accepted[] = [];
   for (const row of rows) {
     const current = prefetched.get(row.newDocumentState.id)!;
-    const decided = decideRow(collection, row, current, pass.result);
+    const decided = decideRow(collection, row, current, pass.result, push.schema);
     const serverRow = current && 'row' in current ? (current.row ?? null) : null;
     if (decided) accepted.push({ server: decided.serverDoc, row: serverRow, doc: decided.doc });
   }
@@ -297,12 +302,15 @@ class RowFailed extends Error {}
 type RawRow = { assumedMasterState?: unknown; newDocumentState: Record<string, unknown> & { id: string } };
 
 /** Steps 1-4 of a row: a refusal or conflict goes to `result` (null: nothing to apply), else
- *  the server doc and the validated new state to apply. */
+ *  the server doc and the validated new state to apply. Both in the shape of the client's wire
+ *  `schema` (an older one leaves out the fields added since: they are server-derived, so a
+ *  row never needs them, and the docs returned to the client have its shape). */
 function decideRow(
   collection: CollectionName,
   raw: RawRow,
   current: Current,
   result: PushResult,
+  schema: number,
 ): { serverDoc: WireDoc | null; doc: WireDoc } | null {
   const id = raw.newDocumentState.id;
   const reject = (code: ErrorCode, message: string, revert: WireDoc) => {
@@ -313,11 +321,11 @@ function decideRow(
   if (current && 'foreign' in current) {
     return reject('not_found', 'No such document in your family', tombstoneOf(raw.newDocumentState));
   }
-  const serverDoc = current?.doc ?? null;
+  const serverDoc = current?.doc ? docAtSchema(collection, current.doc, schema) : null;
 
-  const schema = docSchemas[collection];
-  const next = schema.safeParse(raw.newDocumentState);
-  const assumed = raw.assumedMasterState == null ? null : schema.safeParse(raw.assumedMasterState);
+  const docSchema = docSchemaAt(collection, schema);
+  const next = docSchema.safeParse(raw.newDocumentState);
+  const assumed = raw.assumedMasterState == null ? null : docSchema.safeParse(raw.assumedMasterState);
   if (!next.success || (assumed && !assumed.success)) {
     const error = !next.success ? next.error : assumed!.error!;
     const prefix = !next.success ? 'newDocumentState' : 'assumedMasterState';
@@ -367,7 +375,7 @@ async function pushRow(
   const current = docs.has(id) ? docs.get(id)! : await currentDoc(w.trx, w.familyId, collection, id);
   // A later row with the same id must see what this one did: read it again then.
   docs.delete(id);
-  const decided = decideRow(collection, raw, current, result);
+  const decided = decideRow(collection, raw, current, result, push.schema);
   if (!decided) return;
   const { serverDoc, doc } = decided;
   const reject = (code: ErrorCode, message: string, revert: WireDoc) => {

@@ -10,6 +10,7 @@ import {
   COLLECTIONS,
   PULL_LIMIT_DEFAULT,
   PULL_LIMIT_MAX,
+  MIN_SCHEMA_VERSION,
   PUSH_MAX_ROWS,
   SCHEMA_VERSION,
   checkpointSchema,
@@ -46,7 +47,15 @@ const PullQuery = z.object({
     .string()
     .optional()
     // Optional here so that its absence reaches checkSchema (426); documented as required.
-    .meta({ description: `Client schema version (current: ${SCHEMA_VERSION})`, type: 'integer', 'x-required': true }),
+    .meta({
+      description:
+        `Client schema version: ${SCHEMA_VERSION} (current) or ${MIN_SCHEMA_VERSION} (the oldest served: its docs ` +
+        `leave out the fields added since, e.g. a product's englishName); below ${MIN_SCHEMA_VERSION}: 426 schema_outdated`,
+      type: 'integer',
+      minimum: MIN_SCHEMA_VERSION,
+      maximum: SCHEMA_VERSION,
+      'x-required': true,
+    }),
 });
 const PushQuery = z.object({ schema: PullQuery.shape.schema });
 const Doc = z.looseObject({ id: z.string(), _deleted: z.boolean() });
@@ -56,13 +65,14 @@ function collectionOf(raw: string): CollectionName {
   return raw;
 }
 
-/** `schema=`: absent or older → 426 schema_outdated; newer than this server → 400. */
-export function checkSchema(raw: string | undefined): void {
+/** `schema=`: absent or older than MIN_SCHEMA_VERSION → 426 schema_outdated; newer than this
+ *  server → 400; else the version the client speaks. */
+export function checkSchema(raw: string | undefined): number {
   const n = raw === undefined || raw === '' ? NaN : Number(raw);
   if (raw !== undefined && raw !== '' && !Number.isInteger(n)) {
     throw validationFailed([{ path: 'query.schema', message: 'must be an integer' }]);
   }
-  if (Number.isNaN(n) || n < SCHEMA_VERSION) {
+  if (Number.isNaN(n) || n < MIN_SCHEMA_VERSION) {
     throw new AppError(
       426,
       'schema_outdated',
@@ -74,6 +84,7 @@ export function checkSchema(raw: string | undefined): void {
       { path: 'query.schema', message: `at most ${SCHEMA_VERSION}` },
     ]);
   }
+  return n;
 }
 
 /** Made once: building a zod schema costs more than checking a value with it. */
@@ -117,11 +128,11 @@ export function registerSyncRoutes(api: ApiRouter, deps: Deps): void {
     },
     async (ctx, { params, query, actor }) => {
       const collection = collectionOf(params.collection);
-      checkSchema(query.schema);
+      const schema = checkSchema(query.schema);
       const limit = parseLimit(query.limit);
       const checkpoint = parseCheckpoint(query.checkpoint);
       ctx.type = 'application/json';
-      const page = await pullDocs(deps, actor.familyId, collection, checkpoint, limit);
+      const page = await pullDocs(deps, actor.familyId, collection, checkpoint, limit, schema);
       ctx.body = pullBody(page);
       deps.metrics?.replicationRowsPulled.inc(
         { collection },
@@ -151,9 +162,9 @@ export function registerSyncRoutes(api: ApiRouter, deps: Deps): void {
     },
     async (ctx, { params, query, actor }) => {
       const collection = collectionOf(params.collection);
-      checkSchema(query.schema);
+      const schema = checkSchema(query.schema);
       const body = (ctx.request as unknown as { body?: unknown }).body;
-      const result = await pushDocs(deps, actor, collection, body);
+      const result = await pushDocs(deps, actor, collection, body, deps.push ?? { bulk: true }, schema);
       ctx.body = result;
       if (deps.metrics && Array.isArray(body)) {
         // A rejected row's server state is in `conflicts` too: it counts as rejected only.

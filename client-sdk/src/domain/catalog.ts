@@ -48,6 +48,8 @@ import {
 /** The global product's own doc, as this device last saw it without an override. */
 interface ProductBase {
   name: string;
+  /** Absent in what a device remembered before products had English names: then unknown. */
+  englishName?: string | null;
   unitCategoryFlags: UnitCategory[];
   /** Absent in what a device remembered before products had categories: such a base is unknown. */
   category: Category | null;
@@ -114,6 +116,7 @@ export class Products extends DomainModule {
       id: v.id,
       kind: 'family',
       name: v.name,
+      englishName: null,
       unitCategoryFlags: canonicalFlags(v.unitCategoryFlags ?? []),
       category: v.category ?? null,
       overridden: false,
@@ -142,7 +145,21 @@ export class Products extends DomainModule {
     };
     if (base && sameAsBase(next, base)) return this.restore(doc, base);
     // Without the global values (an override made elsewhere) the override stays until the server says.
-    return this.patchDoc(doc, { name: v.name, unitCategoryFlags: flags, category: v.category, overridden: true });
+    return this.patchDoc(doc, {
+      name: v.name,
+      englishName: this.englishNameFor(doc, next.name, base),
+      unitCategoryFlags: flags,
+      category: v.category,
+      overridden: true,
+    });
+  }
+
+  /** `englishName` once the name is `name`, as the server will derive it: null while the family
+   *  renames the product (a name other than the global product's own), the global product's own
+   *  when the name is its own; undefined (unchanged) where this device cannot tell. */
+  private englishNameFor(doc: ProductDoc, name: string, base: ProductBase | null): string | null | undefined {
+    if (base) return name === base.name ? base.englishName : null;
+    return name === doc.name ? undefined : null;
   }
 
   /**
@@ -185,7 +202,11 @@ export class Products extends DomainModule {
     const current = plain(doc);
     if (!current.overridden && sameAsBase(current, base)) return current;
     const { name, unitCategoryFlags, category, updatedAt } = base;
-    return plain(await doc.incrementalPatch({ name, unitCategoryFlags, category, updatedAt, overridden: false }));
+    // A base remembered before products had English names: the doc's stays until the next pull.
+    const englishName = base.englishName === undefined ? {} : { englishName: base.englishName };
+    return plain(
+      await doc.incrementalPatch({ name, ...englishName, unitCategoryFlags, category, updatedAt, overridden: false }),
+    );
   }
 
   private live(productId: string) {
@@ -198,6 +219,7 @@ export class Products extends DomainModule {
     if (!doc.overridden) {
       const base: ProductBase = {
         name: doc.name,
+        englishName: doc.englishName,
         unitCategoryFlags: [...doc.unitCategoryFlags],
         category: doc.category,
         updatedAt: doc.updatedAt,

@@ -47,9 +47,15 @@ import {
 } from './rules.js';
 
 /** Wire schema version of the replication protocol (query param `schema=`). Raise it
- * with every change to a doc's shape; the server answers older ones with
- * `426 schema_outdated`. Unrelated to RxDB's local schema `version` (0 in `rxSchemas`). */
-export const SCHEMA_VERSION = 2;
+ * with every change to a doc's shape. Unrelated to RxDB's local schema `version` (per
+ * collection in `rxSchemas`). 3: products gained `englishName`. */
+export const SCHEMA_VERSION = 3;
+
+/** The oldest wire schema the server still serves: a pull at it answers docs of that version's
+ *  shape (without the fields added since, see `docAtSchema`), a push at it is accepted; an older
+ *  one answers `426 schema_outdated`. api-contract §10 names 2 the current version, so clients
+ *  written from the contract speak 2. */
+export const MIN_SCHEMA_VERSION = 2;
 
 /** The nine replicated collections, in a fixed order. */
 export const COLLECTIONS = [
@@ -148,6 +154,9 @@ interface Field<Z extends z.ZodMiniType = z.ZodMiniType> {
   readonly nullable: boolean;
   /** The database column, when it is not the key in snake_case (`listId` → `list_id`). */
   readonly column?: string;
+  /** The wire schema version that added the field, when it is newer than `MIN_SCHEMA_VERSION`:
+   *  docs exchanged at an older schema leave it out. */
+  readonly since?: number;
 }
 
 function field<Z extends z.ZodMiniType>(zod: Z, json: JsonSchemaProperty, kind: FieldKind): Field<Z> {
@@ -200,6 +209,8 @@ const F = {
       },
       'flags',
     ),
+  /** A field added by wire schema `version` (left out of docs exchanged at an older one). */
+  since: <Z extends z.ZodMiniType>(version: number, f: Field<Z>): Field<Z> => ({ ...f, since: version }),
   nullable: <Z extends z.ZodMiniType>(f: Field<Z>): Field<z.ZodMiniNullable<Z>> => {
     const { type, enum: values, ...rest } = f.json;
     if (typeof type !== 'string') throw new Error('nullable() expects a single-typed field');
@@ -236,7 +247,17 @@ function defineCollection<const T extends Record<string, Field>>(
     required: keys,
     additionalProperties: false,
   };
-  return { record, doc, rx, fields: table };
+  // The doc at each older wire schema that lacks some field: the same rules without those fields.
+  const added = keys.filter((k) => (fields[k]!.since ?? MIN_SCHEMA_VERSION) > MIN_SCHEMA_VERSION);
+  const since = Object.fromEntries(added.map((k) => [k, fields[k]!.since!])) as Readonly<Record<string, number>>;
+  const older = new Map<number, z.ZodMiniType>();
+  for (let v = MIN_SCHEMA_VERSION; v < SCHEMA_VERSION; v++) {
+    const left = added.filter((k) => since[k]! > v);
+    if (left.length === 0) continue;
+    const kept = Object.fromEntries(Object.entries(shape).filter(([k]) => !left.includes(k)));
+    older.set(v, withPairRules(z.object({ ...kept, _deleted: z.boolean() }), pairs));
+  }
+  return { record, doc, rx, fields: table, since, older };
 }
 
 // ---------------------------------------------------------------------------
@@ -332,12 +353,18 @@ const ingredients = defineCollection(
 );
 
 // RxDB version 1 (replication schema 2): `category` added (the effective one, as `name`).
+// RxDB version 2 (replication schema 3): `englishName` added: the English name of a global
+// product the family did not rename (its override sets no name), whatever the family's locale
+// (for an English family it equals `name`); null for family products and renamed ones. The
+// product search matches it as well as `name` (api-contract §12, `searchProducts`).
+// Server-derived, like `overridden`.
 const products = defineCollection(
   'products',
   {
     id: F.uuid(),
     kind: F.oneOf(CATALOG_KINDS),
     name: F.name(RULES.productName, LIMITS.productName),
+    englishName: F.since(3, F.nullable(F.name(RULES.productName, LIMITS.productName))),
     unitCategoryFlags: F.unitCategoryFlags(),
     category: F.nullable(F.oneOf(CATEGORIES)),
     overridden: F.boolean(),
@@ -345,7 +372,7 @@ const products = defineCollection(
     updatedAt: F.timestamp(),
   },
   [],
-  1,
+  2,
 );
 
 const units = defineCollection('units', {
@@ -406,7 +433,7 @@ export const docSchemas = {
   sectionMemory: sectionMemory.doc,
 } as const;
 
-/** RxDB JSON schemas (RxDB local schema version 0; `_deleted` is managed by RxDB).
+/** RxDB JSON schemas (each with its RxDB local schema `version`; `_deleted` is managed by RxDB).
  * Nullable fields are `type: [T, 'null']` and required: they are always present. */
 export const rxSchemas = {
   lists: lists.rx,
@@ -454,6 +481,59 @@ export type SectionMemoryDoc = Doc<'sectionMemory'>;
 
 export type ListRecord = DocData<'lists'>;
 export type ItemRecord = DocData<'items'>;
+
+/** The fields added by a wire schema newer than `MIN_SCHEMA_VERSION`, per collection: field →
+ *  the schema version that added it. */
+export const fieldsSince: { readonly [C in CollectionName]: Readonly<Record<string, number>> } = {
+  lists: lists.since,
+  items: items.since,
+  stores: stores.since,
+  sections: sections.since,
+  recipes: recipes.since,
+  ingredients: ingredients.since,
+  products: products.since,
+  units: units.since,
+  sectionMemory: sectionMemory.since,
+};
+
+const olderDocSchemas: { readonly [C in CollectionName]: ReadonlyMap<number, z.ZodMiniType> } = {
+  lists: lists.older,
+  items: items.older,
+  stores: stores.older,
+  sections: sections.older,
+  recipes: recipes.older,
+  ingredients: ingredients.older,
+  products: products.older,
+  units: units.older,
+  sectionMemory: sectionMemory.older,
+};
+
+/** Whether docs of collection C exchanged at wire schema `schema` leave out some field. */
+export function narrowedAt(collection: CollectionName, schema: number): boolean {
+  return olderDocSchemas[collection].has(schema);
+}
+
+/** The zod schema of collection C's docs as exchanged at wire schema `schema`
+ *  (`MIN_SCHEMA_VERSION`..`SCHEMA_VERSION`): `docSchemas[C]` without the fields added since. */
+export function docSchemaAt(collection: CollectionName, schema: number): z.ZodMiniType {
+  return olderDocSchemas[collection].get(schema) ?? docSchemas[collection];
+}
+
+/** A doc (or record) of collection C as exchanged at wire schema `schema`: without the fields
+ *  added since (the same object when none are). */
+export function docAtSchema<T extends object>(collection: CollectionName, doc: T, schema: number): T {
+  if (!narrowedAt(collection, schema)) return doc;
+  const since = fieldsSince[collection];
+  return Object.fromEntries(Object.entries(doc).filter(([k]) => (since[k] ?? MIN_SCHEMA_VERSION) <= schema)) as T;
+}
+
+/** The shape version of collection C's docs at wire schema `schema`: the newest schema at or
+ *  below it that added a field to C (`MIN_SCHEMA_VERSION` when none did). A checkpoint of the
+ *  effective catalogs records it, so a pull at a schema whose docs have more fields than the
+ *  ones the client holds starts the global side over (server/sync/pull.ts). */
+export function shapeVersionAt(collection: CollectionName, schema: number): number {
+  return Math.max(MIN_SCHEMA_VERSION, ...Object.values(fieldsSince[collection]).filter((v) => v <= schema));
+}
 
 /** Field names of collection C's docs, `_deleted` included. */
 export type DocField<C extends CollectionName> = keyof Doc<C> & string;

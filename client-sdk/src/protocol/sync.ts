@@ -102,7 +102,7 @@ export function decodeCheckpoint(raw: string | null | undefined): Checkpoint | n
 // Query strings
 
 /** `schema=`: the client's wire schema version (see SCHEMA_VERSION). Required. The
- * server answers a lower one with `426 schema_outdated`. */
+ * server answers one below MIN_SCHEMA_VERSION with `426 schema_outdated`. */
 const schemaParam = z.pipe(z.coerce.number(), z.int().check(z.minimum(0)));
 
 /**

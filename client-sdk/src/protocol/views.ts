@@ -173,26 +173,27 @@ export const SEARCH_LIMIT_MAX = 200;
 
 const lower = (s: string) => s.toLowerCase();
 
+/** The names a product is found by: its (effective) name, and its `englishName` (api-contract
+ *  §12: the English name of a global product the family did not rename, so a German family
+ *  finds "Milch" by "milk" too), lowercased. */
+const searchNames = (p: Pick<ProductRecord, 'name' | 'englishName'>) =>
+  p.englishName == null || p.englishName === p.name ? [lower(p.name)] : [lower(p.name), lower(p.englishName)];
+
 /**
- * `GET /api/products?q=&limit=`: case-insensitive substring match on the (effective) name,
- * prefix matches first, then by lowercased name, name and id; an empty or blank `q` lists the
- * whole catalog by name. At most `limit` (default 50).
- *
- * `otherNames`: names a product is also found by (api-contract §12: the server passes the
- * English name of a global product the family did not rename, so a German family finds "Milch"
- * by "milk" too). A match on any of them counts as on the name; the order stays by the name.
- * The SDK's local docs carry the effective name alone and pass none.
+ * `GET /api/products?q=&limit=`: case-insensitive substring match on the (effective) name or
+ * the English name (`englishName`), prefix matches first, then by lowercased name, name and
+ * id; an empty or blank `q` lists the whole catalog by name. At most `limit` (default 50).
+ * The order is by the name alone, whichever name matched. The server and the SDK's offline
+ * `products.search$` apply it to the same records.
  */
 export function searchProducts(
   products: readonly ProductRecord[],
   q = '',
   limit = SEARCH_LIMIT_DEFAULT,
-  otherNames?: (p: ProductRecord) => readonly string[] | undefined,
 ): ProductRecord[] {
   const needle = lower(q.trim());
-  const names = (p: ProductRecord) => [p.name, ...(otherNames?.(p) ?? [])].map(lower);
-  const matches = needle ? products.filter((p) => names(p).some((n) => n.includes(needle))) : [...products];
-  const prefixed = new Set(needle ? matches.filter((p) => names(p).some((n) => n.startsWith(needle))) : []);
+  const matches = needle ? products.filter((p) => searchNames(p).some((n) => n.includes(needle))) : [...products];
+  const prefixed = new Set(needle ? matches.filter((p) => searchNames(p).some((n) => n.startsWith(needle))) : []);
   const prefix = (p: ProductRecord) => (prefixed.has(p) ? 0 : 1);
   return matches
     .sort(

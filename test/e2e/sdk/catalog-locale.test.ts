@@ -1,7 +1,8 @@
 // The family's locale in the SDK (api-contract §12): a device that synced the catalog in English
 // gets every staple's German name once the family switches to German (the switch's `Changed`
 // makes it pull; no app restart), searches the catalog for "Milch" offline, and keeps the
-// family's own products as they are. A store created offline in a German family gets the same
+// family's own products as they are. Offline, a German family also finds a staple by its English
+// name (the doc's `englishName`), exactly as `GET /api/products?q=` answers the same query. A store created offline in a German family gets the same
 // German default sections the server gives it.
 import { expect } from 'chai';
 import { firstValueFrom } from 'rxjs';
@@ -75,6 +76,48 @@ describe('e2e SDK: the catalog in the family language', function () {
     expect((await rest('GET', '/api/products?q=Milch&limit=200')).map((p: { id: string }) => p.id)).to.include.members(
       found.map((p) => p.id),
     );
+  });
+
+  it('offline, a German family finds a staple by its English name and by its German one, as REST answers', async () => {
+    const family = await makeFamily(app);
+    const rest = restAs(app, family.admin.token);
+    await rest('PATCH', '/api/family', { locale: 'de' });
+    const own = await rest('POST', '/api/products', { name: 'Hafermilch' });
+    const { c, proxy } = await syncedClient(family.admin);
+    await cut(c, proxy);
+
+    const milch = (await search(c, 'milk')).find((p) => p.id === MILK);
+    expect(milch).to.include({ name: 'Milch', englishName: 'Milk', kind: 'global' });
+    expect((await search(c, 'Milch')).map((p) => p.id)).to.include.members([MILK, own.id]);
+    // The family's own product has no English name: "milk" finds the staple alone.
+    expect((await search(c, 'milk')).map((p) => p.id)).to.not.include(own.id);
+    // Renamed offline: found by its new name alone, as the server will say.
+    const apples = stableId('product', 'apples');
+    expect((await search(c, 'apple')).map((p) => p.id)).to.include(apples);
+    expect(await c.products.update(apples, { name: 'Boskop' })).to.include({ englishName: null, overridden: true });
+    const queries = ['milk', 'MILK', 'Milch', 'chicken', 'hähnchen', 'apple', 'Boskop', 'butter', ''];
+    const offline = new Map<string, string[]>();
+    for (const q of queries)
+      offline.set(
+        q,
+        (await search(c, q)).map((p) => p.id),
+      );
+    expect(offline.get('apple')).to.not.include(apples);
+    expect(offline.get('Boskop')).to.deep.equal([apples]);
+
+    // Online again and in sync: REST answers every query with the same products in the same
+    // order, and the local search with the very same records.
+    await proxy.restore();
+    await waitFor(() => c.online, 'the client online again', 30_000);
+    await c.awaitInSync();
+    for (const q of queries) {
+      const server = (await rest('GET', `/api/products?q=${encodeURIComponent(q)}&limit=200`)) as Array<{ id: string }>;
+      expect(
+        server.map((p) => p.id),
+        q,
+      ).to.deep.equal(offline.get(q));
+      expect(await search(c, q), q).to.deep.equal(server);
+    }
   });
 
   it('a store created offline in a German family has the German default sections, as on the server', async () => {

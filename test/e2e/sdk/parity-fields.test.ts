@@ -196,7 +196,14 @@ function pushDoc(spec: FieldSpec, fx: Fixture, value: unknown): Record<string, u
     sections: { storeId: fx.storeId, name: 'Section', position: 0, category: null },
     recipes: { name: 'Recipe', servings: null, instructions: null },
     ingredients: { recipeId: fx.recipeId, name: 'Ingredient', ...quantityFields, position: 0 },
-    products: { kind: 'family', name: unique, unitCategoryFlags: [], category: null, overridden: false },
+    products: {
+      kind: 'family',
+      name: unique,
+      englishName: null,
+      unitCategoryFlags: [],
+      category: null,
+      overridden: false,
+    },
     units: { kind: 'family', code: null, name: 'Unit', abbreviation: unique.slice(0, 8), category: 'Count' },
   };
   const doc: Record<string, unknown> = { ...common, ...base[spec.collection], [spec.field]: value };

@@ -129,6 +129,7 @@ describe('product categories (§10)', () => {
       id: newId(),
       kind: 'family',
       name: `Own ${tag()}`,
+      englishName: null,
       unitCategoryFlags: [],
       category: 'deli',
       overridden: false,

@@ -147,6 +147,88 @@ describe('the family locale names the catalog and the default sections (§12)', 
     expect((await search(family, 'Milch')).map((p) => p.id)).to.not.include(MILK);
   });
 
+  it('englishName: the English name of a global product the family did not rename; REST and pulls at 3 carry it, pulls and pushes at 2 do without', async () => {
+    const family = await makeFamily(app);
+    const t = family.admin.token;
+    await setLocale(family, 'de');
+    const own = (await request(app, 'POST', '/api/products', { token: t, body: { name: 'Haferdrink' } })).body;
+    expect(own).to.include({ name: 'Haferdrink', englishName: null });
+    const milch = (await search(family, 'milk')).find((p) => p.id === MILK);
+    expect(milch).to.include({ name: 'Milch', englishName: 'Milk', overridden: false });
+    // A category of its own is no renaming: still found by the English name.
+    await request(app, 'PUT', `/api/products/${MILK}/override`, { token: t, body: { category: 'beverages' } });
+    expect((await search(family, 'milk')).find((p) => p.id === MILK)).to.include({
+      name: 'Milch',
+      englishName: 'Milk',
+      overridden: true,
+    });
+    // A name of its own is: found by that name alone.
+    await request(app, 'PUT', `/api/products/${MILK}/override`, { token: t, body: { name: 'Frischmilch' } });
+    const renamed = (await search(family, 'frisch')).find((p) => p.id === MILK);
+    expect(renamed).to.include({ name: 'Frischmilch', englishName: null });
+    expect((await search(family, 'milk')).map((p) => p.id)).to.not.include(MILK);
+    await request(app, 'DELETE', `/api/products/${MILK}/override`, { token: t });
+
+    // Schema 3: every product doc has the key, as the REST record.
+    const v3 = await pullAll(app, t, 'products', null, 1000, 3);
+    expect(v3.docs.get(MILK)).to.include({ name: 'Milch', englishName: 'Milk' });
+    expect(v3.docs.get(own.id)).to.include({ englishName: null });
+    for (const d of v3.docs.values()) expect(d, d.name).to.have.property('englishName');
+    expect(v3.checkpoint?.catalogId).to.match(/\/de\/v3$/);
+    // Schema 2 (api-contract §10): exactly the docs of that version, and a checkpoint of that shape.
+    const v2 = await pullAll(app, t, 'products', null, 1000, 2);
+    expect([...v2.docs.keys()].sort()).to.deep.equal([...v3.docs.keys()].sort());
+    for (const d of v2.docs.values()) {
+      const { englishName, ...rest } = v3.docs.get(d.id)!;
+      void englishName;
+      expect(d).to.deep.equal(rest);
+    }
+    expect(v2.checkpoint?.catalogId).to.match(/^[0-9a-f-]{36}\/de$/);
+    expect((await pull(app, t, 'products', v2.checkpoint, 1000, 2)).body.documents).to.deep.equal([]);
+    // A device upgraded to 3 from a checkpoint of 2: every global product again, with its English
+    // name; the family product (whose englishName is null anyway) is not re-sent.
+    const upgraded = await pullAll(app, t, 'products', v2.checkpoint, 25, 3);
+    expect(upgraded.docs.size).to.equal(loadStapleProducts().length);
+    expect(upgraded.docs.get(MILK)).to.include({ name: 'Milch', englishName: 'Milk' });
+    expect(upgraded.docs.has(own.id)).to.equal(false);
+    expect((await pull(app, t, 'products', upgraded.checkpoint, 25, 3)).body.documents).to.deep.equal([]);
+
+    // A push at 2: rows without the field are accepted, and what comes back has the shape of 2.
+    const oldMilch = v2.docs.get(MILK)!;
+    const changed = await push(
+      app,
+      t,
+      'products',
+      [{ assumedMasterState: oldMilch, newDocumentState: { ...oldMilch, unitCategoryFlags: ['Count'] } }],
+      2,
+    );
+    expect(changed.body).to.deep.equal({ conflicts: [], rejected: [] });
+    const { englishName: _e, ...oldOwn } = v3.docs.get(own.id)!;
+    void _e;
+    const inserted = { ...oldOwn, id: crypto.randomUUID(), name: 'Dinkeldrink' };
+    expect((await push(app, t, 'products', [{ newDocumentState: inserted }], 2)).body).to.deep.equal({
+      conflicts: [],
+      rejected: [],
+    });
+    expect((await search(family, 'Dinkeldrink')).map((p) => p.id)).to.deep.equal([inserted.id]);
+    // A stale row: the server's doc comes back, without englishName.
+    const stale = await push(
+      app,
+      t,
+      'products',
+      [{ assumedMasterState: oldMilch, newDocumentState: { ...oldMilch, name: 'Milch 1,5 %' } }],
+      2,
+    );
+    expect(stale.body.rejected).to.deep.equal([]);
+    expect(stale.body.conflicts).to.have.length(1);
+    expect(stale.body.conflicts[0]).to.include({ id: MILK, name: 'Milch' });
+    expect(stale.body.conflicts[0]).to.not.have.property('englishName');
+    // Schema 1 is outdated, for pull and push alike.
+    expect((await pull(app, t, 'products', null, 10, 1)).body.code).to.equal('schema_outdated');
+    const old = await push(app, t, 'products', [], 1);
+    expect([old.status, old.body.code]).to.deep.equal([426, 'schema_outdated']);
+  });
+
   it('a store created in a German family gets German default sections, categories by position', async () => {
     const family = await makeFamily(app);
     await setLocale(family, 'de');
@@ -185,7 +267,7 @@ describe('the family locale names the catalog and the default sections (§12)', 
     // An English device, synced in small pages (the walk spans the family and the global side).
     const first = await pullAll(app, t, 'products', null, 25);
     expect(first.docs.get(MILK)).to.include({ name: 'Milk' });
-    expect(first.checkpoint?.catalogId).to.match(/^[0-9a-f-]{36}$/);
+    expect(first.checkpoint?.catalogId).to.match(/^[0-9a-f-]{36}\/v3$/);
     const quiet = await pull(app, t, 'products', first.checkpoint, 25);
     expect(quiet.body.documents).to.deep.equal([]);
 
@@ -197,7 +279,7 @@ describe('the family locale names the catalog and the default sections (§12)', 
       expect(after.docs.get(stableId('product', s.key)), s.key).to.include({ name: de[s.key], _deleted: false });
     }
     expect(after.docs.has(own.id)).to.equal(false);
-    expect(after.checkpoint?.catalogId).to.match(/\/de$/);
+    expect(after.checkpoint?.catalogId).to.match(/\/de\/v3$/);
     expect((await pull(app, t, 'products', after.checkpoint, 25)).body.documents).to.deep.equal([]);
 
     // A walk cut by the switch: half the global side read in German, then back to English; the
@@ -208,7 +290,7 @@ describe('the family locale names the catalog and the default sections (§12)', 
     const back = await pullAll(app, t, 'products', half.body.checkpoint, 25);
     expect(back.docs.size).to.equal(staples.length);
     expect(back.docs.get(MILK)).to.include({ name: 'Milk' });
-    expect(back.checkpoint?.catalogId).to.match(/^[0-9a-f-]{36}$/);
+    expect(back.checkpoint?.catalogId).to.match(/^[0-9a-f-]{36}\/v3$/);
 
     // A device pushing the German doc it pulled sets no override (the German name is no change).
     await setLocale(family, 'de');

@@ -29,8 +29,9 @@ export function pull(
   collection: CollectionName | string,
   checkpoint: Checkpoint | null = null,
   limit?: number,
+  schema = SCHEMA_VERSION,
 ): Promise<HttpResult<PullBody>> {
-  let path = `/api/sync/${collection}/pull?schema=${SCHEMA_VERSION}`;
+  let path = `/api/sync/${collection}/pull?schema=${schema}`;
   if (checkpoint) path += `&checkpoint=${encodeCheckpoint(checkpoint)}`;
   if (limit !== undefined) path += `&limit=${limit}`;
   return request<PullBody>(app, 'GET', path, { token });
@@ -41,8 +42,9 @@ export function push(
   token: string,
   collection: CollectionName | string,
   rows: Array<{ assumedMasterState?: AnyDoc | null; newDocumentState: AnyDoc }>,
+  schema = SCHEMA_VERSION,
 ): Promise<HttpResult<PushBody>> {
-  return request<PushBody>(app, 'POST', `/api/sync/${collection}/push?schema=${SCHEMA_VERSION}`, { token, body: rows });
+  return request<PushBody>(app, 'POST', `/api/sync/${collection}/push?schema=${schema}`, { token, body: rows });
 }
 
 /** Pulls pages until the end; returns the latest doc per id and the last checkpoint. */
@@ -52,12 +54,13 @@ export async function pullAll(
   collection: CollectionName,
   checkpoint: Checkpoint | null = null,
   limit = 100,
+  schema = SCHEMA_VERSION,
 ): Promise<{ docs: Map<string, AnyDoc>; checkpoint: Checkpoint | null; pages: number }> {
   const docs = new Map<string, AnyDoc>();
   let cp = checkpoint;
   let pages = 0;
   for (;;) {
-    const r = await pull(app, token, collection, cp, limit);
+    const r = await pull(app, token, collection, cp, limit, schema);
     if (r.status !== 200) throw new Error(`pull ${collection}: ${r.status} ${r.text}`);
     pages++;
     for (const d of r.body.documents) docs.set(d.id, d);

@@ -7,6 +7,7 @@ import { catalogWrite } from '../../../server/db/family-write.js';
 import { newId } from '../../../server/db/ids.js';
 import {
   COLLECTIONS,
+  MIN_SCHEMA_VERSION,
   SCHEMA_VERSION,
   pullResponseSchemas,
   type Checkpoint,
@@ -342,7 +343,11 @@ describe('sync pull', () => {
     expect(noSchema.body.code).to.equal('schema_outdated');
     expect(noSchema.headers.get('content-type')).to.match(/problem\+json/);
     expect((await get('/api/sync/items/pull?schema=0')).body.code).to.equal('schema_outdated');
-    // The schema before this one's (api-contract §10: 1 answers 426 schema_outdated).
+    // Below the oldest schema served (api-contract §10: 1 answers 426 schema_outdated; 2, the
+    // contract's, is still served beside the current one).
+    expect(MIN_SCHEMA_VERSION).to.equal(2);
+    expect((await get(`/api/sync/items/pull?schema=${MIN_SCHEMA_VERSION}`)).status).to.equal(200);
+    expect((await request(app, 'POST', '/api/sync/items/push?schema=2', { token: t, body: [] })).status).to.equal(200);
     const older = await get('/api/sync/items/pull?schema=1');
     expect([older.status, older.body.code]).to.deep.equal([426, 'schema_outdated']);
     const olderPush = await request(app, 'POST', '/api/sync/items/push?schema=1', {

@@ -526,6 +526,7 @@ describe('sync push', () => {
       id: uuid(),
       kind: 'family',
       name: `Own ${uuid()}`,
+      englishName: null,
       unitCategoryFlags: ['Weight'],
       category: null,
       overridden: false,

@@ -7,8 +7,13 @@ import {
   CATALOG_COLLECTIONS,
   COLLECTIONS,
   READ_ONLY_COLLECTIONS,
+  MIN_SCHEMA_VERSION,
   SCHEMA_VERSION,
   clientFields,
+  docAtSchema,
+  docSchemaAt,
+  fieldsSince,
+  shapeVersionAt,
   docSchemas,
   hasAtMost3Decimals,
   isCollectionName,
@@ -31,7 +36,7 @@ const SERVER_FIELDS: Record<CollectionName, string[]> = {
   sections: ['id', 'createdAt', 'updatedAt'],
   recipes: ['id', 'createdAt', 'updatedAt'],
   ingredients: ['id', 'createdAt', 'updatedAt'],
-  products: ['id', 'kind', 'overridden', 'createdAt', 'updatedAt'],
+  products: ['id', 'kind', 'englishName', 'overridden', 'createdAt', 'updatedAt'],
   units: ['id', 'kind', 'code', 'createdAt', 'updatedAt'],
   sectionMemory: ['id', 'updatedAt'],
 };
@@ -43,7 +48,7 @@ function withoutDeleted(doc: Record<string, unknown>): Record<string, unknown> {
 }
 
 describe('protocol/docs', () => {
-  it('declares the nine collections in order, schema version 2', () => {
+  it('declares the nine collections in order, schema version 3 (2 still served)', () => {
     expect(COLLECTIONS).to.deep.equal([
       'lists',
       'items',
@@ -55,12 +60,40 @@ describe('protocol/docs', () => {
       'units',
       'sectionMemory',
     ]);
-    expect(SCHEMA_VERSION).to.equal(2);
+    expect(SCHEMA_VERSION).to.equal(3);
+    expect(MIN_SCHEMA_VERSION).to.equal(2);
     expect(READ_ONLY_COLLECTIONS).to.deep.equal(['sectionMemory']);
     expect(CATALOG_COLLECTIONS).to.deep.equal(['products', 'units']);
     expect(isCollectionName('items')).to.equal(true);
     expect(isCollectionName('users')).to.equal(false);
     expect(isCollectionName('toString')).to.equal(false);
+  });
+
+  it('products gained englishName at schema 3: docs at schema 2 leave it out', () => {
+    expect(fieldsSince.products).to.deep.equal({ englishName: 3 });
+    for (const c of COLLECTIONS) if (c !== 'products') expect(fieldsSince[c], c).to.deep.equal({});
+    const doc = {
+      id: '0b0e8a3c-5d5f-4f43-9c4a-3f0f6f8d2a11',
+      kind: 'global',
+      name: 'Milch',
+      englishName: 'Milk',
+      unitCategoryFlags: ['Volume'],
+      category: 'dairy',
+      overridden: false,
+      createdAt: '2024-05-01T10:00:00.000Z',
+      updatedAt: '2024-05-01T10:00:00.000Z',
+      _deleted: false,
+    };
+    const { englishName, ...v2 } = doc;
+    void englishName;
+    expect(docAtSchema('products', doc, 2)).to.deep.equal(v2);
+    expect(docAtSchema('products', doc, SCHEMA_VERSION)).to.equal(doc);
+    expect(docAtSchema('items', doc, 2)).to.equal(doc);
+    expect(docSchemaAt('products', 2).safeParse(v2).success).to.equal(true);
+    expect(docSchemaAt('products', 3).safeParse(v2).success).to.equal(false);
+    expect(docSchemaAt('products', 3)).to.equal(docSchemas.products);
+    expect([shapeVersionAt('products', 2), shapeVersionAt('products', 3)]).to.deep.equal([2, 3]);
+    expect(shapeVersionAt('units', SCHEMA_VERSION)).to.equal(MIN_SCHEMA_VERSION);
   });
 
   for (const c of COLLECTIONS) {
@@ -75,8 +108,9 @@ describe('protocol/docs', () => {
       });
 
       it('the RxDB schema mirrors the zod schema and passes RxDB dev-mode checks', () => {
-        // RxDB local version 1 where schema 2 added `category` (with a migration strategy).
-        expect(rx.version).to.equal(c === 'sections' || c === 'products' ? 1 : 0);
+        // RxDB local version 1 where schema 2 added `category`, 2 where schema 3 added products'
+        // `englishName` (each with a migration strategy).
+        expect(rx.version).to.equal(c === 'products' ? 2 : c === 'sections' ? 1 : 0);
         expect(rx.primaryKey).to.equal('id');
         expect(rx.type).to.equal('object');
         expect(rx.properties.id).to.include({ type: 'string', maxLength: 36 });
@@ -191,6 +225,7 @@ describe('protocol/docs', () => {
         id: U,
         kind: 'family',
         name: 'Apples',
+        englishName: null,
         unitCategoryFlags: ['Weight', 'Count'],
         category: 'produce',
         overridden: false,

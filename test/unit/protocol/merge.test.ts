@@ -198,6 +198,7 @@ describe('protocol/merge: mergeDoc examples', () => {
       id: UUID('p'),
       kind: 'global',
       name: 'Apples',
+      englishName: 'Apples',
       unitCategoryFlags: ['Count', 'Weight'],
       category: 'produce',
       overridden: false,

@@ -108,6 +108,7 @@ describe('protocol/views: orders and their ties', () => {
       id: id(n),
       kind: 'family',
       name,
+      englishName: null,
       unitCategoryFlags: [],
       category: null,
       overridden: false,

@@ -92,6 +92,7 @@ describe('protocol/views', () => {
       id: randomUUID(),
       kind: 'family',
       name,
+      englishName: null,
       unitCategoryFlags: [],
       category: null,
       overridden: false,
@@ -106,6 +107,30 @@ describe('protocol/views', () => {
       'Pineapple',
     ]);
     expect(searchProducts(all, '', 2).map((x) => x.name)).to.deep.equal(['apple juice', 'Apples']);
+  });
+
+  it('searchProducts: also matches the English name, ordered by the name', () => {
+    const g = (name: string, englishName: string | null): DocData<'products'> => ({
+      id: randomUUID(),
+      kind: 'global',
+      name,
+      englishName,
+      unitCategoryFlags: [],
+      category: null,
+      overridden: englishName === null,
+      createdAt: t(0),
+      updatedAt: t(0),
+    });
+    const all = [
+      g('Milch', 'Milk'),
+      g('Buttermilch', 'Buttermilk'),
+      g('Hafermilch', null),
+      g('Milkshake', 'Milkshake'),
+    ];
+    // "milk": a prefix of Milk and Milkshake, inside Buttermilk; the renamed one is found by its name alone.
+    expect(searchProducts(all, 'milk').map((x) => x.name)).to.deep.equal(['Milch', 'Milkshake', 'Buttermilch']);
+    expect(searchProducts(all, 'MILCH').map((x) => x.name)).to.deep.equal(['Milch', 'Buttermilch', 'Hafermilch']);
+    expect(searchProducts(all, 'oat')).to.deep.equal([]);
   });
 
   it('sortUnits: global before family, then Count, Weight, Volume, then name', () => {
