@@ -14,7 +14,11 @@ const PROTOCOL_UNIT = 'test/unit/protocol';
 const FOLDERS = {
   protocol: {
     files: {
-      'merge.ts': [`${PROTOCOL_UNIT}/merge.test.ts`, `${PROTOCOL_UNIT}/merge.property.test.ts`],
+      'merge.ts': [
+        `${PROTOCOL_UNIT}/merge.test.ts`,
+        `${PROTOCOL_UNIT}/merge-equality.test.ts`,
+        `${PROTOCOL_UNIT}/merge.property.test.ts`,
+      ],
       'rules.ts': [
         `${PROTOCOL_UNIT}/names.test.ts`,
         `${PROTOCOL_UNIT}/rules.test.ts`,

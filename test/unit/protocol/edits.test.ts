@@ -13,6 +13,7 @@ import {
   removal,
   restoration,
   sectionEdit,
+  type QuantityPatch,
 } from '@family-shopping/client/protocol';
 
 const P = '11111111-1111-4111-8111-111111111111';
@@ -42,7 +43,8 @@ describe('protocol/edits: pairs of ids', () => {
   });
 
   it('leaves a pair alone when nothing of it is set, or both sides are sent', () => {
-    expect(completePairs({ name: 'Milk' })).to.deep.equal({ name: 'Milk' });
+    const named: QuantityPatch = { name: 'Milk' };
+    expect(completePairs(named)).to.deep.equal({ name: 'Milk' });
     expect(completePairs({ unitOfMeasureId: null })).to.deep.equal({ unitOfMeasureId: null });
     expect(completePairs({ familyProductId: null })).to.deep.equal({ familyProductId: null });
     expect(completePairs({ productId: P, familyProductId: null })).to.deep.equal({
