@@ -43,7 +43,7 @@ export function mutationConfig({ name, mutate, spec, tsconfigFile = 'tsconfig.js
     coverageAnalysis: 'off',
     incremental: true,
     incrementalFile: `reports/mutation/${name}-incremental.json`,
-    concurrency: 1,
+    concurrency: Number(process.env.MUTATION_CONCURRENCY ?? 1),
     timeoutMS: 30_000,
     reporters: ['clear-text', 'progress', 'html', 'json'],
     htmlReporter: { fileName: `reports/mutation/${name}.html` },
