@@ -4,7 +4,7 @@
 import { expect } from 'chai';
 import { makeFamily, makeMember } from '../../helpers/factories.js';
 import { request } from '../../helpers/app.js';
-import { FamilyClientError, newDoc, SCHEMA_VERSION } from '@family-shopping/client';
+import { FamilyClientError, MIN_SCHEMA_VERSION, newDoc } from '@family-shopping/client';
 import { fetchAs, localDoc, recordEvents, sdkSuite, signedInClient, waitFor } from './helpers.js';
 
 describe('e2e SDK: the server stops the replication', function () {
@@ -32,9 +32,9 @@ describe('e2e SDK: the server stops the replication', function () {
     expect(err).to.include({ status: 401, code: 'unauthenticated' });
   });
 
-  it('a client with an outdated schema gets `schema_outdated`, stops, and keeps its local data', async () => {
+  it('a client with a schema older than the oldest served gets `schema_outdated`, stops, and keeps its local data', async () => {
     const family = await makeFamily(sdk.app);
-    const c = sdk.track(await signedInClient(sdk.app, family.admin, { schemaVersion: SCHEMA_VERSION - 1 }));
+    const c = sdk.track(await signedInClient(sdk.app, family.admin, { schemaVersion: MIN_SCHEMA_VERSION - 1 }));
     const events = recordEvents(c);
     const draft = await c.db.lists.insert(newDoc('lists', { name: 'Written before the upgrade' }));
     await c.start();
