@@ -32,6 +32,7 @@ const BENCHES: Array<{ name: string; backends: Backend[]; byDefault?: false }> =
   { name: 'sync-throughput', backends: ['pglite', 'postgres'] },
   { name: 'web-app', backends: ['pglite'] },
   { name: 'first-sync', backends: ['pglite'] },
+  { name: 'long-list', backends: ['pglite'] },
   { name: 'browser-initial-sync', backends: ['pglite'] },
   { name: 'realtime-latency', backends: ['pglite', 'postgres'], byDefault: false },
 ];
