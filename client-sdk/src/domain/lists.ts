@@ -4,10 +4,12 @@
  * presenter uses; suggestions are the protocol's `buildSuggestions`, as the server's.
  */
 import { combineLatest, distinctUntilChanged, map, of, switchMap, type Observable } from 'rxjs';
+import type { RxDocument } from 'rxdb';
 import {
   SUGGESTIONS_LIMIT_DEFAULT,
   SUGGESTIONS_LIMIT_MAX,
   buildSuggestions,
+  isActiveItem,
   listCreateInput,
   listDetail,
   listSummaries,
@@ -22,6 +24,12 @@ import { DomainModule, invalidField, parseInput, plain, requireUser, type ListDo
 import { recallSection } from './refs.js';
 
 const plainAll = <T>(docs: { toJSON(): unknown }[]) => docs.map((d) => plain(d as never)) as T[];
+/** The active items of a query's result, as plain records. The views count and show only those
+ *  (`listSummaries`, `listDetail`), and removed items are most of a family's items after a
+ *  while (history): they are left out before their copy is made, not after. The query itself
+ *  still reads every item (no `removedAt` selector), so its results are those of every other
+ *  read of the items. */
+const plainActive = (docs: RxDocument<ItemDoc>[]) => plainAll<ItemDoc>(docs.filter((d) => isActiveItem(d)));
 
 export class Lists extends DomainModule {
   /** Creates a list (`storeId` must be a store of the family). A known `id` returns that list unchanged. */
@@ -79,7 +87,7 @@ export class Lists extends DomainModule {
   summaries$(options: { archived?: boolean } = {}): Observable<ListSummary[]> {
     const archived = options.archived ?? false;
     return combineLatest([this.collection('lists').find().$, this.collection('items').find().$]).pipe(
-      map(([lists, items]) => listSummaries(plainAll(lists), plainAll(items), { archived })),
+      map(([lists, items]) => listSummaries(plainAll(lists), plainActive(items), { archived })),
     );
   }
 
@@ -99,7 +107,7 @@ export class Lists extends DomainModule {
           ? this.collection('sections').find({ selector: { storeId: list.storeId } } as never).$
           : of([]);
         return combineLatest([items$, sections$]).pipe(
-          map(([items, sections]) => listDetail(list, plainAll(sections), plainAll(items))),
+          map(([items, sections]) => listDetail(list, plainAll(sections), plainActive(items))),
         );
       }),
     );
