@@ -214,7 +214,8 @@ export class Products extends DomainModule {
   }
 
   /** The global product's own values: the doc's while it has no override (remembered then, as
-   *  the override about to be written hides them), else the ones remembered here, or null. */
+   *  the override about to be written hides them), else the ones remembered here (the name
+   *  taken from the doc while its override keeps the name), or null. */
   private async base(doc: ProductDoc): Promise<ProductBase | null> {
     if (!doc.overridden) {
       const base: ProductBase = {
@@ -229,7 +230,16 @@ export class Products extends DomainModule {
     }
     const local = await this.ctx.db.getLocal<ProductBase>(baseKey(doc.id));
     const remembered = local ? (local.toJSON().data as Partial<ProductBase>) : null;
-    return remembered && remembered.category !== undefined ? (remembered as ProductBase) : null;
+    if (!remembered || remembered.category === undefined) return null;
+    const base = remembered as ProductBase;
+    // An override that keeps the global product's name (`englishName` set: not renamed) shows
+    // that name as the family sees it now, e.g. in the language the family switched to since.
+    if (doc.englishName != null && (base.name !== doc.name || base.englishName !== doc.englishName)) {
+      const fresh: ProductBase = { ...base, name: doc.name, englishName: doc.englishName };
+      await this.ctx.db.upsertLocal<ProductBase>(baseKey(doc.id), fresh);
+      return fresh;
+    }
+    return base;
   }
 
   private async assertNameFree(name: string, exceptId?: string): Promise<void> {

@@ -120,6 +120,31 @@ describe('e2e SDK: the catalog in the family language', function () {
     }
   });
 
+  it('an override that keeps the name, dropped offline after the family switched language, restores the new name', async () => {
+    const family = await makeFamily(app);
+    const rest = restAs(app, family.admin.token);
+    const { c, proxy } = await syncedClient(family.admin);
+    // In English: the device overrides the category (it remembers the product's own values).
+    expect(await c.products.update(MILK, { category: 'beverages' })).to.include({ name: 'Milk', overridden: true });
+    await c.awaitInSync();
+    await rest('PATCH', '/api/family', { locale: 'de' });
+    await waitFor(async () => (await localDoc(c, 'products', MILK))?.name === 'Milch', 'the German name pulled');
+    expect(await localDoc(c, 'products', MILK)).to.include({ englishName: 'Milk', overridden: true });
+
+    await cut(c, proxy);
+    const cleared = await c.products.clearOverride(MILK);
+    expect(cleared).to.include({ name: 'Milch', englishName: 'Milk', category: 'dairy', overridden: false });
+
+    await proxy.restore();
+    await waitFor(() => c.online, 'the client online again', 30_000);
+    await c.awaitInSync();
+    const server = ((await rest('GET', '/api/products?q=milch&limit=200')) as Array<{ id: string }>).find(
+      (p) => p.id === MILK,
+    );
+    expect(server).to.include({ name: 'Milch', overridden: false, category: 'dairy' });
+    expect(await localDoc(c, 'products', MILK)).to.deep.equal(server);
+  });
+
   it('a store created offline in a German family has the German default sections, as on the server', async () => {
     const family = await makeFamily(app);
     await restAs(app, family.admin.token)('PATCH', '/api/family', { locale: 'de' });
