@@ -1,8 +1,9 @@
 // Where an initial sync's time goes in Chromium (bench/browser-initial-sync.ts): one attempt of
 // the SDK (or of RxDB's replication alone, or the bulk insert) on a fresh browser and profile,
 // with the page's CPU profile (Chrome DevTools Protocol, written as a .cpuprofile that
-// cpu-profile.ts reads), every request (sent, answered) and every IndexedDB read-write
-// transaction (begun, completed, its stores) on one clock from the start.
+// cpu-profile.ts reads), every request (sent, answered), every IndexedDB read-write transaction
+// (begun, completed, its stores) on one clock from the start, and the IndexedDB requests (get,
+// put, …) per database.
 //
 //   npx tsx --conditions=@family-shopping/source bench/lib/browser-sync-profile.ts [sdk|replication|floor] [out.cpuprofile]
 //   (BENCH_ITEMS=… picks the size)
@@ -28,6 +29,15 @@ const TRACE = `(() => {
     e.end = performance.now();
     return res;
   };
+  const ops = (window.idbOps = {});
+  for (const op of ['get', 'getAll', 'put', 'add', 'delete', 'openCursor', 'count']) {
+    const f = IDBObjectStore.prototype[op];
+    IDBObjectStore.prototype[op] = function (...args) {
+      const k = this.transaction.db.name.replace(/-[0-9a-f]{6,}/g, '').replace(/^.*--/, '') + ' ' + op;
+      ops[k] = (ops[k] || 0) + 1;
+      return f.apply(this, args);
+    };
+  }
   const tx0 = IDBDatabase.prototype.transaction;
   IDBDatabase.prototype.transaction = function (stores, mode, ...rest) {
     const tx = tx0.call(this, stores, mode, ...rest);
@@ -89,6 +99,7 @@ async function main() {
         byKind.set(k, a);
       }
       for (const [k, a] of byKind) console.log(`  ${k}: ${a.n}, ${a.ms.toFixed(0)} ms in all`);
+      console.log(`  IndexedDB requests: ${JSON.stringify(await page.evaluate('window.idbOps'))}`);
       for (const e of trace)
         if (e.kind === 'fetch' || e.end - e.start > 20)
           console.log(
