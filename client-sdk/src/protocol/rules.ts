@@ -26,6 +26,7 @@
  */
 import * as z from 'zod/mini';
 import { en } from 'zod/locales';
+import { LIMITS } from './basics.js';
 
 // English messages for zod's built-in checks (classic zod sets this itself; mini does not).
 // An app that configured its own locale keeps it.
@@ -51,53 +52,11 @@ export const CATEGORIES = [
 export type Category = (typeof CATEGORIES)[number];
 export type UnitCategory = (typeof UNIT_CATEGORIES)[number];
 
-/** The languages of the app, the emails and the catalog (api-contract §12), as BCP 47 tags.
- *  `user.locale` and `family.locale` hold one of these; English is the fallback of every text. */
-export const LOCALES = ['en', 'de', 'fr', 'es', 'pt-BR'] as const;
-export type Locale = (typeof LOCALES)[number];
-export const DEFAULT_LOCALE: Locale = 'en';
-export const isLocale = (value: unknown): value is Locale =>
-  typeof value === 'string' && (LOCALES as readonly string[]).includes(value);
-
-/** The best of LOCALES for languages in order of preference (a browser's `navigator.languages`,
- *  a request's `Accept-Language` as negotiated): an exact tag first (`pt-BR`), else the same
- *  language (`de-AT` → `de`, `pt`/`pt-PT` → `pt-BR`); null when none is ours. */
-export function bestLocale(languages: readonly string[]): Locale | null {
-  const primary = (tag: string) => tag.split(/[-_]/)[0];
-  for (const wanted of languages) {
-    const tag = wanted.trim().toLowerCase();
-    if (!tag) continue;
-    const exact = LOCALES.find((l) => l.toLowerCase() === tag);
-    if (exact) return exact;
-    const same = LOCALES.find((l) => primary(l.toLowerCase()) === primary(tag));
-    if (same) return same;
-  }
-  return null;
-}
+export { LOCALES, DEFAULT_LOCALE, isLocale, bestLocale, LIMITS, type Locale } from './basics.js';
 
 export const QUANTITY_MAX = 999_999_999.999;
 /** Upper bound of `position` fields (a Postgres `integer`). */
 export const POSITION_MAX = 2_147_483_647;
-
-/** Maximum lengths (code points) of the text fields. */
-export const LIMITS = {
-  listName: 200,
-  itemName: 500,
-  storeName: 200,
-  sectionName: 200,
-  recipeName: 200,
-  /** Copied verbatim to list items, so never longer than an item name. */
-  ingredientName: 500,
-  productName: 200,
-  unitName: 100,
-  abbreviation: 20,
-  unitCode: 50,
-  quantityNote: 500,
-  instructions: 20_000,
-  /** Account fields, checked by the server's auth schemas (server/auth/schemas.ts). */
-  userName: 100,
-  familyName: 100,
-} as const;
 
 export const SERVINGS_MIN = 1;
 export const SERVINGS_MAX = 1000;
