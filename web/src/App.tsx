@@ -1,39 +1,38 @@
-import type { FamilyClient } from '@family-shopping/client';
+/**
+ * The app's entry: routes, redirects and the public pages (sign in, register, invitation,
+ * password reset, email confirmation), which need no local database. The signed-in shell
+ * (Shell.tsx: the SDK, RxDB, replication and the signed-in pages) is a chunk of its own,
+ * imported as soon as there is a session; the public pages never load it (docs/web.md "Size").
+ */
+import type { Session } from '@family-shopping/client/auth';
 import { useEffect, useState } from 'preact/hooks';
-import { boot, client$, familyName$, session$ } from './lib/app.ts';
 import { useObservable } from './lib/hooks.ts';
 import { t, useLocale, type MessageKey } from './lib/i18n.ts';
-import { Link, match, navigate, usePath, type PageProps } from './lib/router.tsx';
-import { StatusBar } from './components/StatusBar.tsx';
+import { match, navigate, usePath } from './lib/router.tsx';
+import { languageReady, session$ } from './lib/session.ts';
+import { Busy, CannotStart } from './components/Busy.tsx';
 import { LoginPage } from './pages/Login.tsx';
 import { RegisterPage, InvitePage } from './pages/Register.tsx';
 import { ForgotPasswordPage, ResetPasswordPage } from './pages/Password.tsx';
 import { ConfirmEmailPage } from './pages/ConfirmEmail.tsx';
-import { ListsPage } from './pages/Lists.tsx';
-import { ListPage } from './pages/List.tsx';
-import { StoresPage } from './pages/Stores.tsx';
-import { RecipesPage, RecipePage } from './pages/Recipes.tsx';
-import { CatalogPage } from './pages/Catalog.tsx';
-import { FamilyPage } from './pages/Family.tsx';
-import { AccountPage } from './pages/Account.tsx';
+import type { ShellProps } from './Shell.tsx';
 
-type Route = { path: string; title: MessageKey; page: (p: PageProps) => preact.JSX.Element };
-
-const APP_ROUTES: Route[] = [
-  { path: '/', title: 'nav.lists', page: ListsPage },
-  { path: '/lists/:listId', title: 'title.list', page: ListPage },
-  { path: '/stores', title: 'nav.stores', page: StoresPage },
-  { path: '/recipes', title: 'nav.recipes', page: RecipesPage },
-  { path: '/recipes/:recipeId', title: 'title.recipe', page: RecipePage },
-  { path: '/catalog', title: 'nav.catalog', page: CatalogPage },
-  { path: '/family', title: 'nav.family', page: FamilyPage },
-  { path: '/account', title: 'nav.account', page: AccountPage },
+/** The signed-in routes; their pages are in Shell.tsx. */
+const APP_ROUTES: { path: string; title: MessageKey }[] = [
+  { path: '/', title: 'nav.lists' },
+  { path: '/lists/:listId', title: 'title.list' },
+  { path: '/stores', title: 'nav.stores' },
+  { path: '/recipes', title: 'nav.recipes' },
+  { path: '/recipes/:recipeId', title: 'title.recipe' },
+  { path: '/catalog', title: 'nav.catalog' },
+  { path: '/family', title: 'nav.family' },
+  { path: '/account', title: 'nav.account' },
 ];
 
 const PUBLIC_ROUTES: {
   path: string;
   title: MessageKey;
-  page: (p: { client: FamilyClient; params: Record<string, string> }) => preact.JSX.Element;
+  page: (p: { params: Record<string, string> }) => preact.JSX.Element;
   signedOutOnly?: boolean;
 }[] = [
   { path: '/login', title: 'title.signIn', page: LoginPage, signedOutOnly: true },
@@ -44,26 +43,48 @@ const PUBLIC_ROUTES: {
   { path: '/confirm-email/:token', title: 'title.confirmEmail', page: ConfirmEmailPage },
 ];
 
-const NAV: [string, MessageKey][] = [
-  ['/', 'nav.lists'],
-  ['/stores', 'nav.stores'],
-  ['/recipes', 'nav.recipes'],
-  ['/catalog', 'nav.catalog'],
-  ['/family', 'nav.family'],
-  ['/account', 'nav.account'],
-];
+type ShellComponent = (p: ShellProps) => preact.JSX.Element;
+let shellLoad: Promise<ShellComponent> | null = null;
+
+/** The signed-in shell's chunk, imported once (again after a failed try). */
+function loadShell(): Promise<ShellComponent> {
+  shellLoad ??= import('./Shell.tsx').then(
+    (m) => m.Shell,
+    (err) => {
+      shellLoad = null;
+      throw err;
+    },
+  );
+  return shellLoad;
+}
+
+/** The shell component once its chunk is in; starts loading it while there is a session. */
+function useShell(session: Session | null): { Shell: ShellComponent | null; failed: string | null } {
+  const [state, setState] = useState<{ Shell: ShellComponent | null; failed: string | null }>({
+    Shell: null,
+    failed: null,
+  });
+  useEffect(() => {
+    if (!session || state.Shell) return;
+    loadShell().then(
+      (Shell) => setState({ Shell, failed: null }),
+      (err) => setState({ Shell: null, failed: String(err?.message ?? err) }),
+    );
+  }, [!!session]);
+  return state;
+}
 
 export function App() {
   // Every page reads its words with t(): a new language re-renders the whole app from here.
   const locale = useLocale();
   const path = usePath();
-  const client = useObservable(() => client$, [], client$.value);
   const session = useObservable(() => session$, [], session$.value);
-  const familyName = useObservable(() => familyName$, [], familyName$.value);
-  const [failed, setFailed] = useState<string | null>(null);
+  // The first render waits for the language of the session or the browser (no English flash).
+  const [ready, setReady] = useState(false);
   useEffect(() => {
-    boot().catch((err) => setFailed(String(err?.message ?? err)));
+    void languageReady.then(() => setReady(true));
   }, []);
+  const { Shell, failed } = useShell(session);
 
   const pub = PUBLIC_ROUTES.map((r) => ({ r, params: match(r.path, path) })).find((x) => x.params);
   const app = APP_ROUTES.map((r) => ({ r, params: match(r.path, path) })).find((x) => x.params);
@@ -81,59 +102,20 @@ export function App() {
     document.title = t('app.title', { page: title });
   }, [title, locale]);
 
-  if (failed) {
-    return (
-      <main class="page">
-        <h1>{t('app.cannotStart')}</h1>
-        <p role="alert">{failed}</p>
-      </main>
-    );
-  }
-  if (!client) return <main class="page" aria-busy="true" />;
+  if (!ready) return <Busy />;
 
   if (pub) {
     const Page = pub.r.page;
     return (
       <div class="shell shell-public">
         <main class="page">
-          <Page client={client} params={pub.params!} />
+          <Page params={pub.params!} />
         </main>
       </div>
     );
   }
-  if (!session) return <main class="page" aria-busy="true" />;
-
-  const Page = app?.r.page;
-  return (
-    <div class="shell">
-      <header class="topbar">
-        <Link href="/" class="brand">
-          {familyName ?? session.family.name}
-        </Link>
-        <StatusBar client={client} />
-      </header>
-      <main class="page" id="main">
-        {Page ? (
-          <Page client={client} session={session} params={app!.params!} key={path} />
-        ) : (
-          <>
-            <h1>{t('app.notFound')}</h1>
-            <p>
-              {t('app.notFoundText')} <Link href="/">{t('app.backToLists')}</Link>
-            </p>
-          </>
-        )}
-      </main>
-      <nav class="tabbar" aria-label={t('nav.main')}>
-        {NAV.map(([href, label]) => {
-          const current = href === '/' ? path === '/' || path.startsWith('/lists/') : path.startsWith(href);
-          return (
-            <Link href={href} aria-current={current ? 'page' : undefined}>
-              {t(label)}
-            </Link>
-          );
-        })}
-      </nav>
-    </div>
-  );
+  if (!session) return <Busy />;
+  if (failed) return <CannotStart reason={failed} />;
+  if (!Shell) return <Busy />;
+  return <Shell path={path} session={session} route={app ? { path: app.r.path, params: app.params! } : null} />;
 }

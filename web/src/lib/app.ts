@@ -1,6 +1,7 @@
 /**
- * The one FamilyClient of the app, its session and its status. The session is kept in
- * localStorage (the SDK hands every rotated refresh token to `onSession`). The local database
+ * The one FamilyClient of the signed-in shell (loaded with it, after sign-in: the public pages
+ * carry none of this), its status and sign-out. The session lives in lib/session.ts (kept in
+ * localStorage; the SDK hands every rotated refresh token to `onSession`). The local database
  * is the SDK's default in a browser, IndexedDB (RxDB's Dexie storage), so lists open with no
  * signal after the first load.
  */
@@ -16,50 +17,16 @@ import {
   distinctUntilChanged,
   type Observable,
 } from 'rxjs';
-import type { MessageKey } from './i18n.ts';
-import { applyLanguage, dropPendingChoice, savePendingChoice, type LanguageChoice } from './language.ts';
+import { dropPendingChoice, savePendingChoice } from './language.ts';
+import { notice$, onSession, rememberLocale, session$, setClientAuth } from './session.ts';
 
-const SESSION_KEY = 'family-shopping.session';
+export { rememberLocale };
 
-function loadSession(): Session | null {
-  try {
-    const raw = localStorage.getItem(SESSION_KEY);
-    return raw ? (JSON.parse(raw) as Session) : null;
-  } catch {
-    return null;
-  }
-}
-
-function saveSession(s: Session | null): void {
-  try {
-    if (s) localStorage.setItem(SESSION_KEY, JSON.stringify(s));
-    else localStorage.removeItem(SESSION_KEY);
-  } catch {
-    // private mode: the session lives as long as the page
-  }
-}
-
-export const session$ = new BehaviorSubject<Session | null>(loadSession());
 export const client$ = new BehaviorSubject<FamilyClient | null>(null);
 /** The family's name as last read from the server (a rename does not renew the session). */
 export const familyName$ = new BehaviorSubject<string | null>(null);
-/** A message for the sign-in page (e.g. "You were removed from the family"), by its key. */
-export const notice$ = new BehaviorSubject<MessageKey | null>(null);
 
-/** Keeps the saved language choice in the session kept on this device (the next refresh
- * brings the same from the server). */
-export function rememberLocale(locale: LanguageChoice): void {
-  const s = session$.value;
-  if (!s) return;
-  const next = { ...s, user: { ...s.user, locale } };
-  saveSession(next);
-  session$.next(next);
-}
-
-// The language follows the session (signed in, refreshed, signed out) and the browser's.
-session$.subscribe((s) => void applyLanguage(s));
 if (typeof window !== 'undefined') {
-  window.addEventListener('languagechange', () => void applyLanguage(session$.value));
   // A choice made offline is saved once the network is back.
   window.addEventListener('online', () => {
     const c = client$.value;
@@ -67,15 +34,13 @@ if (typeof window !== 'undefined') {
   });
 }
 
+function use(client: FamilyClient | null): void {
+  client$.next(client);
+  setClientAuth(client?.auth ?? null);
+}
+
 async function open(session: Session | null): Promise<FamilyClient> {
-  const client = await createFamilyClient({
-    baseUrl: location.origin,
-    session,
-    onSession: (s) => {
-      saveSession(s);
-      session$.next(s);
-    },
-  });
+  const client = await createFamilyClient({ baseUrl: location.origin, session, onSession });
   client.on('removed', () => {
     notice$.next('notice.removed');
     void resetLocalData();
@@ -87,20 +52,38 @@ async function open(session: Session | null): Promise<FamilyClient> {
 
 let opening: Promise<FamilyClient> | null = null;
 
-/** Opens the client (once) and starts replicating when signed in. */
+/**
+ * Opens the client (once) and starts replicating: at once when the shell loads with a session,
+ * and again after each sign-in. A client left open when the session ended (expired) takes the
+ * new session of a sign-in made without it (another tab).
+ */
 export function boot(): Promise<FamilyClient> {
   opening ??= (async () => {
-    await applyLanguage(session$.value);
-    const client = await open(session$.value);
-    client$.next(client);
+    const client = client$.value ?? (await open(session$.value));
+    use(client);
+    const s = session$.value;
+    if (s && !client.auth.session) client.auth.adopt({ session: s, why: 'signed_in', at: Date.now() });
     if (client.auth.session) {
       await startReplication();
       savePendingChoice(client$.value ?? client, rememberLocale).catch(() => undefined);
     }
     return client;
   })();
-  return opening;
+  const done = opening;
+  done.catch(() => {
+    if (opening === done) opening = null;
+  });
+  return done;
 }
+
+// Signed out, expired, or signed in as someone else (an invitation opened while signed in):
+// the next shell boots again.
+let bootedFor: string | null = null;
+session$.subscribe((s) => {
+  const who = s ? `${s.user.id}/${s.family.id}` : null;
+  if (who !== bootedFor) opening = null;
+  bootedFor = who;
+});
 
 export function client(): FamilyClient {
   const c = client$.value;
@@ -118,7 +101,7 @@ export async function startReplication(): Promise<void> {
       const s = c.auth.session;
       await c.destroy();
       const next = await open(s);
-      client$.next(next);
+      use(next);
       await next.start();
       return;
     }
@@ -126,13 +109,13 @@ export async function startReplication(): Promise<void> {
   }
 }
 
-/** Drops this device's copy of the family's data and opens an empty one. */
+/** Drops this device's copy of the family's data; the next sign-in opens an empty one. */
 export async function resetLocalData(): Promise<void> {
   const c = client$.value;
   if (!c) return;
-  const s = c.auth.session;
+  use(null);
+  opening = null;
   await c.destroy().catch(() => undefined);
-  client$.next(await open(s));
 }
 
 /** Signs out and removes the family's data from this device. The database is gone before the
@@ -140,11 +123,11 @@ export async function resetLocalData(): Promise<void> {
 export async function signOut(): Promise<void> {
   const c = client();
   await c.destroy().catch(() => undefined);
-  const next = await open(null);
+  use(null);
+  opening = null;
   await c.auth.logout();
   dropPendingChoice();
   familyName$.next(null);
-  client$.next(next);
 }
 
 /** Whether the browser reports a network at all. */

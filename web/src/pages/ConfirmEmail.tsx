@@ -1,11 +1,10 @@
-import type { FamilyClient } from '@family-shopping/client';
 import { useEffect, useState } from 'preact/hooks';
 import { errorMessage } from '../lib/hooks.ts';
-import { publicRequest } from '../lib/public-api.ts';
+import { publicRequest } from '../lib/session.ts';
 import { Link } from '../lib/router.tsx';
 import { t } from '../lib/i18n.ts';
 
-export function ConfirmEmailPage({ params }: { client: FamilyClient; params: Record<string, string> }) {
+export function ConfirmEmailPage({ params }: { params: Record<string, string> }) {
   const [state, setState] = useState<'working' | 'done' | string>('working');
   useEffect(() => {
     publicRequest('POST', '/api/auth/confirm-email', { token: params.token }).then(

@@ -1,6 +1,5 @@
-import type { FamilyClient } from '@family-shopping/client';
 import { useState } from 'preact/hooks';
-import { notice$, startReplication } from '../lib/app.ts';
+import { notice$, signIn } from '../lib/session.ts';
 import { useAction, useObservable } from '../lib/hooks.ts';
 import { t, tRich } from '../lib/i18n.ts';
 import { Link, navigate } from '../lib/router.tsx';
@@ -12,7 +11,7 @@ export function nextPath(): string {
   return next && next.startsWith('/') && !next.startsWith('//') ? next : '/';
 }
 
-export function LoginPage({ client }: { client: FamilyClient }) {
+export function LoginPage(_: { params: Record<string, string> }) {
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
   const notice = useObservable(() => notice$, [], notice$.value);
@@ -20,9 +19,9 @@ export function LoginPage({ client }: { client: FamilyClient }) {
   const submit = (e: Event) => {
     e.preventDefault();
     void run(async () => {
-      await client.auth.login(email.trim(), password);
+      await signIn(email.trim(), password);
       notice$.next(null);
-      await startReplication();
+      // The signed-in shell loads and starts replicating (App.tsx).
       navigate(nextPath(), { replace: true });
     });
   };

@@ -1,12 +1,11 @@
-import type { FamilyClient } from '@family-shopping/client';
 import { useState } from 'preact/hooks';
 import { useAction } from '../lib/hooks.ts';
-import { publicRequest } from '../lib/public-api.ts';
+import { publicRequest } from '../lib/session.ts';
 import { Link } from '../lib/router.tsx';
 import { ErrorText, Field } from '../components/Form.tsx';
 import { t, tRich } from '../lib/i18n.ts';
 
-export function ForgotPasswordPage(_: { client: FamilyClient }) {
+export function ForgotPasswordPage(_: { params: Record<string, string> }) {
   const [email, setEmail] = useState('');
   const [sent, setSent] = useState(false);
   const { busy, error, run } = useAction();
@@ -42,7 +41,7 @@ export function ForgotPasswordPage(_: { client: FamilyClient }) {
   );
 }
 
-export function ResetPasswordPage({ params }: { client: FamilyClient; params: Record<string, string> }) {
+export function ResetPasswordPage({ params }: { params: Record<string, string> }) {
   const [password, setPassword] = useState('');
   const [done, setDone] = useState(false);
   const { busy, error, run } = useAction();

@@ -1,8 +1,7 @@
-import { LIMITS, type FamilyClient } from '@family-shopping/client';
+import { LIMITS } from '@family-shopping/client/protocol';
 import { useEffect, useState } from 'preact/hooks';
-import { startReplication } from '../lib/app.ts';
 import { errorMessage, useAction } from '../lib/hooks.ts';
-import { publicRequest } from '../lib/public-api.ts';
+import { publicRequest, register } from '../lib/session.ts';
 import { Link, navigate } from '../lib/router.tsx';
 import { ErrorText, Field } from '../components/Form.tsx';
 import { t, tRich } from '../lib/i18n.ts';
@@ -13,7 +12,7 @@ interface Invitation {
   expiresAt: string;
 }
 
-function RegisterForm({ client, invite, token }: { client: FamilyClient; invite?: Invitation; token?: string }) {
+function RegisterForm({ invite, token }: { invite?: Invitation; token?: string }) {
   const [email, setEmail] = useState(invite?.email ?? '');
   const [userName, setUserName] = useState('');
   const [password, setPassword] = useState('');
@@ -25,14 +24,14 @@ function RegisterForm({ client, invite, token }: { client: FamilyClient; invite?
     e.preventDefault();
     void run(async () => {
       const base = { email: email.trim(), userName: userName.trim(), password };
-      await client.auth.register(
+      await register(
         token
           ? { ...base, inviteToken: token }
           : newFamily
             ? { ...base, newFamilyName: familyName.trim() }
             : { ...base, familyCode: familyCode.trim() },
       );
-      await startReplication();
+      // The signed-in shell loads and starts replicating (App.tsx).
       navigate('/', { replace: true });
     });
   };
@@ -99,18 +98,18 @@ function RegisterForm({ client, invite, token }: { client: FamilyClient; invite?
   );
 }
 
-export function RegisterPage({ client }: { client: FamilyClient }) {
+export function RegisterPage(_: { params: Record<string, string> }) {
   return (
     <div class="auth">
       <h1>{t('title.register')}</h1>
-      <RegisterForm client={client} />
+      <RegisterForm />
       <p>{tRich('register.haveAccount', { link: (chunks) => <Link href="/login">{chunks}</Link> })}</p>
     </div>
   );
 }
 
 /** `/invite/{token}`: the link of an invitation email. */
-export function InvitePage({ client, params }: { client: FamilyClient; params: Record<string, string> }) {
+export function InvitePage({ params }: { params: Record<string, string> }) {
   const token = params.token!;
   const [invite, setInvite] = useState<Invitation | null>(null);
   const [problem, setProblem] = useState<string | null>(null);
@@ -137,7 +136,7 @@ export function InvitePage({ client, params }: { client: FamilyClient; params: R
               b: (chunks) => <strong>{chunks}</strong>,
             })}
           </p>
-          <RegisterForm client={client} invite={invite} token={token} />
+          <RegisterForm invite={invite} token={token} />
         </>
       )}
       <p>{tRich('register.haveAccount', { link: (chunks) => <Link href="/login">{chunks}</Link> })}</p>
