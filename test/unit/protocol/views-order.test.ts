@@ -14,6 +14,7 @@ import {
   listDetail,
   listSummaries,
   listSummary,
+  listSummarySchema,
   searchProducts,
   sectionMemoryId,
   sortUnits,
@@ -74,18 +75,18 @@ describe('protocol/views: orders and their ties', () => {
 
   it('items: unchecked first, then oldest, then the smaller id', () => {
     const items = [
-      item(4, { checked: true, createdAt: t(0) }),
-      item(3, { createdAt: t(9) }),
-      item(2, { createdAt: t(1) }),
-      item(1, { createdAt: t(1) }),
+      item(1, { checked: true, createdAt: t(0) }),
+      item(2, { createdAt: t(9) }),
+      item(4, { createdAt: t(1) }),
+      item(3, { createdAt: t(1) }),
     ];
-    expect([...items].sort(compareItems).map((i) => i.id)).to.deep.equal([id(1), id(2), id(3), id(4)]);
+    expect([...items].sort(compareItems).map((i) => i.id)).to.deep.equal([id(3), id(4), id(2), id(1)]);
     expect(compareItems(items[0]!, items[0]!)).to.equal(0);
   });
 
   it('sections: position, then oldest, then the smaller id', () => {
-    const sections = [section(4, 2), section(3, 1, { createdAt: t(5) }), section(2, 1), section(1, 1)];
-    expect([...sections].sort(compareSections).map((s) => s.id)).to.deep.equal([id(1), id(2), id(3), id(4)]);
+    const sections = [section(1, 2), section(2, 1, { createdAt: t(5) }), section(4, 1), section(3, 1)];
+    expect([...sections].sort(compareSections).map((s) => s.id)).to.deep.equal([id(3), id(4), id(2), id(1)]);
   });
 
   it('units: global first, then Count, Weight, Volume, then the name in any case, then the id', () => {
@@ -118,6 +119,10 @@ describe('protocol/views: orders and their ties', () => {
     const found = searchProducts([p(4, 'tea'), p(3, 'Tea'), p(2, 'tea'), p(1, 'Iced tea')], 'TEA');
     expect(found.map((x) => x.id)).to.deep.equal([id(3), id(2), id(4), id(1)]);
     expect(searchProducts([p(1, 'Tea')], 'coffee')).to.deep.equal([]);
+    // Only the product's own name is searched: one letter finds the names that hold it.
+    expect(searchProducts([p(1, 'Tea'), p(2, 'Milk')], 'e').map((x) => x.name)).to.deep.equal(['Tea']);
+    // The order is the lowercased name's: '_' (U+005F) sorts before 'b', though not before 'B'.
+    expect(searchProducts([p(2, 'XB'), p(1, 'X_Y')]).map((x) => x.name)).to.deep.equal(['X_Y', 'XB']);
     const many = Array.from({ length: 60 }, (_, i) => p(i, `P${String(i).padStart(2, '0')}`));
     expect(searchProducts(many)).to.have.length(SEARCH_LIMIT_DEFAULT);
     expect(searchProducts(many, '   ')).to.have.length(SEARCH_LIMIT_DEFAULT);
@@ -125,6 +130,14 @@ describe('protocol/views: orders and their ties', () => {
 });
 
 describe('protocol/views: what a list’s views take', () => {
+  it('names the last group “Uncategorized”; a summary’s counts are whole numbers from 0', () => {
+    expect(UNCATEGORIZED).to.equal('Uncategorized');
+    const summary = listSummary(list(), []);
+    expect(listSummarySchema.safeParse(summary).success).to.equal(true);
+    expect(listSummarySchema.safeParse({ ...summary, itemCount: -1 }).success).to.equal(false);
+    expect(listSummarySchema.safeParse({ ...summary, checkedCount: 1.5 }).success).to.equal(false);
+  });
+
   it('an item is active until removed', () => {
     expect(isActiveItem({ removedAt: null })).to.equal(true);
     expect(isActiveItem({ removedAt: t(1) })).to.equal(false);
