@@ -33,6 +33,7 @@ const BENCHES: Array<{ name: string; backends: Backend[]; byDefault?: false }> =
   { name: 'web-app', backends: ['pglite'] },
   { name: 'first-sync', backends: ['pglite'] },
   { name: 'long-list', backends: ['pglite'] },
+  { name: 'lighthouse', backends: ['pglite'] },
   { name: 'browser-initial-sync', backends: ['pglite'] },
   { name: 'realtime-latency', backends: ['pglite', 'postgres'], byDefault: false },
 ];

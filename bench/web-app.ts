@@ -1,5 +1,6 @@
 // The web app (issue 11):
-// 1. its JavaScript and CSS as built in web/dist, raw and gzipped (level 9), per file kind;
+// 1. its JavaScript and CSS as built in web/dist, raw and gzipped (level 9), per file kind (the
+//    scripts: the entry every page loads, the signed-in shell's chunks, the other languages);
 // 2. time to interactive of the list page with 200 items, in Chromium (Debian's, through
 //    playwright-core) at phone size, served by the service: from navigation start until the
 //    list's item checkboxes are in the page, on a cold load (a fresh browser context holding only
@@ -36,16 +37,25 @@ function files(dir: string): string[] {
 
 function sizes() {
   const kinds: Record<string, { raw: number; gz: number; count: number }> = {};
+  // The entry and what it preloads (index.html) is what every page loads first; the rest of the
+  // app's scripts are the signed-in shell's chunks (docs/web.md "Size") and the languages.
+  const html = readFileSync(path.join(DIST, 'index.html'), 'utf8');
+  const first = new Set([...html.matchAll(/(?:src|href)="\/(assets\/[^"]+\.js)"/g)].map((m) => m[1]!));
   for (const f of files(DIST)) {
     const ext = path.extname(f).slice(1);
     if (!['js', 'mjs', 'css', 'html', 'webmanifest'].includes(ext)) continue;
     const base = path.basename(f);
+    const rel = path.relative(DIST, f).split(path.sep).join('/');
     const kind =
       ext === 'css' || ext === 'html' || ext === 'webmanifest'
         ? ext
         : path.dirname(f) === DIST && /^(sw|workbox-)/.test(base)
           ? 'js (service worker)'
-          : 'js (app)';
+          : first.has(rel)
+            ? 'js (entry: every page, the public ones alone)'
+            : /^locale-/.test(base)
+              ? 'js (other languages, each its users only)'
+              : 'js (signed-in shell, after sign-in)';
     const buf = readFileSync(f);
     const k = (kinds[kind] ??= { raw: 0, gz: 0, count: 0 });
     k.raw += buf.byteLength;

@@ -19,6 +19,7 @@ const PEERS = [
   'pouchdb-mapreduce',
   'pouchdb-browser',
   'events',
+  'lighthouse',
 ];
 
 /** `npm install --prefix bench/peers` when any peer is missing. */

@@ -6,7 +6,8 @@ import { chromium, type Browser, type BrowserContext } from 'playwright-core';
 
 export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
-const ARGS = [
+/** The flags every headless Chromium of the tests and benchmarks runs with. */
+export const CHROMIUM_ARGS = [
   '--no-sandbox',
   '--disable-gpu',
   '--disable-quic',
@@ -26,7 +27,7 @@ function installedChromium(): void {
  * message when it is not installed. */
 export async function launchBrowser(extraArgs: string[] = []): Promise<Browser> {
   installedChromium();
-  return chromium.launch({ executablePath: CHROMIUM_PATH, headless: true, args: [...ARGS, ...extraArgs] });
+  return chromium.launch({ executablePath: CHROMIUM_PATH, headless: true, args: [...CHROMIUM_ARGS, ...extraArgs] });
 }
 
 /** Headless Chromium with a profile of its own in `userDataDir` (its storage on disk, as a
@@ -40,7 +41,7 @@ export async function launchPersistentContext(
     executablePath: CHROMIUM_PATH,
     headless: true,
     ...options,
-    args: [...ARGS, ...(options.args ?? [])],
+    args: [...CHROMIUM_ARGS, ...(options.args ?? [])],
   });
 }
 
