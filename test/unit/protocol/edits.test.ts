@@ -57,6 +57,11 @@ describe('protocol/edits: pairs of ids', () => {
     });
   });
 
+  it('leaves a patch that sets both ids of a pair as it is, for the input rules to refuse', () => {
+    const both = { unitOfMeasureId: U, familyUnitOfMeasureId: FU, productId: P, familyProductId: FP };
+    expect(completePairs(both)).to.deep.equal(both);
+  });
+
   it('returns a new patch and leaves the one given as it was', () => {
     const patch = { productId: P };
     const out = completePairs(patch);
