@@ -230,5 +230,11 @@ describe('protocol/views: derived ids', () => {
       '9acc91e8-fb05-8279-b51f-ff663f8f228e',
     );
     expect(sectionMemoryId(STORE, {})).to.equal('a7f365be-951d-8b55-92e6-4d83f3321f1c');
+    // A store id in either letter case derives the same ids.
+    const lettered = 'aaaaaaaa-bbbb-4ccc-8ddd-eeeeeeeeeeee';
+    for (const store of [lettered, lettered.toUpperCase()]) {
+      expect(defaultSectionId(store, 3)).to.equal('7ec2d30a-a39a-8c07-8612-535cdbd6c986');
+      expect(sectionMemoryId(store, { productId: product })).to.equal('1ca900f1-a953-82ed-a916-c8a523ed178d');
+    }
   });
 });
