@@ -1,7 +1,7 @@
 // What bench/browser-initial-sync.ts and its profile (browser-sync-profile.ts) share: the
 // page's scripts, the family's items as the SDK pulls them, the peer server's copy of them, a
 // fresh Chromium per attempt and the SDK's part in the page.
-import { build } from 'esbuild';
+import { build, type BuildOptions } from 'esbuild';
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -20,7 +20,7 @@ declare global {
 
 /** The page's script and PouchDB's (from bench/peers), each one IIFE. */
 export async function bundles(): Promise<{ page: string; pouch: string }> {
-  const common = {
+  const common: BuildOptions & { write: false } = {
     bundle: true,
     format: 'iife',
     platform: 'browser',
@@ -29,7 +29,7 @@ export async function bundles(): Promise<{ page: string; pouch: string }> {
     write: false,
     logLevel: 'error',
     define: { 'process.env.NODE_ENV': '"production"', global: 'globalThis' },
-  } as const;
+  };
   const [page, pouch] = await Promise.all([
     build({ ...common, entryPoints: [path.join(BENCH_DIR, 'lib', 'browser-sync-page.ts')] }),
     build({
