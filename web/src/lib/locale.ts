@@ -25,8 +25,14 @@ export function matchLocale(languages: readonly string[]): Locale {
 /** The number format of quantities: no grouping ("1000 g" as before), up to 3 decimals. */
 export const QUANTITY_FORMAT: Intl.NumberFormatOptions = { useGrouping: false, maximumFractionDigits: 3 };
 
+/** One formatter per locale: making one costs far more than using it (a long list formats a
+ *  quantity per item). */
+const quantityFormats = new Map<Locale, Intl.NumberFormat>();
+
 export function formatQuantity(value: number, locale: Locale): string {
-  return new Intl.NumberFormat(locale, QUANTITY_FORMAT).format(value);
+  let f = quantityFormats.get(locale);
+  if (!f) quantityFormats.set(locale, (f = new Intl.NumberFormat(locale, QUANTITY_FORMAT)));
+  return f.format(value);
 }
 
 /**

@@ -1,11 +1,12 @@
 import { LIMITS, type Placement, type Suggestion } from '@family-shopping/client';
-import { useEffect, useRef, useState } from 'preact/hooks';
+import { Component, createRef } from 'preact';
+import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { domain, type Item, type ListDetail, type Unit } from '../lib/domain.ts';
 import { placement$, stores$, type StoreWithSections } from '../lib/local.ts';
 import { useAction, useObservable } from '../lib/hooks.ts';
 import { Link, navigate, type PageProps } from '../lib/router.tsx';
 import { ErrorText, Field } from '../components/Form.tsx';
-import { t } from '../lib/i18n.ts';
+import { locale, t } from '../lib/i18n.ts';
 import {
   AmountFields,
   EMPTY_AMOUNT,
@@ -38,6 +39,20 @@ export function ListPage({ client, params }: PageProps) {
   const [undo, setUndo] = useState<Undoable | null>(null);
   const [editing, setEditing] = useState<Item | null>(null);
   const { error, run } = useAction();
+  // One set of row actions per list (not three closures per item and render): rows re-render
+  // only when their own item changes (ItemRow).
+  const actions = useMemo<RowActions>(
+    () => ({
+      toggle: (item) => void run(() => d.items.toggle(listId, item.id)),
+      edit: (item) => setEditing(item),
+      remove: (item) =>
+        void run(async () => {
+          await d.items.remove(listId, item.id);
+          setUndo({ kind: 'removed', item });
+        }),
+    }),
+    [client, listId],
+  );
 
   // A single removal can be undone for 10 seconds; a clear until the next removal or clear, or
   // until the page is left (docs/web.md).
@@ -97,19 +112,7 @@ export function ListPage({ client, params }: PageProps) {
           <h2>{g.sectionId === null ? t('list.uncategorized') : g.name}</h2>
           <ul class="items">
             {g.items.map((item) => (
-              <ItemRow
-                key={item.id}
-                item={item}
-                units={units}
-                onToggle={() => void run(() => d.items.toggle(listId, item.id))}
-                onEdit={() => setEditing(item)}
-                onRemove={() =>
-                  void run(async () => {
-                    await d.items.remove(listId, item.id);
-                    setUndo({ kind: 'removed', item });
-                  })
-                }
-              />
+              <ItemRow key={item.id} item={item} units={units} actions={actions} />
             ))}
           </ul>
         </section>
@@ -158,48 +161,97 @@ export function ListPage({ client, params }: PageProps) {
   );
 }
 
-/** One item: the checkbox shows the tap at once (the local write follows a moment later). */
-function ItemRow({
-  item,
-  units,
-  onToggle,
-  onEdit,
-  onRemove,
-}: {
+/** What an item's row does, one object for the whole list. */
+interface RowActions {
+  toggle(item: Item): void;
+  edit(item: Item): void;
+  remove(item: Item): void;
+}
+
+interface RowProps {
   item: Item;
   units: Unit[];
-  onToggle: () => void;
-  onEdit: () => void;
-  onRemove: () => void;
-}) {
-  const [tapped, setTapped] = useState<boolean | null>(null);
-  useEffect(() => setTapped(null), [item.checked]);
-  const checked = tapped ?? item.checked;
-  const amount = formatAmount(item, units);
-  return (
-    <li class={checked ? 'item checked' : 'item'}>
-      <input
-        type="checkbox"
-        id={`item-${item.id}`}
-        aria-label={item.name}
-        checked={checked}
-        onChange={() => {
-          setTapped(!checked);
-          onToggle();
-        }}
-      />
-      <label for={`item-${item.id}`} class="item-text">
-        <span class="item-name">{item.name}</span>
-        {amount && <span class="item-amount">{amount}</span>}
-      </label>
-      <button type="button" class="icon" aria-label={t('list.editNamed', { name: item.name })} onClick={onEdit}>
-        ✎
-      </button>
-      <button type="button" class="icon" aria-label={t('list.removeNamed', { name: item.name })} onClick={onRemove}>
-        ×
-      </button>
-    </li>
-  );
+  actions: RowActions;
+}
+
+/** The same values field by field (a list view emits new item objects on every change). */
+function sameItem(a: Item, b: Item): boolean {
+  if (a === b) return true;
+  for (const k in a) if (a[k as keyof Item] !== b[k as keyof Item]) return false;
+  return true;
+}
+
+/**
+ * One item. It renders again only when its own item, the units or the language changed, so a
+ * tap on one item of a long list does not re-render the others. The checkbox shows the tap at
+ * once (the local write follows a moment later): `tapped` holds the state shown while the item
+ * still has the state it was tapped in.
+ */
+class ItemRow extends Component<RowProps, { tapped: { from: boolean; to: boolean } | null }> {
+  state = { tapped: null as { from: boolean; to: boolean } | null };
+  private lang = locale();
+  private row = createRef<HTMLLIElement>();
+
+  shouldComponentUpdate(next: RowProps, state: this['state']): boolean {
+    return (
+      state.tapped !== this.state.tapped ||
+      next.units !== this.props.units ||
+      next.actions !== this.props.actions ||
+      this.lang !== locale() ||
+      !sameItem(next.item, this.props.item)
+    );
+  }
+
+  // A checked item moves to the end of its section (contract §10's order): the move takes the
+  // focus from its checkbox, so a keyboard user's next Space would go nowhere. Given back.
+  getSnapshotBeforeUpdate(): Element | null {
+    const active = document.activeElement;
+    return active && this.row.current?.contains(active) ? active : null;
+  }
+
+  componentDidUpdate(_p: RowProps, _s: this['state'], focused: Element | null): void {
+    if (focused instanceof HTMLElement && focused.isConnected && document.activeElement !== focused) focused.focus();
+  }
+
+  private toggle = () => {
+    const { item, actions } = this.props;
+    this.setState({ tapped: { from: item.checked, to: !this.checked() } });
+    actions.toggle(item);
+  };
+  private edit = () => this.props.actions.edit(this.props.item);
+  private remove = () => this.props.actions.remove(this.props.item);
+
+  private checked(): boolean {
+    const { tapped } = this.state;
+    return tapped && tapped.from === this.props.item.checked ? tapped.to : this.props.item.checked;
+  }
+
+  render({ item, units }: RowProps) {
+    this.lang = locale();
+    const checked = this.checked();
+    const amount = formatAmount(item, units);
+    const id = `item-${item.id}`;
+    return (
+      <li ref={this.row} class={checked ? 'item checked' : 'item'}>
+        <input type="checkbox" id={id} aria-label={item.name} checked={checked} onChange={this.toggle} />
+        <label for={id} class="item-text">
+          <span class="item-name">{item.name}</span>
+          {amount && <span class="item-amount">{amount}</span>}
+        </label>
+        <button type="button" class="icon" aria-label={t('list.editNamed', { name: item.name })} onClick={this.edit}>
+          ✎
+        </button>
+        <button
+          type="button"
+          class="icon"
+          aria-label={t('list.removeNamed', { name: item.name })}
+          onClick={this.remove}
+        >
+          ×
+        </button>
+      </li>
+    );
+  }
 }
 
 const UNPLACED: Placement = { sectionId: null, by: 'none' };
