@@ -12,34 +12,14 @@ import {
   stampsEqual,
   type ItemDoc,
 } from '@family-shopping/client/protocol';
+import { itemRecord } from './records.js';
 
-const T0 = '2024-05-01T09:00:00.000Z';
 const T1 = '2024-05-01T10:00:00.000Z';
 const T1_SHORT = '2024-05-01T10:00:00Z';
 const T2 = '2024-05-01T11:00:00.000Z';
 
 function item(over: Partial<ItemDoc> = {}): ItemDoc {
-  return parseDoc('items', {
-    id: 'c0ffee00-0000-4000-8000-000000000001',
-    listId: 'c0ffee00-0000-4000-8000-0000000000aa',
-    name: 'Milk',
-    quantity: 1,
-    unitOfMeasureId: null,
-    familyUnitOfMeasureId: null,
-    isApproximate: false,
-    quantityNote: null,
-    productId: null,
-    familyProductId: null,
-    sectionId: null,
-    checked: false,
-    checkedAt: null,
-    removedAt: null,
-    removedByUserId: null,
-    createdAt: T0,
-    updatedAt: T0,
-    _deleted: false,
-    ...over,
-  });
+  return parseDoc('items', { ...itemRecord(), _deleted: false, ...over });
 }
 
 describe('protocol/merge: equality of fields', () => {

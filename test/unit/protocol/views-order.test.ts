@@ -20,6 +20,7 @@ import {
   sortUnits,
   type DocData,
 } from '@family-shopping/client/protocol';
+import { itemRecord } from './records.js';
 
 const t = (ms: number) => new Date(Date.UTC(2026, 0, 1) + ms).toISOString();
 const id = (n: number) => `0a000000-0000-4000-8000-${String(n).padStart(12, '0')}`;
@@ -30,26 +31,15 @@ function list(fields: Partial<DocData<'lists'>> = {}): DocData<'lists'> {
   return { id: id(900), name: 'L', storeId: null, archivedAt: null, createdAt: t(0), updatedAt: t(0), ...fields };
 }
 function item(n: number, fields: Partial<DocData<'items'>> = {}): DocData<'items'> {
-  return {
+  return itemRecord({
     id: id(n),
     listId: id(900),
     name: `I${n}`,
     quantity: null,
-    unitOfMeasureId: null,
-    familyUnitOfMeasureId: null,
-    isApproximate: false,
-    quantityNote: null,
-    productId: null,
-    familyProductId: null,
-    sectionId: null,
-    checked: false,
-    checkedAt: null,
-    removedAt: null,
-    removedByUserId: null,
     createdAt: t(0),
     updatedAt: t(0),
     ...fields,
-  };
+  });
 }
 function section(n: number, position: number, fields: Partial<DocData<'sections'>> = {}): DocData<'sections'> {
   return {
