@@ -9,38 +9,18 @@ import {
   type Doc,
   type ItemDoc,
 } from '@family-shopping/client/protocol';
+import { T0, itemRecord } from './records.js';
 
 const U1 = '11111111-1111-4111-8111-111111111111';
 const U2 = '22222222-2222-4222-8222-222222222222';
 const SEC_A = 'aaaaaaaa-aaaa-4aaa-8aaa-aaaaaaaaaaaa';
 const SEC_B = 'bbbbbbbb-bbbb-4bbb-8bbb-bbbbbbbbbbbb';
-const T0 = '2024-05-01T09:00:00.000Z';
 const T1 = '2024-05-01T10:00:00.000Z';
 const T2 = '2024-05-01T11:00:00.000Z';
 const T3 = '2024-05-01T12:00:00.000Z';
 
 function item(over: Partial<ItemDoc> = {}): ItemDoc {
-  return parseDoc('items', {
-    id: 'c0ffee00-0000-4000-8000-000000000001',
-    listId: 'c0ffee00-0000-4000-8000-0000000000aa',
-    name: 'Milk',
-    quantity: 1,
-    unitOfMeasureId: null,
-    familyUnitOfMeasureId: null,
-    isApproximate: false,
-    quantityNote: null,
-    productId: null,
-    familyProductId: null,
-    sectionId: null,
-    checked: false,
-    checkedAt: null,
-    removedAt: null,
-    removedByUserId: null,
-    createdAt: T0,
-    updatedAt: T0,
-    _deleted: false,
-    ...over,
-  });
+  return parseDoc('items', { ...itemRecord(), _deleted: false, ...over });
 }
 
 describe('protocol/merge: mergeDoc examples', () => {
