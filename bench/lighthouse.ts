@@ -14,7 +14,8 @@
 // earlier commit, `git worktree add`, `npm ci`, `npm run build`, its web/dist) in the same run,
 // rounds alternating: each build is served by a front of its own (the server's static handler
 // over that directory, the API and its WebSocket proxied to one service).
-// Lighthouse comes from bench/peers (installed on demand).
+// BENCH_LIGHTHOUSE_ROUNDS sets the rounds (default 3). Lighthouse comes from bench/peers (installed
+// on demand).
 import { existsSync, readFileSync } from 'node:fs';
 import http from 'node:http';
 import net from 'node:net';
@@ -32,7 +33,7 @@ import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../test/helpers/browser.js';
 import { DEFAULT_PASSWORD } from '../test/helpers/factories.js';
 import { serveWebApp } from '../server/web/static.js';
 
-const ROUNDS = pick(3, 1);
+const ROUNDS = Number(process.env.BENCH_LIGHTHOUSE_ROUNDS) || pick(3, 1);
 const ITEMS = 200;
 const AFTER = path.join(ROOT, 'web', 'dist');
 const BEFORE = process.env.BENCH_WEB_BEFORE ? path.resolve(process.env.BENCH_WEB_BEFORE) : null;
