@@ -23,6 +23,10 @@ type Undoable = { kind: 'removed'; item: Item } | { kind: 'cleared'; items: Item
 /** Ids per `restoreMany` call (contract §10: 1–500). */
 const RESTORE_BATCH = 500;
 
+/** Rows a list opens with (more than a tall screen holds); a longer list's other rows are
+ *  rendered once that first frame is painted (docs/web.md "Long lists"). */
+const FIRST_ROWS = 100;
+
 /** Suggestions shown at most (the most frequent first). */
 const SUGGESTIONS_SHOWN = 8;
 
@@ -63,6 +67,23 @@ export function ListPage({ client, params }: PageProps) {
   }, [undo]);
   useEffect(() => setUndo(null), [listId]);
 
+  // A long list opens with its first rows; the rest follow once that frame is painted. Only
+  // when it opens: a list that grows past FIRST_ROWS while shown stays whole.
+  const total = detail ? detail.groups.reduce((n, g) => n + g.items.length, 0) : 0;
+  const [completeFor, setCompleteFor] = useState<string | null>(null);
+  const opening = !!detail && completeFor !== listId;
+  const partial = opening && total > FIRST_ROWS;
+  useEffect(() => {
+    if (!opening) return;
+    if (!partial) return setCompleteFor(listId);
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const frame = requestAnimationFrame(() => (timer = setTimeout(() => setCompleteFor(listId))));
+    return () => {
+      cancelAnimationFrame(frame);
+      clearTimeout(timer);
+    };
+  }, [opening, partial, listId]);
+
   if (detail === undefined) return <p aria-busy="true">{t('common.loading')}</p>;
   if (detail === null) {
     return (
@@ -75,7 +96,6 @@ export function ListPage({ client, params }: PageProps) {
     );
   }
   const store = stores.find((s) => s.id === detail.storeId) ?? null;
-  const total = detail.groups.reduce((n, g) => n + g.items.length, 0);
   const checked = detail.groups.reduce((n, g) => n + g.items.filter((i) => i.checked).length, 0);
 
   return (
@@ -107,7 +127,7 @@ export function ListPage({ client, params }: PageProps) {
       <AddItem client={client} listId={listId} units={units} store={store} />
       <ErrorText error={error} />
       {total === 0 && <p class="empty">{t('list.empty')}</p>}
-      {detail.groups.map((g) => (
+      {shownGroups(detail.groups, partial ? FIRST_ROWS : total).map((g) => (
         <section class="group" key={g.sectionId ?? 'none'}>
           <h2>{g.sectionId === null ? t('list.uncategorized') : g.name}</h2>
           <ul class="items">
@@ -159,6 +179,17 @@ export function ListPage({ client, params }: PageProps) {
       )}
     </>
   );
+}
+
+/** The groups' first `rows` items, in order (groups left empty left out). */
+function shownGroups(groups: ListDetail['groups'], rows: number): ListDetail['groups'] {
+  const out: ListDetail['groups'] = [];
+  for (const g of groups) {
+    if (rows <= 0) break;
+    out.push(g.items.length <= rows ? g : { ...g, items: g.items.slice(0, rows) });
+    rows -= g.items.length;
+  }
+  return out;
 }
 
 /** What an item's row does, one object for the whole list. */
