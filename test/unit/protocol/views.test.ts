@@ -15,6 +15,7 @@ import {
   sortUnits,
   type DocData,
 } from '@family-shopping/client/protocol';
+import { itemRecord } from './records.js';
 
 const t = (ms: number) => new Date(Date.UTC(2026, 0, 1) + ms).toISOString();
 
@@ -22,26 +23,15 @@ function list(fields: Partial<DocData<'lists'>> = {}): DocData<'lists'> {
   return { id: randomUUID(), name: 'L', storeId: null, archivedAt: null, createdAt: t(0), updatedAt: t(0), ...fields };
 }
 function item(listId: string, fields: Partial<DocData<'items'>> = {}): DocData<'items'> {
-  return {
+  return itemRecord({
     id: randomUUID(),
     listId,
     name: 'I',
     quantity: null,
-    unitOfMeasureId: null,
-    familyUnitOfMeasureId: null,
-    isApproximate: false,
-    quantityNote: null,
-    productId: null,
-    familyProductId: null,
-    sectionId: null,
-    checked: false,
-    checkedAt: null,
-    removedAt: null,
-    removedByUserId: null,
     createdAt: t(0),
     updatedAt: t(0),
     ...fields,
-  };
+  });
 }
 function section(storeId: string, name: string, position: number): DocData<'sections'> {
   return { id: randomUUID(), storeId, name, position, category: null, createdAt: t(0), updatedAt: t(0) };
