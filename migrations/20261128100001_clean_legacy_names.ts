@@ -25,8 +25,6 @@ const PLACEHOLDER = '?';
 
 /** The name as the rule accepts it, or null when it already does. */
 export function cleanedName(name: string): string | null {
-  const trimmed = name.trim();
-  if (trimmed === name && VISIBLE.test(name) && !new RegExp(REFUSED.source, 'u').test(name)) return null;
   const cleaned = name.replace(REFUSED, '').trim();
   const next = VISIBLE.test(cleaned) ? cleaned : PLACEHOLDER;
   return next === name ? null : next;
