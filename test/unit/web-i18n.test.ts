@@ -58,6 +58,16 @@ describe('web: the message catalogs', () => {
     for (const [key, message] of Object.entries(en)) expect(() => parse(message), key).not.to.throw();
   });
 
+  it("shows a list's progress with the locale's digit grouping (2,000; 2.000; 2 000)", () => {
+    const shown = files.map((f) => {
+      const locale = f.replace(/\.json$/, '');
+      const text = new IntlMessageFormat(read(f)['lists.progress'], locale).format({ checked: 1500, total: 2000 });
+      const grouped = (n: number) => new Intl.NumberFormat(locale).format(n);
+      return [locale, `${text}`.includes(grouped(1500)) && `${text}`.includes(grouped(2000))];
+    });
+    expect(shown.filter(([, ok]) => !ok)).to.deep.equal([]);
+  });
+
   for (const file of files.filter((f) => f !== 'en.json')) {
     describe(file, () => {
       const catalog = read(file);
