@@ -14,6 +14,7 @@ import {
   unitUpdateInput,
 } from '@family-shopping/client/protocol';
 import { ProductRecordSchema, UnitRecordSchema } from './records.js';
+import { uuid } from '../shared/common.js';
 import {
   clearOverride,
   createFamilyProduct,
@@ -37,9 +38,9 @@ const SearchQuery = z.object({
     .meta({ description: 'Case-insensitive substring of the name; prefix matches first' }),
   limit: z.coerce.number().int().min(1).max(SEARCH_LIMIT_MAX).default(SEARCH_LIMIT_DEFAULT),
 });
-const FamilyProductParams = z.object({ familyProductId: z.uuid() });
-const ProductParams = z.object({ productId: z.uuid() });
-const UnitParams = z.object({ unitId: z.uuid() });
+const FamilyProductParams = z.object({ familyProductId: uuid() });
+const ProductParams = z.object({ productId: uuid() });
+const UnitParams = z.object({ unitId: uuid() });
 
 // Bodies: the protocol's inputs (the rules push and the SDK apply too).
 const FamilyProductCreate = productCreateInput;

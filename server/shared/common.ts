@@ -46,8 +46,9 @@ export interface Created<T> {
 // --- request fields ---------------------------------------------------------------------
 // Body fields follow the protocol's rules (@family-shopping/client/protocol: rules.ts, inputs.ts).
 
-/** A path id (a malformed one names no record: 404). */
-export const uuid = () => z.uuid();
+/** A path id (a malformed one names no record: 404): any UUID, as the ids a create accepts
+ * (`RULES.ref`), not only RFC 9562 versions and variants. */
+export const uuid = () => z.guid();
 /** Ids in REST input may be upper case; stored and compared lower case. */
 export const lower = <T extends string | null | undefined>(v: T): T =>
   typeof v === 'string' ? (v.toLowerCase() as T) : v;

@@ -92,4 +92,65 @@ describe('client-chosen ids on every create (generated from the route table)', f
       'POST /units',
     ]);
   });
+
+  it('a record created with any UUID a body accepts is reachable at its path (not only RFC 4122 versions)', async () => {
+    const fx = await makeFixture(app);
+    const token = fx.admin.token;
+    // Version nibble 0 and variant nibble 0, as fixed test ids or other generators make them.
+    const anyId = () => {
+      const id = newId();
+      return `${id.slice(0, 14)}0${id.slice(15, 19)}0${id.slice(20)}`;
+    };
+    const call = async (method: 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE', path: string, body?: object) => {
+      const r = await request(app, method, `/api${path}`, { token, body });
+      return `${method} ${path.replace(/[0-9a-f-]{36}/g, ':id')} ${r.status}`;
+    };
+    const [list, item, store, section, recipe, ingredient, product, unit] = Array.from({ length: 8 }, anyId);
+    const got = [
+      await call('POST', '/stores', { id: store, name: `Odd ${fx.tag}` }),
+      await call('GET', `/stores/${store}`),
+      await call('POST', `/stores/${store}/sections`, { id: section, name: 'Odd aisle' }),
+      await call('PATCH', `/stores/${store}/sections/${section}`, { name: 'Odd aisle 2' }),
+      await call('POST', '/lists', { id: list, name: 'Odd list', storeId: store }),
+      await call('GET', `/lists/${list}`),
+      await call('GET', `/lists/${list}/suggestions`),
+      await call('POST', `/lists/${list}/items`, { id: item, name: 'Odd item', sectionId: section }),
+      await call('POST', `/lists/${list}/items/${item}/toggle`),
+      await call('DELETE', `/lists/${list}/items/${item}`),
+      await call('POST', `/lists/${list}/items/${item}/restore`),
+      await call('POST', '/recipes', { id: recipe, name: 'Odd recipe' }),
+      await call('POST', `/recipes/${recipe}/ingredients`, { id: ingredient, name: 'Odd ingredient' }),
+      await call('PATCH', `/recipes/${recipe}/ingredients/${ingredient}`, { name: 'Odd ingredient 2' }),
+      await call('GET', `/recipes/${recipe}`),
+      await call('POST', '/products', { id: product, name: `Odd product ${fx.tag}` }),
+      await call('PATCH', `/products/${product}`, { name: `Odd product 2 ${fx.tag}` }),
+      await call('POST', '/units', { id: unit, name: 'Odd unit', abbreviation: `o${fx.tag}`, category: 'Count' }),
+      await call('PATCH', `/units/${unit}`, { name: 'Odd unit 2' }),
+      await call('DELETE', `/units/${unit}`),
+      await call('DELETE', `/lists/${list}`),
+    ];
+    expect(got).to.deep.equal([
+      'POST /stores 201',
+      'GET /stores/:id 200',
+      'POST /stores/:id/sections 201',
+      'PATCH /stores/:id/sections/:id 200',
+      'POST /lists 201',
+      'GET /lists/:id 200',
+      'GET /lists/:id/suggestions 200',
+      'POST /lists/:id/items 201',
+      'POST /lists/:id/items/:id/toggle 200',
+      'DELETE /lists/:id/items/:id 200',
+      'POST /lists/:id/items/:id/restore 200',
+      'POST /recipes 201',
+      'POST /recipes/:id/ingredients 201',
+      'PATCH /recipes/:id/ingredients/:id 200',
+      'GET /recipes/:id 200',
+      'POST /products 201',
+      'PATCH /products/:id 200',
+      'POST /units 201',
+      'PATCH /units/:id 200',
+      'DELETE /units/:id 204',
+      'DELETE /lists/:id 204',
+    ]);
+  });
 });
