@@ -66,6 +66,14 @@ describe('protocol/daily: placement of a new item', () => {
     expect(sections.map((s) => s.id)).to.deep.equal(['s-3', 's-2', 's-1']);
   });
 
+  it('a product without a category is not placed in a section without one', () => {
+    const plain = [section('s-1', 0, null), section('s-2', 1, 'dairy')];
+    expect(placeItem({ remembered: null, productCategory: null, sections: plain })).to.deep.equal({
+      sectionId: null,
+      by: 'none',
+    });
+  });
+
   it('only an explicit placement of an item with a product on a list with a store is remembered', () => {
     const explicit = { sectionId: 's-1', by: 'explicit' as const };
     expect(remembersPlacement(explicit, 'store', { productId: P, familyProductId: null })).to.equal(true);
@@ -154,6 +162,17 @@ describe('protocol/daily: suggestions', () => {
     expect(buildSuggestions([b, old], LIST, NOW)[0]).to.include({ quantity: 2, count: 2 });
   });
 
+  it('groups level in count, newest and name stay in the order they first appear', () => {
+    const at = daysAgo(2);
+    const byName = source({ name: 'Milk', createdAt: at, quantity: 1 });
+    const byProduct = source({ name: 'Milk', createdAt: at, productId: P, quantity: 2 });
+    const byFamilyProduct = source({ name: 'Milk', createdAt: at, familyProductId: FP, quantity: 3 });
+    const order = (items: SuggestionSource[]) => buildSuggestions(items, LIST, NOW).map((s) => s.quantity);
+    expect(order([byName, byProduct])).to.deep.equal([1, 2]);
+    expect(order([byProduct, byName])).to.deep.equal([2, 1]);
+    expect(order([byFamilyProduct, byName, byProduct])).to.deep.equal([3, 1, 2]);
+  });
+
   it('leaves out what is on the list now (checked or not) but not what was removed from it', () => {
     const items = [
       source({ name: 'Milk' }),
@@ -183,6 +202,8 @@ describe('protocol/daily: recipe copy', () => {
   it('scales by servings / recipe servings, rounded half-up to 3 decimals', () => {
     expect(scaleQuantity(null, 4, 2)).to.equal(null);
     expect(scaleQuantity(1.5, 4, 4)).to.equal(1.5);
+    // Equal servings: verbatim, even a quantity the thousandths would round.
+    expect(scaleQuantity(1.23456, 4, 4)).to.equal(1.23456);
     expect(scaleQuantity(3, 4, 2)).to.equal(1.5);
     expect(scaleQuantity(1, 3, 1)).to.equal(0.333);
     expect(scaleQuantity(2, 3, 1)).to.equal(0.667);
@@ -242,6 +263,23 @@ describe('protocol/daily: recipe copy', () => {
     const fam = item({ productId: null, familyProductId: FP });
     expect(findMergeTarget({ ...ingredient, productId: null, familyProductId: FP }, 1, [fam])).to.equal(fam);
     expect(findMergeTarget(ingredient, 1, [])).to.equal(null);
+  });
+
+  it('an ingredient without a product never merges, even into an item without one', () => {
+    const bare = { productId: null, familyProductId: null, unitOfMeasureId: U, familyUnitOfMeasureId: null };
+    expect(findMergeTarget(bare, 1, [item(bare)])).to.equal(null);
+  });
+
+  it('an item of another global product is no target', () => {
+    const other = item({ productId: '44444444-4444-4444-8444-444444444444' });
+    expect(findMergeTarget(ingredient, 1, [other])).to.equal(null);
+  });
+
+  it('the oldest target wins even when a newer one has the smaller id', () => {
+    const older = item({ id: 'f0000000-0000-4000-8000-000000000009', createdAt: daysAgo(5) });
+    const newer = item({ id: 'f0000000-0000-4000-8000-000000000001', createdAt: daysAgo(2) });
+    expect(findMergeTarget(ingredient, 1, [older, newer])).to.equal(older);
+    expect(findMergeTarget(ingredient, 1, [newer, older])).to.equal(older);
   });
 
   it('a merge sums the quantities and is approximate when either side is', () => {
