@@ -8,7 +8,15 @@
  * field.
  */
 import * as z from 'zod/mini';
-import { COPY_SERVINGS_MAX, COPY_SERVINGS_MIN, PRODUCT_PAIR, RULES, UNIT_PAIR, withPairRules } from './rules.js';
+import {
+  COPY_SERVINGS_MAX,
+  COPY_SERVINGS_MIN,
+  PRODUCT_PAIR,
+  RULES,
+  UNIT_PAIR,
+  uniqueItems,
+  withPairRules,
+} from './rules.js';
 
 const ref = RULES.ref;
 
@@ -98,7 +106,8 @@ export const sectionUpdateInput = z
       path: ['name'],
     }),
   );
-export const sectionOrderInput = z.object({ sectionIds: z.array(ref()).check(z.maxLength(1000)) });
+/** Repeats are refused with the store's ids ("exactly the store's section ids, each once"). */
+export const sectionOrderInput = z.object({ sectionIds: uniqueItems(z.array(ref()).check(z.maxLength(1000))) });
 
 // --- recipes and ingredients -----------------------------------------------------------------
 

@@ -94,6 +94,8 @@ function described<T extends z.ZodMiniType>(schema: T, jsonSchema: Record<string
   z.globalRegistry.add(schema, jsonSchema);
   return schema;
 }
+/** An array the API refuses with a repeated item: its JSON Schema says `uniqueItems`. */
+export const uniqueItems = <T extends z.ZodMiniType>(schema: T): T => described(schema, { uniqueItems: true });
 const lengthMessage = (min: number, max: number) =>
   min > 0 ? `must be ${min} to ${max} characters long` : `must be at most ${max} characters long`;
 
@@ -185,9 +187,11 @@ export const unitCategoryRule = () => z.enum(UNIT_CATEGORIES);
 /** A product's or a section's shop category: a key of `CATEGORIES` or null. */
 export const shopCategoryRule = () => z.nullable(z.enum(CATEGORIES));
 export const unitCategoryFlagsRule = () =>
-  z.array(z.enum(UNIT_CATEGORIES)).check(
-    z.maxLength(UNIT_CATEGORIES.length),
-    z.refine((a) => new Set(a).size === a.length, { message: 'must not repeat a category' }),
+  uniqueItems(
+    z.array(z.enum(UNIT_CATEGORIES)).check(
+      z.maxLength(UNIT_CATEGORIES.length),
+      z.refine((a) => new Set(a).size === a.length, { message: 'must not repeat a category' }),
+    ),
   );
 
 /** The rule of every writable field, by the name the docs and the REST bodies use. */

@@ -146,6 +146,23 @@ describe('OpenAPI document and API reference', () => {
     expect(doc.paths['/api/docs'].get.responses['200'].content).to.have.all.keys('text/html');
   });
 
+  it('carries uniqueItems where the server refuses a repeat (api-contract §13)', async () => {
+    const app = await testApp();
+    const S = (await request(app, 'GET', '/api/openapi.json')).body.components.schemas;
+    const array = (schema: string, field: string) => {
+      const p = S[schema].properties[field];
+      return p.anyOf ? p.anyOf.find((b: any) => b.type === 'array') : p;
+    };
+    for (const schema of ['FamilyProductInput', 'FamilyProductPatch', 'ProductOverrideInput'])
+      expect(array(schema, 'unitCategoryFlags'), schema).to.include({ uniqueItems: true });
+    expect(array('SectionOrderInput', 'sectionIds')).to.include({ uniqueItems: true });
+    // The document refuses what the server refuses.
+    const ajv = new Ajv2020({ strict: false, allErrors: true, validateFormats: false });
+    const product = ajv.compile({ ...S.FamilyProductInput, components: undefined });
+    expect(product({ name: 'Oat drink', unitCategoryFlags: ['Volume'] })).to.equal(true);
+    expect(product({ name: 'Oat drink', unitCategoryFlags: ['Volume', 'Volume'] })).to.equal(false);
+  });
+
   it('serves a browsable API reference whose assets come from this server', async () => {
     const app = await testApp();
     const page = await request(app, 'GET', '/api/docs');
