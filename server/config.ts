@@ -1,5 +1,6 @@
 // The one place that reads process.env. Validated with zod at start; an invalid value stops the
 // process with a message naming the variable.
+import { isIP } from 'node:net';
 import { z } from 'zod';
 import { LIMITS } from '@family-shopping/client/protocol';
 
@@ -24,6 +25,10 @@ const url = (protocols: string[]) =>
     `must be a URL (${protocols.join(' or ')})`,
   );
 
+/** A DNS host name: dot-separated labels of letters, digits and inner hyphens. */
+const HOSTNAME =
+  /^(?=.{1,253}$)[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*\.?$/;
+
 const schema = z.object({
   PORT: z
     .string()
@@ -31,7 +36,13 @@ const schema = z.object({
     .transform(Number)
     .pipe(z.number().max(65535, 'must be a port number from 0 to 65535'))
     .default(3000),
-  HOST: z.string().min(1).default('127.0.0.1'),
+  HOST: z
+    .string()
+    .refine(
+      (v) => isIP(v) !== 0 || HOSTNAME.test(v),
+      'must be an IP address or a host name (0.0.0.0 or :: for every interface)',
+    )
+    .default('127.0.0.1'),
   DATABASE_URL: url(['postgres:', 'postgresql:', 'pglite:']).optional(),
   DATA_DIR: z.string().min(1).default('./data'),
   REDIS_URL: url(['redis:', 'rediss:']).optional(),
