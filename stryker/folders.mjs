@@ -1,0 +1,100 @@
+// Whole-folder mutation runs (stryker.folders.config.mjs): mutant switching in one long-lived
+// test process with per-test coverage, so a mutant runs only the tests that reach it and pays no
+// process start. See docs/architecture.md "Mutation testing".
+//
+// - Runner: Stryker's mocha runner 9.6.1, which loads mocha up to 11 (mocha 12 renamed the CLI
+//   modules it requires), from the small package stryker/runner/ (installed by
+//   `npm run mutation`); the project's own tests keep the root mocha 12 and .mocharc.json.
+// - The mutants live in a sandbox copy (.stryker-tmp/); its node_modules is rebuilt by
+//   stryker/link-sandbox.mjs so that @family-shopping/client resolves to the mutated sources.
+// - stryker/mocha-hooks.mjs credits suite hooks' coverage to their tests and hands the active
+//   mutant to child processes (a second SDK device).
+import fs from 'node:fs';
+import path from 'node:path';
+
+const here = path.dirname(new URL(import.meta.url).pathname);
+const root = path.dirname(here);
+
+const SDK = 'client-sdk/src';
+// The SDK's tests that run in Node: unit tests and the end-to-end tests against the real app
+// (in this process, on PGlite). Per-test coverage picks the ones each mutant needs.
+const SDK_TESTS = ['test/unit/protocol/**/*.test.ts', 'test/unit/sdk/**/*.test.ts', 'test/unit/*.test.ts'];
+const SDK_E2E = [...SDK_TESTS, 'test/e2e/sdk/**/*.test.ts'];
+
+/** The folders, their mutants and the tests that may reach them. @type {Record<string, { mutate: string[], spec: string[], tsconfigFile?: string }>} */
+export const FOLDERS = {
+  'sdk-protocol': { mutate: [`${SDK}/protocol/**/*.ts`], spec: SDK_TESTS },
+  // The domain layer is reached through the calls of these end-to-end tests (and the daily unit test).
+  'sdk-domain': {
+    mutate: [`${SDK}/domain/**/*.ts`],
+    spec: [
+      'test/unit/sdk/**/*.test.ts',
+      ...['domain', 'daily', 'offline', 'parity', 'parity-fields', 'catalog', 'catalog-locale'].map(
+        (f) => `test/e2e/sdk/${f}.test.ts`,
+      ),
+    ],
+  },
+  'sdk-client': { mutate: [`${SDK}/client/**/*.ts`], spec: SDK_E2E },
+  // The top-level files: replication, live channel, client, auth, transport, …
+  'sdk-top': { mutate: [`${SDK}/*.ts`], spec: SDK_E2E },
+};
+// The server, one folder of server/ a run (server-sync, server-auth, …; server-top for the files
+// of server/ itself), against its unit and integration tests and the replication end-to-end test,
+// which start the app in this process (test/helpers/app.ts).
+const SERVER_TESTS = ['test/unit/server/**/*.test.ts', 'test/integration/**/*.test.ts', 'test/e2e/replication.test.ts'];
+for (const dir of fs.readdirSync(path.join(root, 'server'), { withFileTypes: true })) {
+  if (dir.isDirectory()) FOLDERS[`server-${dir.name}`] = { mutate: [`server/${dir.name}/**/*.ts`], spec: SERVER_TESTS };
+}
+FOLDERS['server-top'] = { mutate: ['server/*.ts'], spec: SERVER_TESTS };
+for (const f of Object.values(FOLDERS)) {
+  if (f.mutate[0].startsWith(SDK)) f.tsconfigFile = 'stryker/tsconfig.sdk.json';
+}
+
+/**
+ * @param {{ name: string, mutate: string[], spec: string[], tsconfigFile?: string }} run
+ *   name: the report's name (reports/mutation/<name>.*); spec: the tests that may cover it.
+ */
+export function folderConfig({ name, mutate, spec, tsconfigFile = 'tsconfig.json' }) {
+  const specs = process.env.MUTATION_SPEC?.split(',').filter(Boolean) ?? spec;
+  // Unit tests run without test/setup.ts (the shared app and the live-frame check): the
+  // end-to-end and integration tests need it.
+  const unitOnly = specs.every((g) => g.startsWith('test/unit/'));
+  return {
+    packageManager: 'npm',
+    plugins: [
+      '@stryker-mutator/typescript-checker',
+      path.join(here, 'runner/node_modules/@stryker-mutator/mocha-runner/dist/src/index.js'),
+      path.join(here, 'progress-reporter.mjs'),
+    ],
+    testRunner: 'mocha',
+    testRunnerNodeArgs: ['--conditions=@family-shopping/source', '--import=tsx'],
+    mochaOptions: {
+      config: unitOnly ? 'stryker/mocharc.unit.json' : '.mocharc.json',
+      spec: specs,
+      require: [...(unitOnly ? [] : ['test/setup.ts']), path.join(here, 'mocha-hooks.mjs')],
+    },
+    coverageAnalysis: 'perTest',
+    // A static mutant (reached while modules load) needs a fresh process and every test; with the
+    // end-to-end specs that is minutes each, so those runs leave them out (reported as Ignored).
+    ignoreStatic: process.env.MUTATION_STATIC ? process.env.MUTATION_STATIC === 'ignore' : !unitOnly,
+    checkers: ['typescript'],
+    tsconfigFile,
+    typescriptChecker: { prioritizePerformanceOverAccuracy: true },
+    mutate: process.env.MUTATE?.split(',').filter(Boolean) ?? mutate,
+    symlinkNodeModules: false,
+    buildCommand: `node stryker/link-sandbox.mjs ${root}`,
+    ignorePatterns: ['node_modules', '/reports', '/.stryker-tmp', '/data', 'dist', '/test/chaos'],
+    incremental: true,
+    incrementalFile: `reports/mutation/${name}-incremental.json`,
+    concurrency: Number(process.env.MUTATION_CONCURRENCY ?? 1),
+    timeoutMS: 5_000,
+    dryRunTimeoutMinutes: 30,
+    reporters: ['clear-text', 'progress', 'html', 'json', 'progress-file'],
+    progressFile: `reports/mutation/${name}-progress.jsonl`,
+    htmlReporter: { fileName: `reports/mutation/${name}.html` },
+    jsonReporter: { fileName: `reports/mutation/${name}.json` },
+    thresholds: { high: 90, low: 80, break: null },
+    tempDirName: '.stryker-tmp',
+    cleanTempDir: 'always',
+  };
+}
