@@ -104,21 +104,21 @@ describe('web app: the daily loop', function () {
     await page.getByRole('button', { name: 'Add store' }).click();
     const dairy = page.getByRole('combobox', { name: 'Category of Dairy & Eggs' });
     await dairy.waitFor(WAIT);
-    expect(await selectedLabel(dairy)).to.equal('Dairy & eggs');
+    expect(await selectedLabel(dairy)).to.equal('Dairy & Eggs');
     const personal = page.getByRole('combobox', { name: 'Category of Personal Care' });
     expect(await personal.locator('option').allTextContents()).to.deep.equal([
       'None',
       'Produce',
       'Bakery',
-      'Meat & seafood',
+      'Meat & Seafood',
       'Deli',
-      'Dairy & eggs',
+      'Dairy & Eggs',
       'Frozen',
       'Pantry',
       'Snacks',
       'Beverages',
       'Household',
-      'Personal care',
+      'Personal Care',
     ]);
     // A section of one's own gets a category.
     await page.getByRole('textbox', { name: 'New section' }).fill('Flowers');

@@ -17,7 +17,7 @@ const CATEGORY_KEYS: Record<Category, MessageKey> = {
   personal_care: 'category.personal_care',
 };
 
-/** A category's label ("Personal care"). */
+/** A category's label ("Personal Care"). */
 export const categoryLabel = (key: Category): string => t(CATEGORY_KEYS[key]);
 
 /** Every category in the order of the default sections, with its label. */
