@@ -14,9 +14,11 @@
 // earlier commit, `git worktree add`, `npm ci`, `npm run build`, its web/dist) in the same run,
 // rounds alternating: each build is served by a front of its own (the server's static handler
 // over that directory, the API and its WebSocket proxied to one service).
-// BENCH_LIGHTHOUSE_ROUNDS sets the rounds (default 3). Lighthouse comes from bench/peers (installed
-// on demand).
-import { existsSync, readFileSync } from 'node:fs';
+// BENCH_LIGHTHOUSE_ROUNDS sets the rounds (default 3). BENCH_LIGHTHOUSE_PAGES=signed-in measures only
+// the signed-in pages (public: only the public ones). BENCH_LIGHTHOUSE_JSON=<dir> keeps each run's
+// Lighthouse report there (bootup-time, mainthread-work-breakdown, long-tasks: where the time went).
+// Lighthouse comes from bench/peers (installed on demand).
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import net from 'node:net';
 import path from 'node:path';
@@ -37,6 +39,8 @@ const ROUNDS = Number(process.env.BENCH_LIGHTHOUSE_ROUNDS) || pick(3, 1);
 const ITEMS = 200;
 const AFTER = path.join(ROOT, 'web', 'dist');
 const BEFORE = process.env.BENCH_WEB_BEFORE ? path.resolve(process.env.BENCH_WEB_BEFORE) : null;
+const ONLY = process.env.BENCH_LIGHTHOUSE_PAGES; // 'signed-in' | 'public' | unset: all
+const JSON_DIR = process.env.BENCH_LIGHTHOUSE_JSON ? path.resolve(process.env.BENCH_LIGHTHOUSE_JSON) : null;
 
 interface PageSpec {
   name: string;
@@ -136,7 +140,9 @@ async function main() {
     { name: 'confirm email', path: '/confirm-email/bench-token', signedIn: false },
     { name: 'lists', path: '/', signedIn: true },
     { name: `list (${ITEMS} items)`, path: `/lists/${listId}`, signedIn: true },
-  ].filter((p) => !SMOKE || p.path === '/login' || p.path === '/');
+  ]
+    .filter((p) => !SMOKE || p.path === '/login' || p.path === '/')
+    .filter((p) => !ONLY || p.signedIn === (ONLY === 'signed-in'));
 
   const chrome = await chromeLauncher.launch({
     chromePath: CHROMIUM_PATH,
@@ -190,6 +196,11 @@ async function main() {
     };
     const key = `${build.name}|${spec.name}|${load}`;
     runs.set(key, [...(runs.get(key) ?? []), run]);
+    if (JSON_DIR) {
+      mkdirSync(JSON_DIR, { recursive: true });
+      const file = `${key.replace(/[^a-z0-9]+/gi, '-')}-${runs.get(key)!.length}.json`;
+      writeFileSync(path.join(JSON_DIR, file), JSON.stringify(lhr));
+    }
     console.log(`${key}: ${run.score} (LCP ${run.lcp.toFixed(0)} ms, TBT ${run.tbt.toFixed(0)} ms, JS ${run.js} B gz)`);
   }
 

@@ -11,6 +11,7 @@ import { t, useLocale, type MessageKey } from './lib/i18n.ts';
 import { match, navigate, usePath } from './lib/router.tsx';
 import { languageReady, session$ } from './lib/session.ts';
 import { Busy, CannotStart } from './components/Busy.tsx';
+import { Frame } from './components/Frame.tsx';
 import { LoginPage } from './pages/Login.tsx';
 import { RegisterPage, InvitePage } from './pages/Register.tsx';
 import { ForgotPasswordPage, ResetPasswordPage } from './pages/Password.tsx';
@@ -57,6 +58,9 @@ function loadShell(): Promise<ShellComponent> {
   );
   return shellLoad;
 }
+
+// A session kept from an earlier visit: the shell's chunk is fetched while this one renders.
+if (session$.value) loadShell().catch(() => undefined);
 
 /** The shell component once its chunk is in; starts loading it while there is a session. */
 function useShell(session: Session | null): { Shell: ShellComponent | null; failed: string | null } {
@@ -116,6 +120,7 @@ export function App() {
   }
   if (!session) return <Busy />;
   if (failed) return <CannotStart reason={failed} />;
-  if (!Shell) return <Busy />;
+  // The signed-in frame is painted while the shell's chunk loads.
+  if (!Shell) return app ? <Frame path={path} familyName={session.family.name} /> : <Busy />;
   return <Shell path={path} session={session} route={app ? { path: app.r.path, params: app.params! } : null} />;
 }

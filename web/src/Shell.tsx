@@ -8,9 +8,10 @@ import type { Session } from '@family-shopping/client';
 import { useEffect, useState } from 'preact/hooks';
 import { boot, client$, familyName$ } from './lib/app.ts';
 import { useObservable } from './lib/hooks.ts';
-import { t, type MessageKey } from './lib/i18n.ts';
+import { t } from './lib/i18n.ts';
 import { Link, type PageProps } from './lib/router.tsx';
-import { Busy, CannotStart } from './components/Busy.tsx';
+import { CannotStart } from './components/Busy.tsx';
+import { Frame } from './components/Frame.tsx';
 import { StatusBar } from './components/StatusBar.tsx';
 import { ListsPage } from './pages/Lists.tsx';
 import { ListPage } from './pages/List.tsx';
@@ -32,15 +33,6 @@ const PAGES: Record<string, (p: PageProps) => preact.JSX.Element> = {
   '/account': AccountPage,
 };
 
-const NAV: [string, MessageKey][] = [
-  ['/', 'nav.lists'],
-  ['/stores', 'nav.stores'],
-  ['/recipes', 'nav.recipes'],
-  ['/catalog', 'nav.catalog'],
-  ['/family', 'nav.family'],
-  ['/account', 'nav.account'],
-];
-
 export interface ShellProps {
   path: string;
   session: Session;
@@ -58,17 +50,13 @@ export function Shell({ path, session, route }: ShellProps) {
   }, []);
 
   if (failed) return <CannotStart reason={failed} />;
-  if (!client) return <Busy />;
+  const name = familyName ?? session.family.name;
+  // The frame is painted while the local database opens; the page once the client is open.
+  if (!client) return <Frame path={path} familyName={name} />;
 
   const Page = route ? PAGES[route.path] : undefined;
   return (
-    <div class="shell">
-      <header class="topbar">
-        <Link href="/" class="brand">
-          {familyName ?? session.family.name}
-        </Link>
-        <StatusBar client={client} />
-      </header>
+    <Frame path={path} familyName={name} status={<StatusBar client={client} />}>
       <main class="page" id="main">
         {Page ? (
           <Page client={client} session={session} params={route!.params} key={path} />
@@ -81,16 +69,6 @@ export function Shell({ path, session, route }: ShellProps) {
           </>
         )}
       </main>
-      <nav class="tabbar" aria-label={t('nav.main')}>
-        {NAV.map(([href, label]) => {
-          const current = href === '/' ? path === '/' || path.startsWith('/lists/') : path.startsWith(href);
-          return (
-            <Link href={href} aria-current={current ? 'page' : undefined}>
-              {t(label)}
-            </Link>
-          );
-        })}
-      </nav>
-    </div>
+    </Frame>
   );
 }

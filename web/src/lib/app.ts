@@ -17,6 +17,7 @@ import {
   distinctUntilChanged,
   type Observable,
 } from 'rxjs';
+import { getRxStorageDexie } from 'rxdb/plugins/storage-dexie';
 import { dropPendingChoice, savePendingChoice } from './language.ts';
 import { notice$, onSession, rememberLocale, session$, setClientAuth } from './session.ts';
 
@@ -40,7 +41,14 @@ function use(client: FamilyClient | null): void {
 }
 
 async function open(session: Session | null): Promise<FamilyClient> {
-  const client = await createFamilyClient({ baseUrl: location.origin, session, onSession });
+  // The SDK's default in a browser (IndexedDB through Dexie), named here so that its code comes
+  // with the shell's chunk, in parallel, rather than imported after the shell has started.
+  const client = await createFamilyClient({
+    baseUrl: location.origin,
+    session,
+    onSession,
+    storage: getRxStorageDexie(),
+  });
   client.on('removed', () => {
     notice$.next('notice.removed');
     void resetLocalData();
@@ -64,6 +72,9 @@ export function boot(): Promise<FamilyClient> {
     const s = session$.value;
     if (s && !client.auth.session) client.auth.adopt({ session: s, why: 'signed_in', at: Date.now() });
     if (client.auth.session) {
+      // The page renders (and asks the local database for its data) first; replication's
+      // start, which writes to the same database, goes in a task after that frame.
+      await afterFrame();
       await startReplication();
       savePendingChoice(client$.value ?? client, rememberLocale).catch(() => undefined);
     }
@@ -74,6 +85,19 @@ export function boot(): Promise<FamilyClient> {
     if (opening === done) opening = null;
   });
   return done;
+}
+
+/** Resolves after the next frame, once the page's effects of that frame ran (Preact runs them
+ *  in a task after the frame), or after 100 ms where no frame comes (a hidden tab). */
+function afterFrame(): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => setTimeout(() => setTimeout(resolve));
+    const timer = setTimeout(done, 100);
+    requestAnimationFrame(() => {
+      clearTimeout(timer);
+      done();
+    });
+  });
 }
 
 // Signed out, expired, or signed in as someone else (an invitation opened while signed in):

@@ -8,7 +8,7 @@
  * `t` reads the current catalog; the shell re-renders the whole app when the language changes
  * (`useLocale`), so pages call `t` plainly.
  */
-import { IntlMessageFormat } from 'intl-messageformat';
+import { IntlMessageFormat, type Formatters } from 'intl-messageformat';
 import { BehaviorSubject } from 'rxjs';
 import type { ComponentChildren, VNode } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
@@ -27,7 +27,40 @@ function loaderOf(locale: Locale) {
 }
 
 const catalogs = new Map<Locale, Partial<Messages>>([[DEFAULT_LOCALE, en]]);
-const formats = new Map<string, IntlMessageFormat>();
+
+/** What formats one message: an IntlMessageFormat, or the text itself (no ICU syntax in it). */
+type Format = Pick<IntlMessageFormat, 'format'>;
+const formats = new Map<string, Format>();
+
+// The first screen formats dozens of messages; by default each IntlMessageFormat asks ICU again
+// which locale it speaks (`Intl.NumberFormat.supportedLocalesOf`) and makes formatters of its
+// own. Ours are always one of LOCALES: each is resolved once, and the formatters are shared.
+const resolveLocale = IntlMessageFormat.resolveLocale;
+const resolved = new Map<string, Intl.Locale | undefined>();
+IntlMessageFormat.resolveLocale = (locales) => {
+  const key = String(locales);
+  if (!resolved.has(key)) resolved.set(key, resolveLocale(locales));
+  return resolved.get(key);
+};
+
+function memo<A extends unknown[], T>(make: (...args: A) => T): (...args: A) => T {
+  const made = new Map<string, T>();
+  return (...args) => {
+    const key = JSON.stringify(args);
+    let value = made.get(key);
+    if (value === undefined) made.set(key, (value = make(...args)));
+    return value;
+  };
+}
+
+const formatters: Formatters = {
+  getNumberFormat: memo((locales, options) => new Intl.NumberFormat(locales, options)),
+  getDateTimeFormat: memo((locales, options) => new Intl.DateTimeFormat(locales, options)),
+  getPluralRules: memo((locales, options) => new Intl.PluralRules(locales, options)),
+};
+
+/** No argument, tag, plural or quote: the message is its text (no ICU parse needed). */
+const PLAIN = /^[^{}<>']*$/;
 
 /** The language the app speaks now (its catalog is loaded). */
 export const locale$ = new BehaviorSubject<Locale>(DEFAULT_LOCALE);
@@ -49,14 +82,17 @@ export function tRich(
   return formatOf(key).format<VNode>(values as never) as ComponentChildren;
 }
 
-function formatOf(key: MessageKey): IntlMessageFormat {
+function formatOf(key: MessageKey): Format {
   const current = locale$.value;
   const own = catalogs.get(current)?.[key];
   const lang = own !== undefined ? current : DEFAULT_LOCALE;
   const id = `${lang}\u0000${current}\u0000${key}`;
   let format = formats.get(id);
   if (!format) {
-    format = new IntlMessageFormat(own ?? en[key] ?? key, current);
+    const message = own ?? en[key] ?? key;
+    format = PLAIN.test(message)
+      ? { format: () => message }
+      : new IntlMessageFormat(message, current, undefined, { formatters });
     formats.set(id, format);
   }
   return format;
