@@ -31,12 +31,25 @@ const FOLDERS = {
       'daily.ts': [`${PROTOCOL_UNIT}/daily.test.ts`, 'test/unit/sdk/daily-domain.test.ts'],
       'docs.ts': [
         `${PROTOCOL_UNIT}/docs.test.ts`,
+        `${PROTOCOL_UNIT}/docs-fields.test.ts`,
         `${PROTOCOL_UNIT}/contract.test.ts`,
         `${PROTOCOL_UNIT}/merge.test.ts`,
       ],
-      'sync.ts': [`${PROTOCOL_UNIT}/sync.test.ts`, `${PROTOCOL_UNIT}/contract.test.ts`],
-      'realtime.ts': [`${PROTOCOL_UNIT}/realtime.test.ts`, `${PROTOCOL_UNIT}/contract.test.ts`],
-      'inputs.ts': [`${PROTOCOL_UNIT}/names.test.ts`, `${PROTOCOL_UNIT}/contract.test.ts`],
+      'sync.ts': [
+        `${PROTOCOL_UNIT}/sync.test.ts`,
+        `${PROTOCOL_UNIT}/sync-wire.test.ts`,
+        `${PROTOCOL_UNIT}/contract.test.ts`,
+      ],
+      'realtime.ts': [
+        `${PROTOCOL_UNIT}/realtime.test.ts`,
+        `${PROTOCOL_UNIT}/realtime-wire.test.ts`,
+        `${PROTOCOL_UNIT}/contract.test.ts`,
+      ],
+      'inputs.ts': [
+        `${PROTOCOL_UNIT}/inputs.test.ts`,
+        `${PROTOCOL_UNIT}/names.test.ts`,
+        `${PROTOCOL_UNIT}/contract.test.ts`,
+      ],
       'locale-names.ts': ['test/unit/locale-names.test.ts'],
     },
   },
