@@ -20,17 +20,11 @@ import {
   serverFrameSchema,
 } from '@family-shopping/client/protocol';
 import { arbDoc } from './arbitraries.js';
+import { listRecord } from './records.js';
 
 const L = '00000000-0000-4000-8000-0000000000aa';
 const I = '00000000-0000-4000-8000-0000000000bb';
-const LIST = {
-  id: L,
-  name: 'Weekly',
-  storeId: null,
-  archivedAt: null,
-  createdAt: '2024-05-01T10:00:00.000Z',
-  updatedAt: '2024-05-01T10:00:00.000Z',
-};
+const LIST = listRecord({ id: L });
 
 const clientOk = (frame: unknown) => decodeClientFrame(JSON.stringify(frame)).ok;
 const serverOk = (frame: unknown) => decodeServerFrame(JSON.stringify(frame)).ok;

@@ -15,6 +15,7 @@ import {
   type ServerFrame,
 } from '@family-shopping/client/protocol';
 import { arbDoc } from './arbitraries.js';
+import { listRecord } from './records.js';
 
 const L = '00000000-0000-4000-8000-0000000000aa';
 const I = '00000000-0000-4000-8000-0000000000bb';
@@ -75,14 +76,7 @@ describe('protocol/realtime', () => {
     const [item] = fc.sample(arbDoc('items'), { numRuns: 1, seed: 3 });
     const { _deleted, ...itemRecord } = item!;
     void _deleted;
-    const list = {
-      id: L,
-      name: 'Weekly',
-      storeId: null,
-      archivedAt: null,
-      createdAt: '2024-05-01T10:00:00.000Z',
-      updatedAt: '2024-05-01T10:00:00.000Z',
-    };
+    const list = listRecord({ id: L });
     const frames: ServerFrame[] = [
       { type: 'Authenticated', familyId: L },
       { type: 'JoinedList', listId: L, requestId: 'r1' },

@@ -28,3 +28,8 @@ export function itemRecord(over: Partial<DocData<'items'>> = {}): DocData<'items
     ...over,
   };
 }
+
+/** The list LIST_ID "Weekly", without a store, created at T0, with `over` applied. */
+export function listRecord(over: Partial<DocData<'lists'>> = {}): DocData<'lists'> {
+  return { id: LIST_ID, name: 'Weekly', storeId: null, archivedAt: null, createdAt: T0, updatedAt: T0, ...over };
+}
