@@ -5,7 +5,7 @@
 // waiting for a push).
 import WebSocket from 'ws';
 import type { RxStorage, RxStorageInstance } from 'rxdb';
-import type { FetchLike, WebSocketConstructor, WebSocketLike } from '@family-shopping/client';
+import type { FetchLike, WebSocketConstructor } from '@family-shopping/client';
 
 /** A promise the test resolves (`open`). */
 export function gate(): { promise: Promise<void>; open(): void } {
@@ -88,38 +88,21 @@ export function heldFetch(base: FetchLike) {
  *  network that delivers them late, in order, on `release()`); `changed` lists every `Changed`
  *  frame delivered so far. */
 export function heldFrames() {
-  const waiting: { socket: HeldSocket; data: string }[] = [];
+  const waiting: (() => void)[] = [];
   const state = { holding: false, changed: [] as any[] };
-  const deliver = (socket: HeldSocket, data: string) => {
-    const frame = JSON.parse(data) as { type?: string };
-    if (frame.type === 'Changed') state.changed.push(frame);
-    socket.onmessage?.({ data });
-  };
-  class HeldSocket implements WebSocketLike {
-    private readonly ws: WebSocket;
-    onopen: ((ev: unknown) => void) | null = null;
-    onmessage: ((ev: { data: unknown }) => void) | null = null;
-    onclose: ((ev: { code: number; reason?: string }) => void) | null = null;
-    onerror: ((ev: unknown) => void) | null = null;
-    constructor(url: string) {
-      this.ws = new WebSocket(url);
-      this.ws.on('open', () => this.onopen?.({}));
-      this.ws.on('message', (raw) => {
-        const data = String(raw);
-        if (state.holding && data.includes('"type":"Changed"')) waiting.push({ socket: this, data });
-        else deliver(this, data);
-      });
-      this.ws.on('close', (code) => this.onclose?.({ code }));
-      this.ws.on('error', () => this.onerror?.({}));
-    }
-    get readyState(): number {
-      return this.ws.readyState;
-    }
-    send(data: string): void {
-      this.ws.send(data);
-    }
-    close(code?: number, reason?: string): void {
-      this.ws.close(code, reason);
+  // `ws` hands every incoming frame to `emit('message', data, isBinary)`, which reaches the
+  // `onmessage` the SDK set: a frame held here reaches it later.
+  class HeldSocket extends WebSocket {
+    override emit(event: string | symbol, ...args: any[]): boolean {
+      if (event !== 'message') return super.emit(event, ...args);
+      const data = String(args[0]);
+      const deliver = () => {
+        if (data.includes('"type":"Changed"')) state.changed.push(JSON.parse(data));
+        return super.emit(event, ...args);
+      };
+      if (!state.holding || !data.includes('"type":"Changed"')) return deliver();
+      waiting.push(deliver);
+      return true;
     }
   }
   return Object.assign(state, {
@@ -128,7 +111,7 @@ export function heldFrames() {
     heldCount: () => waiting.length,
     release(): void {
       state.holding = false;
-      for (const { socket, data } of waiting.splice(0)) deliver(socket, data);
+      for (const deliver of waiting.splice(0)) deliver();
     },
   });
 }
