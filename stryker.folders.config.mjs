@@ -12,7 +12,8 @@ if (names.length === 0 || unknown !== undefined) {
 }
 const chosen = names.map((n) => FOLDERS[n]);
 export default folderConfig({
-  name: `folder-${names.join('+')}`,
+  // MUTATION_REPORT names a run narrowed by hand (MUTATE, MUTATION_SPEC), not to overwrite the folder's.
+  name: process.env.MUTATION_REPORT ?? `folder-${names.join('+')}`,
   mutate: chosen.flatMap((f) => f.mutate),
   spec: [...new Set(chosen.flatMap((f) => f.spec))],
   tsconfigFile: chosen[0].tsconfigFile,
