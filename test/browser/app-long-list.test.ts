@@ -17,7 +17,8 @@ const ITEMS = 2_000;
 const WAIT = { timeout: 60_000 };
 
 const item = (page: Page, name: string) => page.getByRole('checkbox', { name, exact: true });
-const progress = (page: Page, checked: number) => page.getByText(`${checked} of ${ITEMS} checked`).waitFor(WAIT);
+const progress = (page: Page, checked: number) =>
+  page.getByText(`${checked} of ${ITEMS.toLocaleString('en')} checked`).waitFor(WAIT);
 /** The accessible name (aria-label) and role of the focused element. */
 const focused = (page: Page) =>
   page.evaluate(() => {
@@ -65,7 +66,7 @@ describe('web app: a long list', function () {
     try {
       const page = await context.newPage();
       await signIn(page, app.url, family.admin.email, family.admin.password);
-      await page.getByText(`0 of ${ITEMS} checked`).waitFor(WAIT);
+      await page.getByText(`0 of ${ITEMS.toLocaleString('en')} checked`).waitFor(WAIT);
       await page.getByRole('link', { name: /Long list/ }).click();
       await page.getByRole('heading', { level: 1, name: 'Long list' }).waitFor(WAIT);
 

@@ -65,7 +65,7 @@ describe('web app: shopping together, online and offline', function () {
     await ann.getByRole('textbox', { name: 'New store' }).fill('Corner Market');
     await ann.getByRole('button', { name: 'Add store' }).click();
     await ann.getByRole('heading', { name: 'Corner Market' }).waitFor(WAIT);
-    await ann.getByText('Dairy & Eggs', { exact: true }).waitFor(WAIT);
+    await ann.getByRole('combobox', { name: 'Category of Dairy & Eggs' }).waitFor(WAIT);
     await expectAccessible(ann, 'stores');
 
     await ann.getByRole('link', { name: 'Lists' }).click();
