@@ -8,27 +8,20 @@
  * app open).
  */
 import { sha256 } from '@noble/hashes/sha2.js';
-import { bytesToHex, utf8ToBytes } from '@noble/hashes/utils.js';
+import { bytesToHex } from '@noble/hashes/utils.js';
 import type { HashFunction } from 'rxdb';
 
+const bytesOf = async (input: Parameters<HashFunction>[0]): Promise<Uint8Array<ArrayBuffer>> =>
+  typeof input === 'string'
+    ? new TextEncoder().encode(input)
+    : new Uint8Array(input instanceof ArrayBuffer ? input : await input.arrayBuffer());
+
 /** SHA-256 in JavaScript: runs anywhere, secure context or not. */
-export const sha256HexPortable: HashFunction = async (input) => {
-  const bytes =
-    typeof input === 'string'
-      ? utf8ToBytes(input)
-      : new Uint8Array(input instanceof ArrayBuffer ? input : await input.arrayBuffer());
-  return bytesToHex(sha256(bytes));
-};
+export const sha256HexPortable: HashFunction = async (input) => bytesToHex(sha256(await bytesOf(input)));
 
 /** SHA-256 with `crypto.subtle` where the context has it, else in JavaScript. */
 export const sha256Hex: HashFunction = async (input) => {
   const subtle = globalThis.crypto?.subtle;
-  if (subtle === undefined) return sha256HexPortable(input);
-  const bytes =
-    typeof input === 'string'
-      ? new TextEncoder().encode(input)
-      : input instanceof ArrayBuffer
-        ? input
-        : await input.arrayBuffer();
-  return bytesToHex(new Uint8Array(await subtle.digest('SHA-256', bytes)));
+  const bytes = await bytesOf(input);
+  return bytesToHex(subtle ? new Uint8Array(await subtle.digest('SHA-256', bytes)) : sha256(bytes));
 };

@@ -5,18 +5,7 @@
 import { expect } from 'chai';
 import { firstValueFrom, filter } from 'rxjs';
 import { makeFamily } from '../../helpers/factories.js';
-import { FamilyClientError } from '@family-shopping/client';
-import { restAs, sdkSuite, signedInClient } from './helpers.js';
-
-async function rejection(p: Promise<unknown>): Promise<FamilyClientError> {
-  try {
-    await p;
-  } catch (err) {
-    expect(err).to.be.instanceOf(FamilyClientError);
-    return err as FamilyClientError;
-  }
-  throw new Error('expected a rejection');
-}
+import { rejection, restAs, sdkSuite, signedInClient } from './helpers.js';
 
 describe('e2e SDK: stores and a list’s store, offline', function () {
   this.timeout(90_000);

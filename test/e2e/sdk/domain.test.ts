@@ -4,18 +4,8 @@
 import { expect } from 'chai';
 import { firstValueFrom, filter } from 'rxjs';
 import { makeFamily, makeMember } from '../../helpers/factories.js';
-import { FamilyClientError, DEFAULT_SECTIONS } from '@family-shopping/client';
-import { restAs, sdkSuite, signedInClient } from './helpers.js';
-
-async function rejection(p: Promise<unknown>): Promise<FamilyClientError> {
-  try {
-    await p;
-  } catch (err) {
-    expect(err).to.be.instanceOf(FamilyClientError);
-    return err as FamilyClientError;
-  }
-  throw new Error('expected a rejection');
-}
+import { DEFAULT_SECTIONS } from '@family-shopping/client';
+import { rejection, restAs, sdkSuite, signedInClient } from './helpers.js';
 
 describe('e2e SDK: domain API', function () {
   this.timeout(90_000);

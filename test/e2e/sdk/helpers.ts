@@ -2,6 +2,7 @@
 // own address for the login rate limit), SDK clients on RxDB memory storage with the `ws`
 // WebSocket, bounded waits on observable conditions, and a recorder of client events.
 import crypto from 'node:crypto';
+import { expect } from 'chai';
 import WebSocket from 'ws';
 import { getRxStorageMemory } from 'rxdb/plugins/storage-memory';
 import { request, startTestApp } from '../../helpers/app.js';
@@ -9,6 +10,7 @@ import type { RunningServer } from '../../../server/server.js';
 import type { TestUser } from '../../helpers/factories.js';
 import {
   createFamilyClient,
+  FamilyClientError,
   type FamilyClient,
   type FamilyClientEvent,
   type FamilyClientOptions,
@@ -166,4 +168,15 @@ export function sdkSuite(envOverrides: Record<string, string> = {}): SdkSuite {
       return resource;
     },
   };
+}
+
+/** The error a domain call was refused with offline (a `FamilyClientError`); fails when it resolves. */
+export async function rejection(p: Promise<unknown>): Promise<FamilyClientError> {
+  try {
+    await p;
+  } catch (err) {
+    expect(err).to.be.instanceOf(FamilyClientError);
+    return err as FamilyClientError;
+  }
+  throw new Error('expected a rejection');
 }
