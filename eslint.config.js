@@ -74,7 +74,7 @@ export default tseslint.config(
       'coverage/**',
       'data/**',
       'docs/screenshots/**',
-      '.stryker-tmp/**',
+      '.stryker-tmp*/**',
       'reports/**',
       '**/*.js',
       '**/*.mjs',

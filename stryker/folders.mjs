@@ -83,7 +83,7 @@ export function folderConfig({ name, mutate, spec, tsconfigFile = 'tsconfig.json
     mutate: process.env.MUTATE?.split(',').filter(Boolean) ?? mutate,
     symlinkNodeModules: false,
     buildCommand: `node stryker/link-sandbox.mjs ${root}`,
-    ignorePatterns: ['node_modules', '/reports', '/.stryker-tmp', '/data', 'dist', '/test/chaos'],
+    ignorePatterns: ['node_modules', '/reports', '/.stryker-tmp*', '/data', 'dist', '/test/chaos'],
     incremental: true,
     incrementalFile: `reports/mutation/${name}-incremental.json`,
     concurrency: Number(process.env.MUTATION_CONCURRENCY ?? 1),
@@ -94,7 +94,8 @@ export function folderConfig({ name, mutate, spec, tsconfigFile = 'tsconfig.json
     htmlReporter: { fileName: `reports/mutation/${name}.html` },
     jsonReporter: { fileName: `reports/mutation/${name}.json` },
     thresholds: { high: 90, low: 80, break: null },
-    tempDirName: '.stryker-tmp',
+    // MUTATION_TMP: a sandbox of its own for a run beside another (each run cleans its own).
+    tempDirName: process.env.MUTATION_TMP ?? '.stryker-tmp',
     cleanTempDir: 'always',
   };
 }
