@@ -1,7 +1,8 @@
 // A Stryker reporter that appends each mutant's result to reports/mutation/<run>-progress.jsonl
 // as soon as it is known, so that a long run stopped early still leaves its results (Stryker
 // writes its own reports only at the end). `node stryker/progress-reporter.mjs <file.jsonl>`
-// prints the score per file and folder of such a file (same counting as stryker/survivors.mjs).
+// prints the score per file and folder of such files (same counting as stryker/survivors.mjs);
+// `--survivors` lists the mutants left (survived or without coverage).
 import fs from 'node:fs';
 import path from 'node:path';
 import { commonTokens, declareClassPlugin, PluginKind } from '@stryker-mutator/api/plugin';
@@ -27,17 +28,32 @@ class ProgressReporter {
   }
 }
 
+const RESULTS = new Set(['Killed', 'Timeout', 'Survived', 'NoCoverage']);
+
 export const strykerPlugins = [declareClassPlugin(PluginKind.Reporter, 'progress-file', ProgressReporter)];
 export const strykerValidationSchema = {
   properties: { progressFile: { type: 'string', description: 'where progress-file writes' } },
 };
 
 if (process.argv[1] && path.resolve(process.argv[1]) === new URL(import.meta.url).pathname) {
-  const rows = fs
-    .readFileSync(process.argv[2], 'utf8')
-    .split('\n')
-    .filter(Boolean)
-    .map((l) => JSON.parse(l));
+  // Several files: the mutants of one place (file, line, column, mutator, replacement) that a later
+  // file has results for replace the earlier file's, so that a run of some lines again, after new
+  // tests, updates a whole run's results. A mutant not run ("Pending", "Ignored") replaces nothing.
+  const SURVIVORS = process.argv.includes('--survivors');
+  const FILES = process.argv.slice(2).filter((a) => a !== '--survivors');
+  const byPlace = new Map();
+  for (const file of FILES) {
+    const here = new Map();
+    for (const l of fs.readFileSync(file, 'utf8').split('\n').filter(Boolean)) {
+      const r = JSON.parse(l);
+      const key = [r.file, r.line, r.column, r.mutator, r.replacement].join('\u0000');
+      here.set(key, [...(here.get(key) ?? []), r]);
+    }
+    for (const [key, rs] of here) {
+      if (!byPlace.has(key) || rs.some((r) => RESULTS.has(r.status))) byPlace.set(key, rs);
+    }
+  }
+  const rows = [...byPlace.values()].flat();
   const groups = new Map();
   const add = (key, r) => {
     const c = groups.get(key) ?? { detected: 0, undetected: 0, other: 0 };
@@ -55,5 +71,12 @@ if (process.argv[1] && path.resolve(process.argv[1]) === new URL(import.meta.url
     const run = c.detected + c.undetected;
     const score = run ? `${((100 * c.detected) / run).toFixed(1)} %` : 'n/a';
     console.log(`${key}: ${score} (${c.detected} killed or timed out, ${c.undetected} survived, ${c.other} not run)`);
+  }
+  if (SURVIVORS) {
+    for (const r of rows.filter((x) => x.status === 'Survived' || x.status === 'NoCoverage')) {
+      console.log(
+        `${path.relative(process.cwd(), r.file)}:${r.line}:${r.column} ${r.status} ${r.mutator} → ${r.replacement}`,
+      );
+    }
   }
 }
