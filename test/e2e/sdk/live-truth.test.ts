@@ -271,7 +271,10 @@ describe('e2e SDK: the live path and the network, told truly', function () {
         return true;
       }),
     );
-    const c = sdk.track(await signedInClient({ url: front.url }, family.admin, { requestTimeoutMs: 1_500 }));
+    // Signed in beforehand: only the stalled request runs under the short deadline (a login
+    // slowed by a loaded machine would otherwise fail it before the stall is reached).
+    const session = await loginSession(sdk.app, family.admin);
+    const c = sdk.track(await newClient({ url: front.url }, { requestTimeoutMs: 1_500, session }));
     stall = true;
     const outcome = await Promise.race([
       c.rest('GET', '/api/lists').then(
