@@ -58,6 +58,8 @@ export const FOLDERS = {
       ...['domain', 'daily', 'offline', 'parity', 'parity-fields', 'catalog', 'catalog-locale'].map(
         (f) => `test/e2e/sdk/${f}.test.ts`,
       ),
+      // Lists, items, stores and the section memory, each call and its refusals.
+      ...['domain-stores', 'domain-lists', 'domain-items'].map((f) => `test/e2e/sdk/${f}.test.ts`),
     ],
   },
   'sdk-client': { mutate: [`${SDK}/client/**/*.ts`], spec: SDK_CLIENT_TESTS },

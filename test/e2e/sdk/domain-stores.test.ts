@@ -70,4 +70,82 @@ describe('e2e SDK: stores and a list’s store, offline', function () {
     const stores = (await rest('GET', '/api/stores')) as { id: string; name: string }[];
     expect(stores.map((s) => [s.id, s.name])).to.deep.equal([[market.id, 'Farmers market']]);
   });
+
+  it('a store deleted leaves other stores’ lists, sections and memory; sections added, ordered, deleted', async () => {
+    const family = await makeFamily(sdk.app);
+    const rest = restAs(sdk.app, family.admin.token);
+    const c = sdk.track(await signedInClient(sdk.app, family.admin));
+    const sectionsOf = async (storeId: string) =>
+      c.db.sections.find({ selector: { storeId }, sort: [{ position: 'asc' }] }).exec();
+
+    const corner = await c.stores.create({ name: 'Corner shop' });
+    const market = await c.stores.create({ name: 'Market' });
+    const other = await c.stores.create({ name: 'Bakery' });
+    // The stores reach the server before their sections change offline.
+    await c.start();
+    await c.awaitInSync();
+    await c.stop();
+    // A change of letter case alone is no clash with the store itself; another's name is.
+    expect((await c.stores.update(market.id, { name: 'MARKET' })).name).to.equal('MARKET');
+    expect((await rejection(c.stores.update(market.id, { name: 'corner shop' }))).errors).to.deep.equal([
+      { path: 'name', message: 'a store with that name already exists' },
+    ]);
+
+    const apples = await c.products.create({ name: 'Apples' });
+    const pears = await c.products.create({ name: 'Pears' });
+    const [cornerFirst] = await sectionsOf(corner.id);
+    const [marketFirst, marketSecond] = await sectionsOf(market.id);
+    const cornerList = await c.lists.create({ name: 'Corner', storeId: corner.id });
+    const marketList = await c.lists.create({ name: 'Market', storeId: market.id });
+    await c.items.add(cornerList.id, { familyProductId: apples.id, sectionId: cornerFirst!.id });
+    const marketApples = await c.items.add(marketList.id, { familyProductId: apples.id, sectionId: marketFirst!.id });
+    await c.items.add(marketList.id, { familyProductId: pears.id, sectionId: marketSecond!.id });
+
+    // The corner shop deleted: the market's list, items and memory stay as they were.
+    await c.stores.delete(corner.id);
+    expect((await c.db.lists.findOne(marketList.id).exec())?.storeId).to.equal(market.id);
+    expect((await c.db.items.findOne(marketApples.id).exec())?.sectionId).to.equal(marketFirst!.id);
+    expect((await c.items.add(marketList.id, { familyProductId: apples.id })).sectionId).to.equal(marketFirst!.id);
+
+    // A section deleted: the market forgets it, and only it.
+    await c.sections.delete(market.id, marketFirst!.id);
+    expect((await c.items.add(marketList.id, { familyProductId: apples.id })).sectionId).to.equal(null);
+    expect((await c.items.add(marketList.id, { familyProductId: pears.id })).sectionId).to.equal(marketSecond!.id);
+    // A section through another store is not found.
+    const [otherFirst] = await sectionsOf(other.id);
+    for (const call of [
+      c.sections.rename(market.id, otherFirst!.id, 'Bread'),
+      c.sections.delete(market.id, otherFirst!.id),
+    ]) {
+      expect(await rejection(call)).to.include({ code: 'not_found', message: 'Section not found' });
+    }
+
+    // Insert at the top: every section moves down one.
+    const before = (await sectionsOf(market.id)).map((s) => [s.id, s.position] as const);
+    const flowers = await c.sections.add(market.id, { name: 'Flowers', position: 0 });
+    expect((await sectionsOf(market.id)).map((s) => [s.id, s.position])).to.deep.equal([
+      [flowers.id, 0],
+      ...before.map(([id, position]) => [id, position + 1]),
+    ]);
+    // An order that is not exactly the store's sections is refused and changes nothing.
+    const ids = [flowers.id, ...before.map(([id]) => id)];
+    const reversed = [...ids].reverse();
+    for (const order of [reversed.slice(1), [...reversed.slice(1), otherFirst!.id], [...reversed, otherFirst!.id]]) {
+      expect((await rejection(c.sections.reorder(market.id, order))).errors).to.deep.equal([
+        { path: 'sectionIds', message: "must list exactly the store's section ids, each once" },
+      ]);
+    }
+    expect((await c.sections.reorder(market.id, reversed)).map((s) => s.id)).to.deep.equal(reversed);
+
+    // A store whose sections are all gone: a new section is the first.
+    for (const s of await sectionsOf(other.id)) await c.sections.delete(other.id, s.id);
+    expect((await c.sections.add(other.id, { name: 'Bread' })).position).to.equal(0);
+
+    await c.start();
+    await c.awaitInSync();
+    const server = (await rest('GET', `/api/stores/${market.id}`)) as { sections: { id: string; position: number }[] };
+    expect(server.sections.map((s) => s.id)).to.deep.equal(reversed);
+    const detail = await firstValueFrom(c.lists.detail$(marketList.id).pipe(filter(Boolean)));
+    expect(detail).to.deep.equal(await rest('GET', `/api/lists/${marketList.id}`));
+  });
 });
