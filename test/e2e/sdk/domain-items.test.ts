@@ -193,4 +193,17 @@ describe('e2e SDK: items offline', function () {
     expect(recipe.errors).to.deep.equal([{ path: 'ingredients.1.productId', message: product }]);
     expect(recipe.message).to.equal('invalid input: ingredients.1.productId: unknown product');
   });
+
+  it('signed out: removals are refused and change nothing', async () => {
+    const family = await makeFamily(sdk.app);
+    const c = sdk.track(await signedInClient(sdk.app, family.admin));
+    const list = await c.lists.create({ name: 'Weekly' });
+    const eggs = await c.items.add(list.id, { name: 'Eggs' });
+    await c.items.toggle(list.id, eggs.id);
+    await c.auth.logout();
+    for (const call of [c.items.remove(list.id, eggs.id), c.lists.clearChecked(list.id)]) {
+      expect(await rejection(call)).to.include({ code: 'forbidden', message: 'not signed in' });
+    }
+    expect(await item(c, eggs.id)).to.deep.include({ checked: true, removedAt: null });
+  });
 });
