@@ -44,6 +44,10 @@ const SDK_CLIENT_TESTS = [
     'pull-back',
     'noop-push-converges',
     'patch-queue',
+    'connectivity',
+    'session-refresh',
+    'list-joins',
+    'account-client',
   ].map((f) => `test/e2e/sdk/${f}.test.ts`),
 ];
 

@@ -68,6 +68,18 @@ describe('e2e SDK: reachability without the live channel', function () {
       'the queued write on the server',
     );
     await waitFor(() => c.state === 'idle', 'idle');
+
+    // Online and idle: no probe goes (many probe intervals of at most 300 ms pass).
+    const idle = counted.sent();
+    await new Promise((r) => setTimeout(r, 1_500));
+    expect(counted.sent(), 'requests while online and idle').to.equal(idle);
+
+    // A second loss is found out and ended the same way.
+    await proxy.cut();
+    await c.rest('GET', '/api/lists').catch(() => undefined);
+    expect(c.online).to.equal(false);
+    await proxy.restore();
+    await waitFor(() => c.online, 'online again after the second loss');
   });
 
   it('a stopped client sends no probe, and starts reachable again', async () => {

@@ -55,3 +55,21 @@ describe('e2e SDK: the session kept fresh while replicating', function () {
     expect(c.auth.session).to.not.equal(null);
   });
 });
+
+describe('e2e SDK: the refresh ahead comes when it is due, not sooner', function () {
+  this.timeout(60_000);
+  const sdk = sdkSuite({ ACCESS_TOKEN_TTL: '8s' });
+
+  it('each token of a replicating client is refreshed at three quarters of its lifetime (the server’s iat shows when)', async () => {
+    const family = await makeFamily(sdk.app);
+    const sessions: (Session | null)[] = [];
+    const c = sdk.track(await signedInClient(sdk.app, family.admin, { onSession: (s) => sessions.push(s) }));
+    await c.start();
+    await waitFor(() => sessions.length >= 3, 'two refreshes ahead', 30_000);
+    const [first, second, third] = sessions.map((s) => tokenTimes(s!.accessToken)!);
+    // 8 s tokens: due 2 s before expiry, i.e. 6 s after issue (iat counts whole seconds).
+    expect(second!.issuedAt - first!.issuedAt).to.be.at.least(5_000);
+    expect(third!.issuedAt - second!.issuedAt).to.be.at.least(5_000);
+    expect(second!.issuedAt, 'before the first token expired').to.be.at.most(first!.expiresAt);
+  });
+});
