@@ -48,6 +48,7 @@ const SDK_CLIENT_TESTS = [
     'session-refresh',
     'list-joins',
     'account-client',
+    'rest-calls',
   ].map((f) => `test/e2e/sdk/${f}.test.ts`),
 ];
 
