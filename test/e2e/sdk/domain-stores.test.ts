@@ -4,7 +4,7 @@
 // lose it, their items lose its sections); after sync the device shows what REST answers.
 import { expect } from 'chai';
 import { firstValueFrom, filter } from 'rxjs';
-import { makeFamily } from '../../helpers/factories.js';
+import { makeFamily, makeMember } from '../../helpers/factories.js';
 import { rejection, restAs, sdkSuite, signedInClient } from './helpers.js';
 
 describe('e2e SDK: stores and a list’s store, offline', function () {
@@ -147,5 +147,29 @@ describe('e2e SDK: stores and a list’s store, offline', function () {
     expect(server.sections.map((s) => s.id)).to.deep.equal(reversed);
     const detail = await firstValueFrom(c.lists.detail$(marketList.id).pipe(filter(Boolean)));
     expect(detail).to.deep.equal(await rest('GET', `/api/lists/${marketList.id}`));
+  });
+
+  it('a member’s section changes are refused, as the server refuses them when pushed, and change nothing', async () => {
+    const family = await makeFamily(sdk.app);
+    const member = await makeMember(sdk.app, family);
+    const c = sdk.track(await signedInClient(sdk.app, member));
+    const store = await c.stores.create({ name: 'Market' });
+    const sections = await c.db.sections.find({ selector: { storeId: store.id } }).exec();
+    const ids = sections.map((s) => s.id);
+
+    for (const call of [
+      c.sections.add(store.id, { name: 'Flowers' }),
+      c.sections.rename(store.id, ids[0]!, 'Fruit'),
+      c.sections.reorder(store.id, [...ids].reverse()),
+      c.sections.delete(store.id, ids[0]!),
+    ]) {
+      // The words the server refuses a member's pushed section change with.
+      expect(await rejection(call)).to.include({
+        code: 'forbidden',
+        message: 'Only a family admin can change store sections',
+      });
+    }
+    const after = await c.db.sections.find({ selector: { storeId: store.id } }).exec();
+    expect(after.map((s) => s.toJSON())).to.deep.equal(sections.map((s) => s.toJSON()));
   });
 });
