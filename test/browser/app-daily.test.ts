@@ -225,6 +225,27 @@ describe('web app: the daily loop', function () {
     const liter = (await api<{ id: string; code: string | null }[]>('/api/units')).find((u) => u.code === 'liter')!;
     expect(added).to.include({ name: 'Milk', quantity: 2, unitOfMeasureId: liter.id });
     expect(server.groups[0]!.name).to.equal('Dairy & Eggs');
+
+    // More than a handful: the region shows the server's default answer, in its order.
+    const other = await request<{ id: string }>(app, 'POST', '/api/lists', { token, body: { name: 'Pantry run' } });
+    expect(other.status).to.equal(201);
+    for (let n = 1; n <= 12; n++) {
+      for (let times = 0; times < (n % 3) + 1; times++) {
+        const r = await request(app, 'POST', `/api/lists/${other.body.id}/items`, {
+          token,
+          body: { name: `Staple ${n}` },
+        });
+        expect(r.status).to.equal(201);
+      }
+    }
+    const expected = (await api<{ name: string }[]>(`/api/lists/${nextList}/suggestions`)).map((s) => `Add ${s.name}`);
+    expect(expected.length).to.be.greaterThan(8);
+    await waitUntil(async () => (await suggestions.getByRole('button').count()) === expected.length);
+    expect(
+      await suggestions
+        .getByRole('button')
+        .evaluateAll((bs) => bs.map((b) => b.getAttribute('aria-label') ?? b.textContent)),
+    ).to.deep.equal(expected);
   });
 
   it('copies a recipe for 4 for 8 people, combined with the milk already on the list', async () => {

@@ -27,9 +27,6 @@ const RESTORE_BATCH = 500;
  *  rendered once that first frame is painted (docs/web.md "Long lists"). */
 const FIRST_ROWS = 100;
 
-/** Suggestions shown at most (the most frequent first). */
-const SUGGESTIONS_SHOWN = 8;
-
 export function ListPage({ client, params }: PageProps) {
   const d = domain(client);
   const listId = params.listId!;
@@ -389,11 +386,7 @@ function AddItem({
  */
 function Suggestions({ client, listId, units }: { client: PageProps['client']; listId: string; units: Unit[] }) {
   const d = domain(client);
-  const suggestions = useObservable<Suggestion[]>(
-    () => d.lists.suggestions$(listId, { limit: SUGGESTIONS_SHOWN }),
-    [client, listId],
-    [],
-  );
+  const suggestions = useObservable<Suggestion[]>(() => d.lists.suggestions$(listId), [client, listId], []);
   const { error, run } = useAction();
   if (suggestions.length === 0) return null;
   return (
