@@ -65,6 +65,8 @@ export const FOLDERS = {
       ),
       // Lists, items, stores and the section memory, each call and its refusals.
       ...['domain-stores', 'domain-lists', 'domain-items'].map((f) => `test/e2e/sdk/${f}.test.ts`),
+      // Catalog ids, search bounds, product edits and deletes; recipes, ingredients and their refusals.
+      ...['domain-catalog', 'domain-recipes'].map((f) => `test/e2e/sdk/${f}.test.ts`),
     ],
   },
   'sdk-client': { mutate: [`${SDK}/client/**/*.ts`], spec: SDK_CLIENT_TESTS },

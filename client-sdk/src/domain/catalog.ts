@@ -69,7 +69,8 @@ const sameAsBase = (values: Pick<ProductBase, 'name' | 'unitCategoryFlags' | 'ca
   values.category === base.category;
 
 /** A create's client-chosen id: the family doc of that id (the create is a re-send), or null
- *  when the id is free; an id a global doc or the other catalog holds is refused. */
+ *  when the id is free; an id a global doc of the same catalog holds is refused. Products and
+ *  units are two id spaces, as on the server (a unit's id is free for a product). */
 async function knownFamilyDoc<C extends 'products' | 'units'>(
   ctx: DomainContext,
   name: C,
@@ -78,8 +79,7 @@ async function knownFamilyDoc<C extends 'products' | 'units'>(
   if (!id) return null;
   const existing = await findDoc(ctx, name, id);
   if (existing?.kind === 'family') return plain(existing);
-  if (existing || (await findDoc(ctx, name === 'products' ? 'units' : 'products', id)))
-    throw invalidField('id', CATALOG_REFUSALS.idTaken.message);
+  if (existing) throw invalidField('id', CATALOG_REFUSALS.idTaken.message);
   return null;
 }
 
