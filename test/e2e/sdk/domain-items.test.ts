@@ -9,7 +9,7 @@ import { firstValueFrom, filter } from 'rxjs';
 import { makeFamily, makeMember } from '../../helpers/factories.js';
 import { insertGlobalProductRow } from '../../helpers/versioned.js';
 import type { FamilyClient } from '@family-shopping/client';
-import { rejection, restAs, sdkSuite, signedInClient } from './helpers.js';
+import { rejection, restAs, sdkSuite, signedInClient, syncThenOffline } from './helpers.js';
 
 describe('e2e SDK: items offline', function () {
   this.timeout(90_000);
@@ -23,9 +23,7 @@ describe('e2e SDK: items offline', function () {
     const family = await makeFamily(sdk.app);
     const rest = restAs(sdk.app, family.admin.token);
     const c = sdk.track(await signedInClient(sdk.app, family.admin));
-    await c.start();
-    await c.awaitInSync();
-    await c.stop(); // offline from here on
+    await syncThenOffline(c); // offline from here on
 
     const store = await c.stores.create({ name: 'Corner shop' });
     const [produce, bakery, , dairy] = await sectionsOf(c, store.id);
@@ -63,9 +61,7 @@ describe('e2e SDK: items offline', function () {
     const family = await makeFamily(sdk.app);
     const globalId = await insertGlobalProductRow(sdk.app, { name: `Global bread ${crypto.randomUUID()}` });
     const c = sdk.track(await signedInClient(sdk.app, family.admin));
-    await c.start();
-    await c.awaitInSync();
-    await c.stop();
+    await syncThenOffline(c);
     const global = await c.db.products.findOne(globalId).exec();
     expect(global, 'the global product').to.not.equal(null);
 
@@ -146,9 +142,7 @@ describe('e2e SDK: items offline', function () {
     const family = await makeFamily(sdk.app);
     const globalId = await insertGlobalProductRow(sdk.app, { name: `Global jam ${crypto.randomUUID()}` });
     const c = sdk.track(await signedInClient(sdk.app, family.admin));
-    await c.start();
-    await c.awaitInSync();
-    await c.stop();
+    await syncThenOffline(c);
     const globalUnit = await c.db.units.findOne({ selector: { kind: 'global' } }).exec();
     const globalProduct = await c.db.products.findOne(globalId).exec();
     expect(globalUnit && globalProduct, 'the global catalog').to.not.equal(null);

@@ -6,7 +6,7 @@ import { expect } from 'chai';
 import { firstValueFrom, filter } from 'rxjs';
 import { makeFamily } from '../../helpers/factories.js';
 import type { FamilyClient, ListDetail } from '@family-shopping/client';
-import { rejection, restAs, sdkSuite, signedInClient, waitFor } from './helpers.js';
+import { rejection, restAs, sdkSuite, signedInClient, waitFor, syncThenOffline } from './helpers.js';
 
 describe('e2e SDK: lists offline', function () {
   this.timeout(90_000);
@@ -21,9 +21,7 @@ describe('e2e SDK: lists offline', function () {
     const family = await makeFamily(sdk.app);
     const rest = restAs(sdk.app, family.admin.token);
     const c = sdk.track(await signedInClient(sdk.app, family.admin));
-    await c.start();
-    await c.awaitInSync();
-    await c.stop(); // offline from here on
+    await syncThenOffline(c); // offline from here on
 
     const corner = await c.stores.create({ name: 'Corner shop' });
     const [produce, bakery] = await sectionsOf(c, corner.id);

@@ -5,7 +5,7 @@
 import { expect } from 'chai';
 import { firstValueFrom, filter } from 'rxjs';
 import { makeFamily, makeMember } from '../../helpers/factories.js';
-import { rejection, restAs, sdkSuite, signedInClient } from './helpers.js';
+import { rejection, restAs, sdkSuite, signedInClient, syncThenOffline } from './helpers.js';
 
 describe('e2e SDK: stores and a list’s store, offline', function () {
   this.timeout(90_000);
@@ -15,9 +15,7 @@ describe('e2e SDK: stores and a list’s store, offline', function () {
     const family = await makeFamily(sdk.app);
     const rest = restAs(sdk.app, family.admin.token);
     const c = sdk.track(await signedInClient(sdk.app, family.admin));
-    await c.start();
-    await c.awaitInSync();
-    await c.stop(); // offline from here on
+    await syncThenOffline(c); // offline from here on
 
     const corner = await c.stores.create({ name: 'Corner shop' });
     const market = await c.stores.create({ name: 'Market' });
@@ -82,9 +80,7 @@ describe('e2e SDK: stores and a list’s store, offline', function () {
     const market = await c.stores.create({ name: 'Market' });
     const other = await c.stores.create({ name: 'Bakery' });
     // The stores reach the server before their sections change offline.
-    await c.start();
-    await c.awaitInSync();
-    await c.stop();
+    await syncThenOffline(c);
     // A change of letter case alone is no clash with the store itself; another's name is.
     expect((await c.stores.update(market.id, { name: 'MARKET' })).name).to.equal('MARKET');
     expect((await rejection(c.stores.update(market.id, { name: 'corner shop' }))).errors).to.deep.equal([

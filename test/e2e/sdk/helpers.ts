@@ -180,3 +180,11 @@ export async function rejection(p: Promise<unknown>): Promise<FamilyClientError>
   }
   throw new Error('expected a rejection');
 }
+
+/** The client started until it is in sync with the server, then stopped: offline from then on,
+ *  with the family's data as the server had it. */
+export async function syncThenOffline(client: FamilyClient): Promise<void> {
+  await client.start();
+  await client.awaitInSync();
+  await client.stop();
+}
