@@ -58,7 +58,8 @@ export async function problemFrom(res: Response): Promise<FamilyApiError> {
   return new FamilyApiError(
     res.status,
     str(body.code) ?? `http_${res.status}`,
-    str(body.title) ?? res.statusText ?? `HTTP ${res.status}`,
+    // HTTP/2 answers (and some proxies) carry no status text: '' is none too.
+    str(body.title) ?? (res.statusText || `HTTP ${res.status}`),
     str(body.detail),
     Array.isArray(body.errors) ? (body.errors as ProblemFieldError[]) : undefined,
     str(body.type),
@@ -70,7 +71,9 @@ export async function problemFrom(res: Response): Promise<FamilyApiError> {
 export function retryAfterMs(value: string | null, now = Date.now()): number | undefined {
   if (!value) return undefined;
   const v = value.trim();
-  const ms = /^\d+$/.test(v) ? Number(v) * 1000 : Date.parse(v) - now;
+  // An HTTP date names its day and month; anything else that is not whole seconds ("1.5",
+  // "-5", which Date.parse would read as years) is not a Retry-After.
+  const ms = /^\d+$/.test(v) ? Number(v) * 1000 : /[a-z]/i.test(v) ? Date.parse(v) - now : NaN;
   return Number.isFinite(ms) ? Math.min(Math.max(ms, 0), 3_600_000) : undefined;
 }
 

@@ -56,6 +56,13 @@ describe('SDK: errors from answers', () => {
     expect(odd.title).to.be.a('string');
   });
 
+  it('an answer without a status text (HTTP/2) is titled by its status', async () => {
+    const err = await problemFrom(new Response('', { status: 502 }));
+    expect(err).to.include({ status: 502, code: 'http_502', title: 'HTTP 502' });
+    const titled = await problemFrom(problem(409, { code: 'conflict', title: 'Conflict here' }));
+    expect(titled.title).to.equal('Conflict here');
+  });
+
   it('a body that cannot be read keeps the status only', async () => {
     const res = new Response(
       new ReadableStream({
@@ -84,7 +91,8 @@ describe('SDK: errors from answers', () => {
     expect(retryAfterMs('Sat, 28 Nov 2026 09:00:00 GMT', now)).to.equal(0);
     expect(retryAfterMs('86400', now)).to.equal(3_600_000);
     expect(retryAfterMs('3599', now)).to.equal(3_599_000);
-    for (const none of [null, '', 'soon', '1.5s']) expect(retryAfterMs(none, now), String(none)).to.equal(undefined);
+    for (const none of [null, '', 'soon', '1.5', '-5', '12 s'])
+      expect(retryAfterMs(none, now), String(none)).to.equal(undefined);
     // now defaults to this device's clock
     const inAMinute = new Date(Date.now() + 60_000).toUTCString();
     expect(retryAfterMs(inAMinute)).to.be.within(58_000, 60_000);
