@@ -6,19 +6,8 @@ import { expect } from 'chai';
 import crypto from 'node:crypto';
 import { createAccountClient, FamilyApiError, type Session } from '@family-shopping/client/auth';
 import { makeFamily } from '../../helpers/factories.js';
-import { fetchAs, sdkSuite } from './helpers.js';
+import { apiError, fetchAs, sdkSuite } from './helpers.js';
 import { startSilentProxy } from './silent-proxy.js';
-
-/** The error `p` was refused with; fails when it resolves. */
-async function apiError(p: Promise<unknown>): Promise<FamilyApiError> {
-  try {
-    await p;
-  } catch (err) {
-    expect(err).to.be.instanceOf(FamilyApiError);
-    return err as FamilyApiError;
-  }
-  throw new Error('expected a FamilyApiError');
-}
 
 describe('e2e SDK: the account client (sign-in page)', function () {
   this.timeout(60_000);

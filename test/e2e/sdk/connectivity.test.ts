@@ -5,9 +5,9 @@
 //   queued meanwhile then goes at once instead of after its retry wait;
 // - a stopped client sends no probe.
 import { expect } from 'chai';
-import { makeFamily } from '../../helpers/factories.js';
+import { makeFamily, type TestUser } from '../../helpers/factories.js';
 import { FamilyApiError, newDoc, type FetchLike } from '@family-shopping/client';
-import { fetchAs, restAs, sdkSuite, signedInClient, waitFor } from './helpers.js';
+import { fetchAs, restAs, sdkSuite, signedInClient, waitFor, type ClientOptions } from './helpers.js';
 import { startProxy } from './proxy.js';
 
 /** A fetch that counts what the client sends. */
@@ -27,21 +27,25 @@ describe('e2e SDK: reachability without the live channel', function () {
   this.timeout(60_000);
   const sdk = sdkSuite();
 
+  /** A signed-in client without the live channel behind a cuttable proxy, counting its requests. */
+  async function behindProxy(user: TestUser, options: ClientOptions) {
+    const proxy = sdk.track(await startProxy(sdk.app));
+    const counted = countingFetch();
+    const c = sdk.track(
+      await signedInClient({ url: proxy.url }, user, { realtime: false, fetch: counted.fetch, ...options }),
+    );
+    return { proxy, counted, c };
+  }
+
   it('a failed request turns online false; the probe finds the server again and a queued write goes unasked', async () => {
     const family = await makeFamily(sdk.app);
     const rest = restAs(sdk.app, family.admin.token);
     const list = await rest('POST', '/api/lists', { name: 'Probe' });
-    const proxy = sdk.track(await startProxy(sdk.app));
-    const counted = countingFetch();
-    const c = sdk.track(
-      await signedInClient({ url: proxy.url }, family.admin, {
-        realtime: false,
-        fetch: counted.fetch,
-        // RxDB's own retry would come long after the deadline below: only a wakeup sends the write.
-        retryTime: 600_000,
-        backoff: { baseMs: 20, maxMs: 300 },
-      }),
-    );
+    // RxDB's own retry would come long after the deadline below: only a wakeup sends the write.
+    const { proxy, counted, c } = await behindProxy(family.admin, {
+      retryTime: 600_000,
+      backoff: { baseMs: 20, maxMs: 300 },
+    });
     await c.start();
     await c.awaitInSync();
     expect(c.online).to.equal(true);
@@ -84,15 +88,7 @@ describe('e2e SDK: reachability without the live channel', function () {
 
   it('a stopped client sends no probe, and starts reachable again', async () => {
     const family = await makeFamily(sdk.app);
-    const proxy = sdk.track(await startProxy(sdk.app));
-    const counted = countingFetch();
-    const c = sdk.track(
-      await signedInClient({ url: proxy.url }, family.admin, {
-        realtime: false,
-        fetch: counted.fetch,
-        backoff: { baseMs: 20, maxMs: 100 },
-      }),
-    );
+    const { proxy, counted, c } = await behindProxy(family.admin, { backoff: { baseMs: 20, maxMs: 100 } });
     await c.start();
     await c.awaitInSync();
     await proxy.cut();

@@ -10,6 +10,7 @@ import type { RunningServer } from '../../../server/server.js';
 import type { TestUser } from '../../helpers/factories.js';
 import {
   createFamilyClient,
+  FamilyApiError,
   FamilyClientError,
   type FamilyClient,
   type FamilyClientEvent,
@@ -168,6 +169,17 @@ export function sdkSuite(envOverrides: Record<string, string> = {}): SdkSuite {
       return resource;
     },
   };
+}
+
+/** The FamilyApiError `p` was refused with (a server's answer, or `network_error`); fails when it resolves. */
+export async function apiError(p: Promise<unknown>): Promise<FamilyApiError> {
+  try {
+    await p;
+  } catch (err) {
+    expect(err).to.be.instanceOf(FamilyApiError);
+    return err as FamilyApiError;
+  }
+  throw new Error('expected a FamilyApiError');
 }
 
 /** The error a domain call was refused with offline (a `FamilyClientError`); fails when it resolves. */

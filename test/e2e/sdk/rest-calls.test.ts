@@ -3,19 +3,8 @@
 // request at all without a session.
 import { expect } from 'chai';
 import { makeFamily } from '../../helpers/factories.js';
-import { FamilyApiError, type FetchLike } from '@family-shopping/client';
-import { fetchAs, loginSession, newClient, restAs, sdkSuite } from './helpers.js';
-
-/** The error `p` was refused with; fails when it resolves. */
-async function apiError(p: Promise<unknown>): Promise<FamilyApiError> {
-  try {
-    await p;
-  } catch (err) {
-    expect(err).to.be.instanceOf(FamilyApiError);
-    return err as FamilyApiError;
-  }
-  throw new Error('expected a FamilyApiError');
-}
+import type { FetchLike } from '@family-shopping/client';
+import { apiError, fetchAs, loginSession, newClient, restAs, sdkSuite } from './helpers.js';
 
 describe('e2e SDK: client.rest', function () {
   this.timeout(60_000);
