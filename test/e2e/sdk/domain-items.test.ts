@@ -74,6 +74,10 @@ describe('e2e SDK: items offline', function () {
     await c.items.add(list.id, { familyProductId: own.id, sectionId: dairy!.id });
     const again = await c.items.add(list.id, { productId: global!.id });
     expect(again).to.include({ name: global!.name, sectionId: bakery!.id });
+    // An item without a section linked to the global product takes its remembered section.
+    const rolls = await c.items.add(list.id, { name: 'Rolls' });
+    const linked = await c.items.update(list.id, rolls.id, { productId: global!.id });
+    expect(linked).to.include({ name: 'Rolls', productId: global!.id, sectionId: bakery!.id });
   });
 
   it('remove and restore: again is unchanged, many at once all or nothing, other lists’ items not found', async () => {
