@@ -9,7 +9,10 @@ import { recordEvents, restAs, sdkSuite, signedInClient, waitFor } from './helpe
 import { startProxy } from './proxy.js';
 
 const answers = (events: FamilyClientEvent[], type: string, listId: string) =>
-  events.filter((e) => e.type === 'frame' && e.frame.type === type && e.frame.requestId === `join:${listId}`).length;
+  events.filter(
+    (e) =>
+      e.type === 'frame' && e.frame.type === type && (e.frame as { requestId?: string }).requestId === `join:${listId}`,
+  ).length;
 
 describe('e2e SDK: the lists the live channel joins', function () {
   this.timeout(60_000);

@@ -35,7 +35,7 @@ describe('SDK: newDoc', () => {
     const at = '2026-01-01T00:00:00.000Z';
     const named = { id: 'fixed-id', listId: 'l', name: '', quantity: 0, checked: true, createdAt: at, updatedAt: at };
     expect(newDoc('items', named)).to.include(named);
-    expect(newDoc('units', { name: 'Crate', abbreviation: 'cr', category: 'count', kind: 'family' })).to.include({
+    expect(newDoc('units', { name: 'Crate', abbreviation: 'cr', category: 'Count', kind: 'family' })).to.include({
       code: null,
       kind: 'family',
     });
@@ -43,7 +43,7 @@ describe('SDK: newDoc', () => {
 
   it('a field without an empty value must be named', () => {
     expect(() => newDoc('lists', {})).to.throw(TypeError, 'newDoc(lists): name is required');
-    expect(() => newDoc('units', { name: 'Crate', category: 'count' })).to.throw(
+    expect(() => newDoc('units', { name: 'Crate', category: 'Count' })).to.throw(
       TypeError,
       'newDoc(units): abbreviation is required',
     );
