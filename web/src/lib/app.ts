@@ -2,7 +2,7 @@
  * The one FamilyClient of the signed-in shell (loaded with it, after sign-in: the public pages
  * carry none of this), its status and sign-out. The session lives in lib/session.ts (kept in
  * localStorage; the SDK hands every rotated refresh token to `onSession`). The local database
- * is the SDK's default in a browser, IndexedDB (RxDB's Dexie storage), so lists open with no
+ * is in IndexedDB (RxDB's Dexie storage, run in a worker: lib/storage.ts), so lists open with no
  * signal after the first load.
  */
 import { createFamilyClient, FamilyClientError, type FamilyClient, type Session } from '@family-shopping/client';
@@ -15,11 +15,13 @@ import {
   of,
   startWith,
   distinctUntilChanged,
+  switchMap,
+  timer,
   type Observable,
 } from 'rxjs';
-import { getRxStorageDexie } from 'rxdb/plugins/storage-dexie';
 import { dropPendingChoice, savePendingChoice } from './language.ts';
 import { notice$, onSession, rememberLocale, session$, setClientAuth } from './session.ts';
+import { localDatabaseStorage } from './storage.ts';
 
 export { rememberLocale };
 
@@ -35,19 +37,21 @@ if (typeof window !== 'undefined') {
   });
 }
 
+// A kept session: the storage's worker starts loading with the shell, before the first render.
+if (typeof window !== 'undefined' && session$.value) void localDatabaseStorage();
+
 function use(client: FamilyClient | null): void {
   client$.next(client);
   setClientAuth(client?.auth ?? null);
 }
 
 async function open(session: Session | null): Promise<FamilyClient> {
-  // The SDK's default in a browser (IndexedDB through Dexie), named here so that its code comes
-  // with the shell's chunk, in parallel, rather than imported after the shell has started.
+  // IndexedDB through Dexie, in a worker where the browser has one (lib/storage.ts).
   const client = await createFamilyClient({
     baseUrl: location.origin,
     session,
     onSession,
-    storage: getRxStorageDexie(),
+    storage: await localDatabaseStorage(),
   });
   client.on('removed', () => {
     notice$.next('notice.removed');
@@ -168,10 +172,27 @@ export interface SyncStatus {
   pending: number;
 }
 
+/** How long the SDK may say "offline" with the browser's network up before the status bar says
+ *  so: while the app opens, the SDK counts itself offline until its live channel is up (a
+ *  moment), which is not "the server cannot be reached". The browser's own "offline" shows at once. */
+const OFFLINE_GRACE_MS = 2_000;
+
 /** Offline while the server cannot be reached; the number of local changes not yet sent. */
 export function status$(c: FamilyClient): Observable<SyncStatus> {
-  return combineLatest([c.state$, navigatorOnline$, c.pending$.pipe(startWith(0))]).pipe(
-    map(([state, netUp, pending]) => ({ offline: !netUp || state === 'offline', pending })),
+  const unreachable$ = c.state$.pipe(
+    map((state) => state === 'offline'),
+    distinctUntilChanged(),
+    switchMap((off) =>
+      off
+        ? timer(OFFLINE_GRACE_MS).pipe(
+            map(() => true),
+            startWith(false),
+          )
+        : of(false),
+    ),
+  );
+  return combineLatest([unreachable$, navigatorOnline$, c.pending$.pipe(startWith(0))]).pipe(
+    map(([unreachable, netUp, pending]) => ({ offline: !netUp || unreachable, pending })),
     distinctUntilChanged((a, b) => a.offline === b.offline && a.pending === b.pending),
   );
 }
