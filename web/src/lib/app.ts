@@ -2,7 +2,7 @@
  * The one FamilyClient of the signed-in shell (loaded with it, after sign-in: the public pages
  * carry none of this), its status and sign-out. The session lives in lib/session.ts (kept in
  * localStorage; the SDK hands every rotated refresh token to `onSession`). The local database
- * is in IndexedDB (RxDB's Dexie storage, run in a worker: lib/storage.ts), so lists open with no
+ * is the SDK's default in a browser, IndexedDB (RxDB's Dexie storage), so lists open with no
  * signal after the first load.
  */
 import { createFamilyClient, FamilyClientError, type FamilyClient, type Session } from '@family-shopping/client';
@@ -19,9 +19,9 @@ import {
   timer,
   type Observable,
 } from 'rxjs';
+import { getRxStorageDexie } from 'rxdb/plugins/storage-dexie';
 import { dropPendingChoice, savePendingChoice } from './language.ts';
 import { notice$, onSession, rememberLocale, session$, setClientAuth } from './session.ts';
-import { localDatabaseStorage } from './storage.ts';
 
 export { rememberLocale };
 
@@ -37,21 +37,19 @@ if (typeof window !== 'undefined') {
   });
 }
 
-// A kept session: the storage's worker starts loading with the shell, before the first render.
-if (typeof window !== 'undefined' && session$.value) void localDatabaseStorage();
-
 function use(client: FamilyClient | null): void {
   client$.next(client);
   setClientAuth(client?.auth ?? null);
 }
 
 async function open(session: Session | null): Promise<FamilyClient> {
-  // IndexedDB through Dexie, in a worker where the browser has one (lib/storage.ts).
+  // The SDK's default in a browser (IndexedDB through Dexie), named here so that its code comes
+  // with the shell's chunk, in parallel, rather than imported after the shell has started.
   const client = await createFamilyClient({
     baseUrl: location.origin,
     session,
     onSession,
-    storage: await localDatabaseStorage(),
+    storage: getRxStorageDexie(),
   });
   client.on('removed', () => {
     notice$.next('notice.removed');
