@@ -511,7 +511,7 @@ export class Replications {
       // ...unless what they name is not in the local database either (its insert was refused
       // and reverted, or it was deleted): then it will never land, and waiting would hold this
       // collection's replication (RxDB does not pull while a push runs). Such a row is an
-      // orphan: it is reverted (a local tombstone), as a refused row is, and reported.
+      // orphan: it is reverted (a local tombstone), as a refused row is, and reported (see orphans).
       const orphans = await this.orphans(
         c,
         pending.map((r) => r.newDocumentState),
@@ -520,14 +520,18 @@ export class Replications {
         const ids = new Set(orphans.map((d) => d.id));
         conflicts.push(...orphans.map((d) => ({ ...d, _deleted: true }) as Doc<CollectionName>));
         this.config.refused.note(c, ids);
-        this.config.hooks.rejected(
-          c,
-          orphans.map((d) => ({
-            id: d.id,
-            code: 'parent_missing',
-            message: 'It names a record that exists neither here nor on the server',
-          })),
-        );
+        // A deletion loses nothing (its row was never on the server): not reported.
+        const lost = orphans.filter((d) => !d._deleted);
+        if (lost.length > 0) {
+          this.config.hooks.rejected(
+            c,
+            lost.map((d) => ({
+              id: d.id,
+              code: 'parent_missing',
+              message: 'It names a record that exists neither here nor on the server',
+            })),
+          );
+        }
         pending = pending.filter((r) => !ids.has(r.newDocumentState.id));
         if (pending.length === 0) return conflicts;
       }

@@ -275,7 +275,7 @@ async function applyBulk(w: FamilyWrite, push: PushInput): Promise<Pass | null> 
     const current = prefetched.get(row.newDocumentState.id)!;
     const decided = decideRow(collection, row, current, pass.result, push.schema);
     const serverRow = current && 'row' in current ? (current.row ?? null) : null;
-    if (decided) accepted.push({ server: decided.serverDoc, row: serverRow, doc: decided.doc });
+    if (decided && 'doc' in decided) accepted.push({ server: decided.serverDoc, row: serverRow, doc: decided.doc });
   }
   try {
     if (!(await applyItemsInBulk(w, push.ctx, push.actor, accepted))) return null;
@@ -311,7 +311,7 @@ function decideRow(
   current: Current,
   result: PushResult,
   schema: number,
-): { serverDoc: WireDoc | null; doc: WireDoc } | null {
+): { serverDoc: WireDoc | null; doc: WireDoc } | { unknownDeletion: WireDoc } | null {
   const id = raw.newDocumentState.id;
   const reject = (code: ErrorCode, message: string, revert: WireDoc) => {
     result.rejected.push({ id, code, message });
@@ -350,7 +350,7 @@ function decideRow(
     if (stampsOnly && !stampsEqual(collection, doc as never, serverDoc as never)) result.conflicts.push(serverDoc);
     return null;
   }
-  if (!serverDoc && doc._deleted) return null; // deleting what the server never had
+  if (!serverDoc && doc._deleted) return { unknownDeletion: doc }; // deleting what the server never had
   if (serverDoc) {
     const base = assumed?.data as unknown as WireDoc | undefined;
     if (serverDoc._deleted || !base || !docsEqual(collection, base as never, serverDoc as never)) {
@@ -377,6 +377,19 @@ async function pushRow(
   docs.delete(id);
   const decided = decideRow(collection, raw, current, result, push.schema);
   if (!decided) return;
+  if ('unknownDeletion' in decided) {
+    // Nothing to delete, unless the record it belongs to has not been pushed yet: the server
+    // may make this very row when that record lands (a new store's default sections, same
+    // ids), so the deletion waits for it (parent_missing) instead of being lost.
+    if (await referencesNotYetPushed(w.trx, collection, decided.unknownDeletion)) {
+      result.rejected.push({
+        id,
+        code: 'parent_missing',
+        message: 'Its parent does not exist yet; retry after it is pushed',
+      });
+    }
+    return;
+  }
   const { serverDoc, doc } = decided;
   const reject = (code: ErrorCode, message: string, revert: WireDoc) => {
     result.rejected.push({ id, code, message });
