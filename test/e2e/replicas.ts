@@ -2,8 +2,9 @@
 // schemas, RxDB's own replication plugin speaking our pull/push endpoints, and the SDK's conflict
 // handler (`conflictHandlerFor`: docsEqual as isEqual, mergeDoc as resolve, refused rows reverted).
 import crypto from 'node:crypto';
-import { createRxDatabase, type RxCollection, type RxDatabase, type RxConflictHandler } from 'rxdb';
+import { addRxPlugin, createRxDatabase, type RxCollection, type RxDatabase, type RxConflictHandler } from 'rxdb';
 import { getRxStorageMemory } from 'rxdb/plugins/storage-memory';
+import { RxDBMigrationSchemaPlugin } from 'rxdb/plugins/migration-schema';
 import { replicateRxCollection, type RxReplicationState } from 'rxdb/plugins/replication';
 import {
   conflictHandlerFor,
@@ -47,6 +48,9 @@ export async function openReplica(
   COLLECTIONS: ReplicaCollections[] = DEFAULT_COLLECTIONS,
 ): Promise<Replica> {
   const refused = new RefusedRows();
+  // The schemas are past version 0: RxDB asks for its migration plugin (the SDK adds it too,
+  // so the file passed only when an SDK test had run before it).
+  addRxPlugin(RxDBMigrationSchemaPlugin);
   const db = await createRxDatabase({
     name: `${name}-${crypto.randomUUID().slice(0, 8)}`,
     storage: getRxStorageMemory(),
