@@ -511,7 +511,8 @@ export class Replications {
       // ...unless what they name is not in the local database either (its insert was refused
       // and reverted, or it was deleted): then it will never land, and waiting would hold this
       // collection's replication (RxDB does not pull while a push runs). Such a row is an
-      // orphan: it is reverted (a local tombstone), as a refused row is, and reported (see orphans).
+      // orphan: it is reverted (a local tombstone), as a refused row is, and reported (a deletion
+      // is not: below).
       const orphans = await this.orphans(
         c,
         pending.map((r) => r.newDocumentState),
