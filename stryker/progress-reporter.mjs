@@ -30,6 +30,39 @@ class ProgressReporter {
 
 const RESULTS = new Set(['Killed', 'Timeout', 'Survived', 'NoCoverage']);
 
+/**
+ * The results of one file: a progress file (`*.jsonl`, a line a mutant) or Stryker's JSON report
+ * (`*.json`, the mutation-testing-report schema: the per-file runs of stryker.sdk.config.mjs).
+ * Paths are made absolute under the repository (the one the report names, else this one), so that
+ * runs made in different clones and sandboxes meet on the same places.
+ */
+function readResults(file) {
+  const here = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
+  const absolute = (f) => {
+    const m = /(?:^|\/)((?:client-sdk|server|web)\/.*)$/.exec(f);
+    return m ? path.join(here, m[1]) : path.resolve(f);
+  };
+  const text = fs.readFileSync(file, 'utf8');
+  if (!file.endsWith('.json')) {
+    return text
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => JSON.parse(l))
+      .map((r) => ({ ...r, file: absolute(r.file) }));
+  }
+  const report = JSON.parse(text);
+  return Object.entries(report.files).flatMap(([f, { mutants }]) =>
+    mutants.map((m) => ({
+      file: absolute(f),
+      line: m.location.start.line,
+      column: m.location.start.column,
+      mutator: m.mutatorName,
+      replacement: m.replacement,
+      status: m.status,
+    })),
+  );
+}
+
 export const strykerPlugins = [declareClassPlugin(PluginKind.Reporter, 'progress-file', ProgressReporter)];
 export const strykerValidationSchema = {
   properties: { progressFile: { type: 'string', description: 'where progress-file writes' } },
@@ -44,8 +77,7 @@ if (process.argv[1] && path.resolve(process.argv[1]) === new URL(import.meta.url
   const byPlace = new Map();
   for (const file of FILES) {
     const here = new Map();
-    for (const l of fs.readFileSync(file, 'utf8').split('\n').filter(Boolean)) {
-      const r = JSON.parse(l);
+    for (const r of readResults(file)) {
       const key = [r.file, r.line, r.column, r.mutator, r.replacement].join('\u0000');
       here.set(key, [...(here.get(key) ?? []), r]);
     }
@@ -66,6 +98,14 @@ if (process.argv[1] && path.resolve(process.argv[1]) === new URL(import.meta.url
     const file = path.relative(process.cwd(), r.file);
     add(file, r);
     add(`${path.dirname(file)}/ (folder)`, r);
+    // every folder above it, subfolders included: the SDK's score as a whole
+    for (
+      let dir = path.dirname(path.dirname(file));
+      !['.', '/', '..'].includes(path.basename(dir));
+      dir = path.dirname(dir)
+    ) {
+      if (dir.split(path.sep).includes('src')) add(`${dir}/ (all files under it)`, r);
+    }
   }
   for (const [key, c] of [...groups].sort(([a], [b]) => a.localeCompare(b))) {
     const run = c.detected + c.undetected;
