@@ -9,7 +9,7 @@ import { filter, firstValueFrom } from 'rxjs';
 import { QUANTITY_MAX, type FamilyClient } from '@family-shopping/client';
 import { request } from '../../helpers/app.js';
 import { makeFamily } from '../../helpers/factories.js';
-import { rejection, restAs, sdkSuite, signedInClient } from './helpers.js';
+import { rejection, restAs, sdkSuite, signedInClient, syncThenOffline } from './helpers.js';
 
 describe('e2e SDK: recipes and ingredients, offline', function () {
   this.timeout(90_000);
@@ -178,5 +178,35 @@ describe('e2e SDK: recipes and ingredients, offline', function () {
     const detail = await firstValueFrom(c.lists.detail$(list.id).pipe(filter(Boolean)));
     expect(detail).to.deep.equal(await rest('GET', `/api/lists/${list.id}`));
     expect(JSON.stringify(detail)).to.contain('"name":"Flour"').and.contain('"name":"Salt"').and.not.contain('Yeast');
+  });
+
+  it('ingredients at one position and one time follow their ids, on the device as on the server', async () => {
+    const family = await makeFamily(sdk.app);
+    const rest = restAs(sdk.app, family.admin.token);
+    // One REST create: its ingredients share the write's time; three at position 0, given with
+    // their ids out of order, and one before them.
+    const [a, b, c3] = [crypto.randomUUID(), crypto.randomUUID(), crypto.randomUUID()].sort();
+    const recipe = await rest('POST', '/api/recipes', {
+      name: 'Crepes',
+      ingredients: [
+        { id: b, name: 'Flour', position: 0 },
+        { id: c3, name: 'Milk', position: 0 },
+        { id: a, name: 'Eggs', position: 0 },
+      ],
+    });
+    const served = (await rest('GET', `/api/recipes/${recipe.id}`)) as { ingredients: { name: string }[] };
+    expect(served.ingredients.map((i) => i.name)).to.deep.equal(['Eggs', 'Flour', 'Milk']);
+    const list = await rest('POST', '/api/lists', { name: 'Crepes day' });
+
+    const c = sdk.track(await signedInClient(sdk.app, family.admin));
+    await syncThenOffline(c);
+    // Copied offline: in the server's order; an ingredient added after them goes last.
+    const copied = await c.recipes.copyToList(recipe.id, { listId: list.id });
+    expect(copied.items.map((i) => i.name)).to.deep.equal(['Eggs', 'Flour', 'Milk']);
+    expect((await c.ingredients.add(recipe.id, { name: 'Butter' })).position).to.equal(1);
+    await c.start();
+    await c.awaitInSync();
+    const detail = await firstValueFrom(c.lists.detail$(list.id).pipe(filter(Boolean)));
+    expect(detail).to.deep.equal(await rest('GET', `/api/lists/${list.id}`));
   });
 });
