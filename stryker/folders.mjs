@@ -49,6 +49,7 @@ const SDK_CLIENT_TESTS = [
     'list-joins',
     'account-client',
     'rest-calls',
+    'auth-tabs',
   ].map((f) => `test/e2e/sdk/${f}.test.ts`),
 ];
 
