@@ -151,6 +151,17 @@ function tab(bus: Bus, id: string): Tab {
   return t;
 }
 
+/** A bus with tabs started in order: the first leads, the others follow it. */
+async function started(...ids: string[]): Promise<{ bus: Bus; tabs: Tab[] }> {
+  const bus = new Bus();
+  const tabs = ids.map((id) => tab(bus, id));
+  tabs[0]!.leadership.follow();
+  await settle();
+  for (const t of tabs.slice(1)) t.leadership.follow();
+  await settle();
+  return { bus, tabs };
+}
+
 /** `joinList` / `leaveList` as the client calls them: its own joins first, then the leader told. */
 function join(t: Tab, listId: string): void {
   if (t.joins.joinOwn(listId)) t.leadership.joined(listId);
@@ -222,13 +233,10 @@ describe('SDK: tab leadership (client/leadership.ts)', () => {
   });
 
   it('the leader posts its status when it changed only, unless forced', async () => {
-    const bus = new Bus();
-    const a = tab(bus, 'a');
-    const b = tab(bus, 'b');
-    a.leadership.follow();
-    await settle();
-    b.leadership.follow();
-    await settle();
+    const {
+      bus,
+      tabs: [a, b],
+    } = await started('a', 'b');
     const seen = () => b.host.statuses.length;
     const before = seen();
     a.leadership.postStatus();
@@ -249,15 +257,9 @@ describe('SDK: tab leadership (client/leadership.ts)', () => {
   });
 
   it('a follower’s sync() and awaitInSync() run on the leader; its failure reaches the follower', async () => {
-    const bus = new Bus();
-    const a = tab(bus, 'a');
-    const b = tab(bus, 'b');
-    const c = tab(bus, 'c');
-    a.leadership.follow();
-    await settle();
-    b.leadership.follow();
-    c.leadership.follow();
-    await settle();
+    const {
+      tabs: [a, b, c],
+    } = await started('a', 'b', 'c');
     expect(await outcome(b.leadership.ask('sync'))).to.equal('resolved');
     expect(a.host.runs).to.deep.equal(['sync']);
     a.host.answer = () => Promise.reject(new FamilyClientError('closed', 'the server is unreachable'));
@@ -277,13 +279,9 @@ describe('SDK: tab leadership (client/leadership.ts)', () => {
   });
 
   it('a follower that stops fails what it asked with `stopped`; the leader runs nothing for a tab that is gone', async () => {
-    const bus = new Bus();
-    const a = tab(bus, 'a');
-    const b = tab(bus, 'b');
-    a.leadership.follow();
-    await settle();
-    b.leadership.follow();
-    await settle();
+    const {
+      tabs: [a, b],
+    } = await started('a', 'b');
     a.host.answer = () => new Promise<void>(() => undefined); // never answers
     const asked = b.leadership.ask('awaitInSync');
     await settle();
@@ -293,15 +291,10 @@ describe('SDK: tab leadership (client/leadership.ts)', () => {
   });
 
   it('a follower’s joins are the leader’s: joined on its live channel, left when no tab holds the list', async () => {
-    const bus = new Bus();
-    const a = tab(bus, 'a');
-    const b = tab(bus, 'b');
-    const c = tab(bus, 'c');
-    a.leadership.follow();
-    await settle();
-    b.leadership.follow();
-    c.leadership.follow();
-    await settle();
+    const {
+      bus,
+      tabs: [a, b, c],
+    } = await started('a', 'b', 'c');
     join(b, 'L1');
     join(c, 'L1');
     join(b, 'L2');
@@ -342,13 +335,10 @@ describe('SDK: tab leadership (client/leadership.ts)', () => {
   });
 
   it('events the other tabs report too are forwarded by the leader only, with its pull progress', async () => {
-    const bus = new Bus();
-    const a = tab(bus, 'a');
-    const b = tab(bus, 'b');
-    a.leadership.follow();
-    await settle();
-    b.leadership.follow();
-    await settle();
+    const {
+      bus,
+      tabs: [a, b],
+    } = await started('a', 'b');
     const types = ['changed', 'frame', 'rejected', 'error', 'checkpoint_expired', 'removed', 'schema_outdated'];
     for (const type of [...types, 'state', 'session', 'online']) {
       a.leadership.forward({ type } as FamilyClientEvent);
@@ -365,15 +355,9 @@ describe('SDK: tab leadership (client/leadership.ts)', () => {
   });
 
   it('when the leader stops, the next tab leads and the others re-send their joins and open requests to it', async () => {
-    const bus = new Bus();
-    const a = tab(bus, 'a');
-    const b = tab(bus, 'b');
-    const c = tab(bus, 'c');
-    a.leadership.follow();
-    await settle();
-    b.leadership.follow();
-    c.leadership.follow();
-    await settle();
+    const {
+      tabs: [a, b, c],
+    } = await started('a', 'b', 'c');
     join(c, 'L1');
     await settle();
     a.host.answer = () => new Promise<void>(() => undefined); // a stops before it answers
@@ -393,13 +377,9 @@ describe('SDK: tab leadership (client/leadership.ts)', () => {
   });
 
   it('a follower that is granted the lock runs what it asked itself', async () => {
-    const bus = new Bus();
-    const a = tab(bus, 'a');
-    const b = tab(bus, 'b');
-    a.leadership.follow();
-    await settle();
-    b.leadership.follow();
-    await settle();
+    const {
+      tabs: [a, b],
+    } = await started('a', 'b');
     a.host.answer = () => new Promise<void>(() => undefined);
     // b asks; a closes its channel before answering (its tab is gone) and gives up the lock.
     a.leadership.close();
@@ -414,15 +394,9 @@ describe('SDK: tab leadership (client/leadership.ts)', () => {
   });
 
   it('a tab not granted yet gives up its turn when it stops; the lock goes to the next', async () => {
-    const bus = new Bus();
-    const a = tab(bus, 'a');
-    const b = tab(bus, 'b');
-    const c = tab(bus, 'c');
-    a.leadership.follow();
-    await settle();
-    b.leadership.follow();
-    c.leadership.follow();
-    await settle();
+    const {
+      tabs: [a, b, c],
+    } = await started('a', 'b', 'c');
     stop(b);
     stop(a);
     await settle();
