@@ -21,12 +21,12 @@ class PageNetwork {
       add: Object.getOwnPropertyDescriptor(g, 'addEventListener'),
       remove: Object.getOwnPropertyDescriptor(g, 'removeEventListener'),
     };
-    const page = this;
+    const onLine = () => this.onLine;
     Object.defineProperty(g, 'navigator', {
       configurable: true,
       get: () => ({
         get onLine() {
-          return page.onLine;
+          return onLine();
         },
       }),
     });
@@ -70,9 +70,8 @@ class PageNetwork {
 /** A Connectivity whose calls out are counted; `probe` answers as `reach` says. */
 function connectivity(over: Partial<ConnectivityOptions> = {}) {
   const calls = { probes: 0, reconnects: 0, networkBack: 0, changed: 0 };
-  let c!: Connectivity;
   const reach = { next: false };
-  c = new Connectivity({
+  const c: Connectivity = new Connectivity({
     realtime: false,
     backoff: { baseMs: 1, maxMs: 5 },
     probe: async () => {
