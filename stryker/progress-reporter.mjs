@@ -98,12 +98,8 @@ if (process.argv[1] && path.resolve(process.argv[1]) === new URL(import.meta.url
     const file = path.relative(process.cwd(), r.file);
     add(file, r);
     add(`${path.dirname(file)}/ (folder)`, r);
-    // every folder above it, subfolders included: the SDK's score as a whole
-    for (
-      let dir = path.dirname(path.dirname(file));
-      !['.', '/', '..'].includes(path.basename(dir));
-      dir = path.dirname(dir)
-    ) {
+    // every folder it is in, subfolders included: the SDK's score as a whole
+    for (let dir = path.dirname(file); !['.', '/', '..'].includes(path.basename(dir)); dir = path.dirname(dir)) {
       if (dir.split(path.sep).includes('src')) add(`${dir}/ (all files under it)`, r);
     }
   }
