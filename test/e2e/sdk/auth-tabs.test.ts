@@ -81,7 +81,8 @@ describe('e2e SDK: the session shared by tabs (auth.ts)', function () {
     return { auth, changes };
   }
 
-  /** Whether the server still takes this session: its access token, and its refresh token once. */
+  /** Whether the server still takes this session's access token (a reused refresh token would
+   *  have revoked it). */
   async function alive(s: Session | null): Promise<boolean> {
     if (!s) return false;
     const me = await request(sdk.app, 'GET', '/api/me', { token: s.accessToken });

@@ -5,6 +5,7 @@
 // (sdk-network-back) the same events in Chromium.
 import { expect } from 'chai';
 import { Connectivity, type ConnectivityOptions } from '../../../client-sdk/src/client/connectivity.js';
+import { waitFor } from '../../helpers/wait.js';
 
 type Listener = () => void;
 
@@ -86,14 +87,6 @@ function connectivity(over: Partial<ConnectivityOptions> = {}) {
   return { c, calls, reach };
 }
 
-const until = async (cond: () => boolean, ms = 5_000) => {
-  const end = Date.now() + ms;
-  while (!cond()) {
-    if (Date.now() > end) throw new Error('condition not met in time');
-    await new Promise((r) => setTimeout(r, 2));
-  }
-};
-
 describe('SDK: connectivity with a page’s network events (client/connectivity.ts)', () => {
   const page = new PageNetwork();
   beforeEach(() => {
@@ -133,9 +126,9 @@ describe('SDK: connectivity with a page’s network events (client/connectivity.
     page.fire('offline');
     expect(c.online).to.equal(false);
     expect(calls.changed).to.equal(1);
-    await until(() => calls.probes >= 2);
+    await waitFor(() => calls.probes >= 2, 'a second probe', 5_000);
     reach.next = true;
-    await until(() => c.online);
+    await waitFor(() => c.online, 'online again', 5_000);
     expect(calls.changed).to.equal(2);
     c.stop();
   });
