@@ -36,7 +36,7 @@ const RESULTS = new Set(['Killed', 'Timeout', 'Survived', 'NoCoverage']);
  * Paths are made absolute under the repository (the one the report names, else this one), so that
  * runs made in different clones and sandboxes meet on the same places.
  */
-function readResults(file) {
+export function readResults(file) {
   const here = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
   const absolute = (f) => {
     const m = /(?:^|\/)((?:client-sdk|server|web)\/.*)$/.exec(f);

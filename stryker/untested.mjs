@@ -5,6 +5,7 @@
 // (stryker/progress-reporter.mjs) merges both runs.
 import fs from 'node:fs';
 import path from 'node:path';
+import { readResults } from './progress-reporter.mjs';
 
 const [files, ...progress] = process.argv.slice(2);
 if (!files || progress.length === 0) {
@@ -14,13 +15,12 @@ if (!files || progress.length === 0) {
 const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
 const tested = new Map();
 for (const p of progress) {
-  for (const l of fs.readFileSync(p, 'utf8').split('\n').filter(Boolean)) {
-    const r = JSON.parse(l);
-    const m = /(?:^|\/)((?:client-sdk|server)\/.*)$/.exec(r.file);
-    if (!m || ['Pending', 'Ignored'].includes(r.status)) continue;
-    const lines = tested.get(m[1]) ?? new Set();
+  for (const r of readResults(p)) {
+    if (['Pending', 'Ignored'].includes(r.status)) continue;
+    const file = path.relative(root, r.file);
+    const lines = tested.get(file) ?? new Set();
     lines.add(r.line);
-    tested.set(m[1], lines);
+    tested.set(file, lines);
   }
 }
 const ranges = [];
