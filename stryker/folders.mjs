@@ -78,8 +78,29 @@ export const FOLDERS = {
 // of server/ itself), against its unit and integration tests and the replication end-to-end test,
 // which start the app in this process (test/helpers/app.ts).
 const SERVER_TESTS = ['test/unit/server/**/*.test.ts', 'test/integration/**/*.test.ts', 'test/e2e/replication.test.ts'];
+// Folders whose callers are known, scoped to the tests that reach them (the whole integration
+// suite is most of `npm test`'s 13 minutes, a dry run each time): their REST routes, the
+// isolation matrix, the sync paths that carry their records (pull, purge, the SDK pushing
+// them), the export.
+const SERVER_SPECS = {
+  recipes: [
+    'test/integration/recipes/*.test.ts',
+    'test/integration/isolation/*.test.ts',
+    'test/integration/sync/pull.test.ts',
+    'test/integration/sync/purge.test.ts',
+    'test/integration/catalog/*.test.ts',
+    'test/integration/family/export-import.test.ts',
+    'test/e2e/replication.test.ts',
+    'test/e2e/sdk/domain-recipes.test.ts',
+  ],
+};
 for (const dir of fs.readdirSync(path.join(root, 'server'), { withFileTypes: true })) {
-  if (dir.isDirectory()) FOLDERS[`server-${dir.name}`] = { mutate: [`server/${dir.name}/**/*.ts`], spec: SERVER_TESTS };
+  if (dir.isDirectory()) {
+    FOLDERS[`server-${dir.name}`] = {
+      mutate: [`server/${dir.name}/**/*.ts`],
+      spec: SERVER_SPECS[dir.name] ?? SERVER_TESTS,
+    };
+  }
 }
 FOLDERS['server-top'] = { mutate: ['server/*.ts'], spec: SERVER_TESTS };
 for (const f of Object.values(FOLDERS)) {
