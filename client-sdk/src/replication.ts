@@ -25,7 +25,7 @@
  *   with them in `conflicts` replaces the local copy (the conflict handler takes it as is for
  *   those rows instead of merging, which would keep the refused change and push it again).
  */
-import { Subject, combineLatest, filter, firstValueFrom, map, type Observable } from 'rxjs';
+import { Subject, combineLatest, map, type Observable } from 'rxjs';
 import { replicateRxCollection, type RxReplicationState } from 'rxdb/plugins/replication';
 import type { RxCollection, RxReplicationPullStreamItem } from 'rxdb';
 import { FamilyApiError, FamilyClientError, problemFrom } from './errors.js';
@@ -158,7 +158,6 @@ export class Replications {
    * from, and a checkpoint the next pull must start from instead of RxDB's.
    */
   private readonly windows = new Map<CollectionName, PushWindow>();
-  private readonly windowClosed = new Subject<CollectionName>();
   private readonly pullingFrom = new Map<CollectionName, Checkpoint | null>();
   private readonly lastPullFrom = new Map<CollectionName, Checkpoint | null>();
   private readonly rewind = new Map<CollectionName, Checkpoint | null>();
@@ -313,7 +312,7 @@ export class Replications {
    */
   private idle(c: CollectionName): boolean {
     const internal = this.states[c].internalReplicationState;
-    if (!internal || this.states[c].isStopped() || this.windows.has(c)) return false;
+    if (!internal || this.states[c].isStopped()) return false;
     return !internal.events.active.up.getValue() && !internal.events.active.down.getValue();
   }
 
@@ -325,12 +324,6 @@ export class Replications {
     const { tracker } = this.config;
     for (;;) {
       await Promise.race([Promise.all(COLLECTIONS.map((c) => this.states[c].awaitInSync())), this.cancelled]);
-      // RxDB's wait can settle inside a push window (a resync's push round); its push counts once
-      // the window closes.
-      if (this.windows.size > 0) {
-        await Promise.race([firstValueFrom(this.windowClosed), this.cancelled]);
-        continue;
-      }
       const behind = tracker.behind();
       if (behind.length === 0) return;
       const ended = tracker.nextRunEnd(behind);
@@ -438,9 +431,8 @@ export class Replications {
   }
 
   /**
-   * A push window: from a push request until RxDB's upstream is idle again (`upstreamIdle`),
-   * i.e. it has stored what the server acknowledged as its assumed server state and pushed any
-   * conflict's merge.
+   * A push window: from a push request until RxDB's upstream is idle again, i.e. it has stored
+   * what the server acknowledged as its assumed server state and pushed any conflict's merge.
    * RxDB hands a pulled doc to the local database only when the local copy equals the assumed
    * server state; a pull whose answer RxDB handles inside the window may compare the pushed copy
    * with the state from before the push, pass the server's doc over as a local change not yet
@@ -468,21 +460,24 @@ export class Replications {
   }
 
   private closeWhenIdle(c: CollectionName, window: PushWindow): void {
-    const internal = this.states[c].internalReplicationState;
+    const up = this.states[c].internalReplicationState?.events.active.up;
     const close = () => {
       if (this.windows.get(c) !== window || window.handlers > 0) return;
       this.windows.delete(c);
-      if (window.applied && !this.stopped) {
-        this.config.tracker.pushed(c);
-        if (window.overlapped) {
-          this.rewind.set(c, this.rewind.has(c) ? this.rewind.get(c)! : window.from);
-          this.states[c].reSync();
-        }
+      if (!window.applied || this.stopped) return;
+      this.config.tracker.pushed(c);
+      if (window.overlapped) {
+        this.rewind.set(c, this.rewind.has(c) ? this.rewind.get(c)! : window.from);
+        this.states[c].reSync();
       }
-      this.windowClosed.next(c);
     };
-    if (!internal) return close();
-    void upstreamIdle(internal).then(close, close);
+    if (!up) return close();
+    // Synchronously on RxDB's own "idle": before anything awaiting it (awaitInSync) goes on.
+    const sub = up.subscribe((active) => {
+      if (active) return;
+      queueMicrotask(() => sub.unsubscribe());
+      close();
+    });
   }
 
   private async pushRows(c: CollectionName, window: PushWindow, rows: PushRow[]): Promise<any[]> {
@@ -732,22 +727,5 @@ export class Replications {
 
   private pushPath(c: CollectionName): string {
     return `${syncPath(c, 'push')}?schema=${this.config.schemaVersion}`;
-  }
-}
-
-/**
- * RxDB's upstream has nothing queued or running. Its `active.up` flag alone does not say so: a
- * resync clears it before its round that pushes every local change not yet acknowledged (again
- * after a conflict's merge), so pulls and waits would take that round for idle.
- */
-async function upstreamIdle(
-  internal: NonNullable<RxReplicationState<any, Checkpoint>['internalReplicationState']>,
-): Promise<void> {
-  const up = internal.events.active.up;
-  for (;;) {
-    if (up.getValue()) await firstValueFrom(up.pipe(filter((active) => !active)));
-    const queue = internal.streamQueue.up;
-    await queue;
-    if (internal.streamQueue.up === queue && !up.getValue()) return;
   }
 }

@@ -1,11 +1,9 @@
 // `sync()` asked for while a push is under way: RxDB first finishes that push (here it meets a
 // conflict, and the merge is written locally), then runs the resync, whose first round pushes
-// every local change again (the merge). RxDB clears its "pushing" flag for that whole round, so
-// the end of the merge's push must not be taken from that flag: a pull or a live patch handled
-// before RxDB has stored what the server acknowledged would be passed over, the server's stamps
-// of the merge would never arrive, and `sync()` would resolve with them missing. Storing the
-// acknowledged state is slowed down here (a phone's storage under load), which makes that gap
-// wide.
+// every local change again (the merge) while its pull runs beside it. The server's stamps of the
+// merge must still reach the device before `sync()` resolves. RxDB's writes of what the server
+// acknowledged are slowed down (a phone's storage under load): a pull handled before such a
+// write would take the merge for a change not yet pushed and pass the server's doc over.
 import { expect } from 'chai';
 import { getRxStorageMemory } from 'rxdb/plugins/storage-memory';
 import type { RxStorage } from 'rxdb';
