@@ -51,7 +51,11 @@ function instantWakeup() {
 describe('SDK: the session refreshed ahead of expiry', function () {
   this.timeout(20_000);
   const refreshes: SessionRefresh[] = [];
-  const make = (auth: RefreshableSession, wakeup = instantWakeup(), backoff?: { baseMs: number; maxMs: number }) => {
+  const make = (
+    auth: RefreshableSession,
+    wakeup: { wait(ms: number): Promise<void> } = instantWakeup(),
+    backoff?: { baseMs: number; maxMs: number },
+  ) => {
     const r = new SessionRefresh(auth, wakeup, backoff);
     refreshes.push(r);
     return r;
