@@ -79,12 +79,14 @@ export const FOLDERS = {
 // which start the app in this process (test/helpers/app.ts).
 const SERVER_TESTS = ['test/unit/server/**/*.test.ts', 'test/integration/**/*.test.ts', 'test/e2e/replication.test.ts'];
 // Folders whose callers are known, scoped to the tests that reach them (the whole integration
-// suite is most of `npm test`'s 13 minutes, a dry run each time): their REST routes, the
+// suite is most of `npm test`'s 13 minutes, a dry run each time): their REST routes and the
+// OpenAPI document's tests (summaries and responses are declared with the routes), the
 // isolation matrix, the sync paths that carry their records (pull, purge, the SDK pushing
 // them), the export.
 const SERVER_SPECS = {
   recipes: [
     'test/integration/recipes/*.test.ts',
+    'test/integration/openapi/*.test.ts',
     'test/integration/isolation/*.test.ts',
     'test/integration/sync/pull.test.ts',
     'test/integration/sync/purge.test.ts',
@@ -92,6 +94,18 @@ const SERVER_SPECS = {
     'test/integration/family/export-import.test.ts',
     'test/e2e/replication.test.ts',
     'test/e2e/sdk/domain-recipes.test.ts',
+  ],
+  stores: [
+    'test/integration/stores/*.test.ts',
+    'test/integration/openapi/*.test.ts',
+    'test/integration/isolation/*.test.ts',
+    'test/integration/lists/{lists,placement,section-memory,detail-read}.test.ts',
+    'test/integration/sync/{pull,push,push-bulk,placement,cascades,boundaries}.test.ts',
+    'test/integration/catalog/locale-names.test.ts',
+    'test/integration/family/export-import.test.ts',
+    'test/integration/foundation/edges-13.test.ts',
+    'test/e2e/replication.test.ts',
+    'test/e2e/sdk/domain-stores.test.ts',
   ],
 };
 for (const dir of fs.readdirSync(path.join(root, 'server'), { withFileTypes: true })) {

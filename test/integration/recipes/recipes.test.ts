@@ -159,6 +159,28 @@ describe('recipes', () => {
     expect(taken.body.code).to.equal('id_conflict');
   });
 
+  it("counts and appends each recipe's own live ingredients: not another recipe's, not deleted ones", async () => {
+    const { member } = await setup();
+    const bread = (
+      await member('POST', '/recipes', {
+        name: 'Bread',
+        ingredients: [{ name: 'Flour' }, { name: 'Water' }, { name: 'Yeast' }, { name: 'Salt' }],
+      })
+    ).body;
+    const soup = (await member('POST', '/recipes', { name: 'soup', ingredients: [{ name: 'Stock' }] })).body;
+    expect((await member('DELETE', `/recipes/${bread.id}/ingredients/${bread.ingredients[3].id}`)).status).to.equal(
+      204,
+    );
+    // Appended after the soup's own last ingredient (0), whatever the bread's positions (up to 3).
+    const leek = await member('POST', `/recipes/${soup.id}/ingredients`, { name: 'Leek' });
+    expect(leek.body.position).to.equal(1);
+    const counts = (await member('GET', '/recipes')).body.map((r: any) => [r.name, r.ingredientCount]);
+    expect(counts).to.deep.equal([
+      ['Bread', 3],
+      ['soup', 2],
+    ]);
+  });
+
   it('applies the unit and product rules to ingredients, and rejects bad input naming the field (nothing changed)', async () => {
     const { app, family, member } = await setup();
     const other = await makeFamily(app);
