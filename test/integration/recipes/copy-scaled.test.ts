@@ -121,7 +121,10 @@ describe('copy recipe to list: servings and merge (§10)', () => {
       const { result, delta } = await bumps(app, family.familyId, () => copy(loose.id, body));
       expect(result.status).to.equal(400);
       expect(result.body.code).to.equal('recipe_servings_unset');
-      expect(result.body.errors.map((e: any) => e.path)).to.deep.equal(['body.servings']);
+      expect(result.body.detail).to.equal('The recipe has no servings to scale from');
+      expect(result.body.errors).to.deep.equal([
+        { path: 'body.servings', message: 'the recipe has no servings to scale from' },
+      ]);
       expect(delta).to.equal(0);
     }
     expect(await items()).to.deep.equal([holder]);
@@ -217,6 +220,12 @@ describe('copy recipe to list: servings and merge (§10)', () => {
       ['i9', null],
       ['i11', 2],
     ]);
+    // One write, one time: the new items follow the recipe's order by createdAt, 1 ms apart, the
+    // last at the write's time (its updatedAt); none created after it was updated.
+    const created = res.body.items.map((i: any) => Date.parse(i.createdAt));
+    expect(created.map((t: number) => t - created.at(-1))).to.deep.equal([-6, -5, -4, -3, -2, -1, 0]);
+    for (const i of res.body.items) expect(i.createdAt <= i.updatedAt, i.name).to.equal(true);
+    expect(res.body.items.at(-1).createdAt).to.equal(res.body.items.at(-1).updatedAt);
     const merged = res.body.merged;
     expect(merged.map((i: any) => i.id)).to.deep.equal([x.id, y.id, t.id]);
     // Quantity summed, isApproximate true if either is, the item's note and name kept.
@@ -283,6 +292,17 @@ describe('copy recipe to list: servings and merge (§10)', () => {
     const res = await copy(rec.id, { merge: true, servings: 3 }); // 0.75 × 3/2 = 1.125
     expect(res.body.items).to.deep.equal([]);
     expect(res.body.merged.map((i: any) => [i.id, i.quantity])).to.deep.equal([[item.id, 2.125]]);
+
+    // Up to the largest quantity, scaled or summed, is fine.
+    const most = await recipe(1, [{ name: 'Most', quantity: 999_999_999.999 }]);
+    expect((await copy(most.id, { servings: 1 })).body.items.map((i: any) => i.quantity)).to.deep.equal([
+      999_999_999.999,
+    ]);
+    const top = (await api('POST', `/lists/${list.id}/items`, { name: 'Top', productId: p, quantity: 1 })).body;
+    const topUp = await recipe(1, [{ name: 'Top', productId: p, quantity: 999_999_998.999 }]);
+    const summed = await copy(topUp.id, { merge: true });
+    expect(summed.status, summed.text).to.equal(201);
+    expect(summed.body.merged.map((i: any) => [i.id, i.quantity])).to.deep.equal([[top.id, 999_999_999.999]]);
 
     // A sum beyond the largest quantity: 400, nothing changes.
     await api('PATCH', `/lists/${list.id}/items/${item.id}`, { quantity: 999_999_999.5 });

@@ -229,6 +229,17 @@ describe('recipes', () => {
     ]);
   });
 
+  it("deleting a recipe leaves the family's other recipes and their ingredients", async () => {
+    const { member } = await setup();
+    const keep = (await member('POST', '/recipes', { name: 'Keep', ingredients: [{ name: 'a' }, { name: 'b' }] })).body;
+    const drop = (await member('POST', '/recipes', { name: 'Drop', ingredients: [{ name: 'c' }] })).body;
+    expect((await member('DELETE', `/recipes/${drop.id}`)).status).to.equal(204);
+    expect((await member('GET', `/recipes/${keep.id}`)).body).to.deep.equal(keep);
+    expect((await member('GET', '/recipes')).body.map((r: any) => [r.name, r.ingredientCount])).to.deep.equal([
+      ['Keep', 2],
+    ]);
+  });
+
   it("another family's recipe is 404 on every recipe route", async () => {
     const { app, member } = await setup();
     const recipe = (await member('POST', '/recipes', { name: 'Mine', ingredients: [{ name: 'a' }] })).body;
@@ -245,10 +256,22 @@ describe('recipes', () => {
       ['DELETE', `/recipes/${recipe.id}/ingredients/${ing}`, undefined],
       ['POST', `/recipes/${recipe.id}/copy-to-list`, { listId: theirList.id }],
     ] as const) {
-      expect((await them(method, path, body)).status, `${method} ${path}`).to.equal(404);
+      const res = await them(method, path, body);
+      expect(res.status, `${method} ${path}`).to.equal(404);
+      expect(res.body.detail, `${method} ${path}`).to.equal('Recipe not found');
     }
     expect((await them('GET', '/recipes')).body).to.deep.equal([]);
     expect((await member('GET', `/recipes/${recipe.id}`)).body).to.deep.equal(recipe);
+    // Their own recipe, without that ingredient: the ingredient is what is missing.
+    const theirs = (await them('POST', '/recipes', { name: 'Theirs' })).body;
+    for (const [method, body] of [
+      ['PATCH', { name: 'x' }],
+      ['DELETE', undefined],
+    ] as const) {
+      const res = await them(method, `/recipes/${theirs.id}/ingredients/${ing}`, body);
+      expect(res.status, method).to.equal(404);
+      expect(res.body.detail, method).to.equal('Ingredient not found');
+    }
   });
 });
 
@@ -357,6 +380,11 @@ describe('copy recipe to list', () => {
       expect(result.status, JSON.stringify(body)).to.equal(400);
       expect(result.body.code).to.equal(code);
       expect(result.body.errors.map((e: any) => e.path)).to.include(field);
+      const detail = {
+        list_not_found: 'The list does not exist',
+        ingredient_not_found: 'The ingredient is not part of this recipe',
+      }[code as string];
+      if (detail) expect(result.body.detail).to.equal(detail);
       expect(delta).to.equal(0);
     }
     expect((await client(app, other.admin)('GET', `/lists/${theirList.id}`)).body.groups).to.deep.equal([]);
