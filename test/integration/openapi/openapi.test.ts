@@ -73,6 +73,24 @@ describe('OpenAPI document and API reference', () => {
     expect(JSON.stringify(doc)).to.not.include('#/$defs/');
   });
 
+  it('describes every response and files every operation under a described tag', async () => {
+    const app = await testApp();
+    const doc = (await request(app, 'GET', '/api/openapi.json')).body;
+    const tags = new Map<string, string>(doc.tags.map((t: any) => [t.name, t.description]));
+    for (const [path, item] of Object.entries<any>(doc.paths)) {
+      for (const [method, op] of Object.entries<any>(item)) {
+        const label = `${method.toUpperCase()} ${path}`;
+        expect(op.tags, label).to.have.length(1);
+        expect(op.tags[0], label).to.match(/^\S/);
+        expect(tags.get(op.tags[0]), `${label}: tag ${op.tags[0]}`).to.match(/^\S/);
+        // Complete sentences: none starts with a blank (a record's name left out).
+        for (const [status, r] of Object.entries<any>(op.responses)) {
+          expect(r.description, `${label} ${status}`).to.match(/^\S/);
+        }
+      }
+    }
+  });
+
   it('describes request and response schemas from the zod declarations', async () => {
     const app = await testApp();
     const doc = (await request(app, 'GET', '/api/openapi.json')).body;
