@@ -16,3 +16,6 @@ export async function waitFor<T>(condition: () => T | Promise<T>, message: strin
     await new Promise((r) => setTimeout(r, 25));
   }
 }
+
+/** Waits `ms` (a test that must let time pass, e.g. to show that something does not happen). */
+export const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));

@@ -9,8 +9,7 @@ import { getRxStorageMemory } from 'rxdb/plugins/storage-memory';
 import type { RxStorage } from 'rxdb';
 import { makeFamily } from '../../helpers/factories.js';
 import { fetchAs, localDoc, restAs, sdkSuite, signedInClient, waitFor } from './helpers.js';
-
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+import { sleep } from '../../helpers/wait.js';
 
 /** Memory storage whose writes of replication state (RxDB's assumed server states and
  *  checkpoints) each take `delay.ms` longer. */

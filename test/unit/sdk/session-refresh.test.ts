@@ -5,9 +5,7 @@
 import { expect } from 'chai';
 import { SessionRefresh, type RefreshableSession } from '../../../client-sdk/src/client/session-refresh.js';
 import type { Session } from '../../../client-sdk/src/session.js';
-import { waitFor } from '../../helpers/wait.js';
-
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+import { sleep, waitFor } from '../../helpers/wait.js';
 
 /** A JWT-shaped token issued `ageS` seconds ago and expiring in `leftS` seconds. */
 function token(n: number, ageS: number, leftS: number): string {
