@@ -27,8 +27,8 @@ const ranges = [];
 for (const file of files.split(',')) {
   const count = fs.readFileSync(path.join(root, file), 'utf8').split('\n').length;
   const done = tested.get(file) ?? new Set();
-  // From the last tested line on (a run goes through a file from top to bottom), and every
-  // untested stretch before it that has code.
+  // Every stretch of lines with no result (blank and comment lines included: they have no
+  // mutants), from the last tested line on and every gap before it.
   let from = null;
   for (let line = 1; line <= count + 1; line++) {
     const open = line <= count && !done.has(line);
