@@ -4,10 +4,13 @@
 // collections are never patched. `Ping` is answered with `Pong`.
 import { expect } from 'chai';
 import { testApp, request } from '../../helpers/app.js';
+import { seedGlobalProduct } from '../lists/helpers.js';
 import { makeFamily, makeMember } from '../../helpers/factories.js';
 import type { RunningServer } from '../../../server/server.js';
 import {
+  CATALOG_COLLECTIONS,
   CLOSE_CODES,
+  COLLECTIONS,
   LIVE_PATCH_MAX_DOCS,
   LIVE_PATCH_MAX_FRAME_BYTES,
   checkpointAtVersion,
@@ -149,6 +152,48 @@ describe('realtime: live patches and Ping', function () {
     expect(mixed.collections).to.include.members(['items', 'products']);
     expect(mixed.docs).to.not.have.property('products');
     expect(mixed.docs.items).to.deep.equal(await pullFrom(member.token, 'items', mixed.previous));
+  });
+
+  it('a cascading write names every collection it changed, each patched as a pull from previous has it', async () => {
+    const { family, member, socket } = await watched();
+    const admin = family.admin.token;
+    const call = async (method: string, path: string, body?: unknown) => {
+      const res = await request(app, method, `/api${path}`, { token: admin, body });
+      expect(res.status, `${method} ${path}: ${res.text}`).to.be.within(200, 299);
+      const version = await familyVersion(app, family.familyId);
+      await socket.next((f) => f.type === 'Changed' && f.version === version);
+      return res.body;
+    };
+    /** The next commit's frame against a pull of every family collection from its previous. */
+    const expectComplete = (frame: Frame) =>
+      Promise.all(
+        COLLECTIONS.filter((c) => !(CATALOG_COLLECTIONS as readonly string[]).includes(c)).map(async (c) => {
+          const pulled = await pullFrom(member.token, c, frame.previous);
+          expect(frame.collections.includes(c), `${c} named`).to.equal(pulled.documents.length > 0);
+          if (pulled.documents.length > 0) expect(frame.docs[c], c).to.deep.equal(pulled);
+        }),
+      );
+    const store = await call('POST', '/stores', { name: 'Corner shop' });
+    const dairy = store.sections.find((s: { name: string }) => s.name === 'Dairy & Eggs').id;
+    const list = await call('POST', '/lists', { name: 'Weekly', storeId: store.id });
+    const productId = await seedGlobalProduct(app, `Milk ${Date.now()}`);
+    // Placed in Dairy: the store remembers the product there.
+    await call('POST', `/lists/${list.id}/items`, { name: 'Milk', productId, sectionId: dairy });
+
+    // A section inserted first moves every other section down one.
+    await request(app, 'POST', `/api/stores/${store.id}/sections`, {
+      token: admin,
+      body: { name: 'Flowers', position: 0 },
+    });
+    const inserted = await socket.next((f) => f.type === 'Changed');
+    expect(inserted.docs.sections.documents).to.have.length(store.sections.length + 1);
+    await expectComplete(inserted);
+
+    // Deleting Dairy clears the item's section and forgets the memory: three collections.
+    await request(app, 'DELETE', `/api/stores/${store.id}/sections/${dairy}`, { token: admin });
+    const deleted = await socket.next((f) => f.type === 'Changed');
+    expect([...deleted.collections].sort()).to.deep.equal(['items', 'sectionMemory', 'sections']);
+    await expectComplete(deleted);
   });
 
   it('Ping is answered with Pong (requestId echoed); as a first frame it is refused with 4401', async () => {

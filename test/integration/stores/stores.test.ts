@@ -56,7 +56,7 @@ describe('stores', () => {
     expect((await admin('POST', '/stores', { name: 'Aldi' })).status).to.equal(201);
     const { result: dup, delta } = await bumps(app, family.familyId, () => admin('POST', '/stores', { name: 'ALDI' }));
     expect(dup.status).to.equal(409);
-    expect(dup.body.code).to.equal('duplicate_name');
+    expect(dup.body).to.include({ code: 'duplicate_name', detail: 'A store with that name already exists' });
     expect(delta).to.equal(0);
     expect((await admin('GET', '/stores')).body).to.have.length(1);
 
@@ -71,6 +71,23 @@ describe('stores', () => {
     const aldi = (await admin('GET', '/stores')).body.find((s: any) => s.name === 'Aldi');
     expect((await admin('DELETE', `/stores/${aldi.id}`)).status).to.equal(204);
     expect((await admin('PATCH', `/stores/${lidl.body.id}`, { name: 'aldi' })).status).to.equal(200);
+    // A store's own name is not taken by itself: only its spelling changes.
+    const respelled = await admin('PATCH', `/stores/${lidl.body.id}`, { name: 'ALDI' });
+    expect(respelled.status).to.equal(200);
+    expect(respelled.body.name).to.equal('ALDI');
+  });
+
+  it("lists every store with its own sections only, each store's in walking order", async () => {
+    const { admin, member } = await setup();
+    const a = (await member('POST', '/stores', { name: 'A' })).body;
+    const b = (await member('POST', '/stores', { name: 'B' })).body;
+    expect((await admin('POST', `/stores/${b.id}/sections`, { name: 'Garden' })).status).to.equal(201);
+    const stores = (await member('GET', '/stores')).body;
+    expect(stores.map((s: any) => s.name)).to.deep.equal(['A', 'B']);
+    expect(stores[0].sections.map((s: any) => s.name)).to.deep.equal(DEFAULTS);
+    expect(stores[0].sections.every((s: any) => s.storeId === a.id)).to.equal(true);
+    expect(stores[1].sections.map((s: any) => s.name)).to.deep.equal([...DEFAULTS, 'Garden']);
+    expect(stores[1].sections.every((s: any) => s.storeId === b.id)).to.equal(true);
   });
 
   it('renames a store (200) and bumps the version once', async () => {
@@ -138,9 +155,14 @@ describe('stores', () => {
     const store = (await admin('POST', '/stores', { name: 'Mine' })).body;
     const other = await makeFamily(app);
     const them = client(app, other.admin);
-    expect((await them('GET', `/stores/${store.id}`)).status).to.equal(404);
-    expect((await them('GET', `/stores/${store.id}/sections`)).status).to.equal(404);
-    expect((await them('PATCH', `/stores/${store.id}`, { name: 'Theirs' })).status).to.equal(404);
+    for (const path of [`/stores/${store.id}`, `/stores/${store.id}/sections`]) {
+      const res = await them('GET', path);
+      expect(res.status, path).to.equal(404);
+      expect(res.body.detail, path).to.equal('Store not found');
+    }
+    const patched = await them('PATCH', `/stores/${store.id}`, { name: 'Theirs' });
+    expect(patched.status).to.equal(404);
+    expect(patched.body.detail).to.equal('Store not found');
     expect((await them('DELETE', `/stores/${store.id}`)).status).to.equal(404);
     expect((await them('POST', `/stores/${store.id}/sections`, { name: 'X' })).status).to.equal(404);
     const sectionId = store.sections[0].id;
@@ -229,7 +251,7 @@ describe('store sections', () => {
     ] as const) {
       const { result, delta } = await bumps(app, family.familyId, () => member(method, path, body));
       expect(result.status, `${method} ${path}`).to.equal(403);
-      expect(result.body.code).to.equal('forbidden');
+      expect(result.body).to.include({ code: 'forbidden', detail: 'Only a family admin can do this' });
       expect(delta).to.equal(0);
     }
     expect((await member('GET', `/stores/${store.id}`)).body).to.deep.equal(store);

@@ -236,7 +236,9 @@ describe('sync push', () => {
     res = await push(app, member.token, 'sections', [
       { assumedMasterState: first, newDocumentState: { ...first, name: 'Fruit & veg' } },
     ]);
-    expect(res.body.rejected.map((r) => [r.id, r.code])).to.deep.equal([[first.id, 'forbidden']]);
+    expect(res.body.rejected).to.deep.equal([
+      { id: first.id, code: 'forbidden', message: 'Only a family admin can change store sections' },
+    ]);
     expect(res.body.conflicts).to.deep.equal([first]);
     const added = sectionDoc(store.id);
     res = await push(app, member.token, 'sections', [{ newDocumentState: added }]);
