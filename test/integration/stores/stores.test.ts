@@ -90,9 +90,13 @@ describe('stores', () => {
     expect(stores[1].sections.every((s: any) => s.storeId === b.id)).to.equal(true);
   });
 
-  it('renames a store (200) and bumps the version once', async () => {
+  it('renames a store (200) and bumps the version once; its own name again leaves it as it was', async () => {
     const { app, family, member } = await setup();
+    const other = (await member('POST', '/stores', { name: 'Other' })).body;
     const store = (await member('POST', '/stores', { name: 'Old' })).body;
+    const same = await member('PATCH', `/stores/${store.id}`, { name: 'Old' });
+    expect(same.status).to.equal(200);
+    expect(same.body).to.deep.equal(store);
     const { result, delta } = await bumps(app, family.familyId, () =>
       member('PATCH', `/stores/${store.id}`, { name: 'New' }),
     );
@@ -101,6 +105,8 @@ describe('stores', () => {
     expect(result.body.name).to.equal('New');
     expect(result.body.sections).to.have.length(11);
     expect(Date.parse(result.body.updatedAt)).to.be.at.least(Date.parse(store.updatedAt));
+    // The family's other store keeps its name.
+    expect((await member('GET', `/stores/${other.id}`)).body).to.deep.equal(other);
   });
 
   it('accepts a client-chosen id; re-sending answers 200 with the existing store; an id taken elsewhere is 409', async () => {
@@ -285,7 +291,25 @@ describe('store sections', () => {
     expect(deleted.delta).to.equal(1);
     const after = (await member('GET', `/stores/${store.id}/sections`)).body.map((s: any) => s.id);
     expect(after).to.deep.equal(order.filter((id) => id !== sec));
-    expect((await admin('PATCH', `/stores/${store.id}/sections/${sec}`, { name: 'x' })).status).to.equal(404);
+    const gone = await admin('PATCH', `/stores/${store.id}/sections/${sec}`, { name: 'x' });
+    expect(gone.status).to.equal(404);
+    expect(gone.body.detail).to.equal('Section not found');
+  });
+
+  it('a section edit that changes nothing leaves the section as it was (updatedAt too)', async () => {
+    const { admin } = await setup();
+    const store = (await admin('POST', '/stores', { name: 'S' })).body;
+    const dairy = store.sections[4];
+    for (const patch of [
+      { name: dairy.name },
+      { category: dairy.category },
+      { name: dairy.name, category: dairy.category },
+    ]) {
+      const result = await admin('PATCH', `/stores/${store.id}/sections/${dairy.id}`, patch);
+      expect(result.status, JSON.stringify(patch)).to.equal(200);
+      expect(result.body, JSON.stringify(patch)).to.deep.equal(dairy);
+    }
+    expect((await admin('GET', `/stores/${store.id}`)).body).to.deep.equal(store);
   });
 
   it('adds a section at a position, moving the later ones down', async () => {
