@@ -74,14 +74,14 @@ export async function clearItemSections(w: FamilyWrite, sectionIds: string[]): P
   return before;
 }
 
-/** Tombstones the memory rows pointing at any of the given sections. */
+/** Tombstones the memory rows pointing at any of the given sections. Stamps (and so names
+ *  `sectionMemory` in the commit's Changed frame) only when there is one. */
 export async function forgetSections(w: FamilyWrite, sectionIds: string[]): Promise<void> {
   if (sectionIds.length === 0) return;
-  await w
-    .trx('product_store_sections')
-    .where({ family_id: w.familyId, deleted: false })
-    .whereIn('section_id', sectionIds)
-    .update({ deleted: true, ...w.stamp('product_store_sections') });
+  const held = () =>
+    w.trx('product_store_sections').where({ family_id: w.familyId, deleted: false }).whereIn('section_id', sectionIds);
+  if (!(await held().first('id'))) return;
+  await held().update({ deleted: true, ...w.stamp('product_store_sections') });
 }
 
 // --- section memory ------------------------------------------------------------------------

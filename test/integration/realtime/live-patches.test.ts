@@ -178,7 +178,11 @@ describe('realtime: live patches and Ping', function () {
     const list = await call('POST', '/lists', { name: 'Weekly', storeId: store.id });
     const productId = await seedGlobalProduct(app, `Milk ${Date.now()}`);
     // Placed in Dairy: the store remembers the product there.
-    await call('POST', `/lists/${list.id}/items`, { name: 'Milk', productId, sectionId: dairy });
+    const milk = await call('POST', `/lists/${list.id}/items`, { name: 'Milk', productId, sectionId: dairy });
+    // A deleted list's item in Dairy: a tombstone, which no later change of Dairy touches.
+    const party = await call('POST', '/lists', { name: 'Party', storeId: store.id });
+    await call('POST', `/lists/${party.id}/items`, { name: 'Cheese', sectionId: dairy });
+    await call('DELETE', `/lists/${party.id}`);
 
     // A section inserted first moves every other section down one.
     await request(app, 'POST', `/api/stores/${store.id}/sections`, {
@@ -189,10 +193,20 @@ describe('realtime: live patches and Ping', function () {
     expect(inserted.docs.sections.documents).to.have.length(store.sections.length + 1);
     await expectComplete(inserted);
 
-    // Deleting Dairy clears the item's section and forgets the memory: three collections.
+    // An empty section's deletion changes the sections alone.
+    const frozen = store.sections.find((s: { name: string }) => s.name === 'Frozen').id;
+    await request(app, 'DELETE', `/api/stores/${store.id}/sections/${frozen}`, { token: admin });
+    const empty = await socket.next((f) => f.type === 'Changed');
+    expect(empty.collections).to.deep.equal(['sections']);
+    await expectComplete(empty);
+
+    // Deleting Dairy clears the live item's section and forgets the memory: three collections.
     await request(app, 'DELETE', `/api/stores/${store.id}/sections/${dairy}`, { token: admin });
     const deleted = await socket.next((f) => f.type === 'Changed');
     expect([...deleted.collections].sort()).to.deep.equal(['items', 'sectionMemory', 'sections']);
+    expect(
+      deleted.docs.items.documents.map((d: { id: string; sectionId: string | null }) => [d.id, d.sectionId]),
+    ).to.deep.equal([[milk.id, null]]);
     await expectComplete(deleted);
   });
 
