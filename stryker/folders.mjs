@@ -106,6 +106,7 @@ const SERVER_SPECS = {
     'test/integration/catalog/locale-names.test.ts',
     'test/integration/family/export-import.test.ts',
     'test/integration/foundation/edges-13.test.ts',
+    'test/integration/realtime/live-patches.test.ts',
     'test/e2e/replication.test.ts',
     'test/e2e/sdk/domain-stores.test.ts',
   ],

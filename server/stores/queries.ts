@@ -131,10 +131,6 @@ export async function memoryRowsFor(
     });
 }
 
-export async function memoryRows(db: Q, familyId: string): Promise<Row[]> {
-  return db('product_store_sections').where({ family_id: familyId, deleted: false }).orderBy('id');
-}
-
 /** Whether a row with this id exists in the table (any family, tombstones too). */
 export async function existingRowId(w: FamilyWrite, table: string, id: string): Promise<boolean> {
   return !!(await w.trx(table).where({ id }).first('id'));

@@ -152,13 +152,16 @@ describe('section memory', () => {
     const productId = await seedGlobalProduct(app, 'Rice');
     await api('POST', items, { name: 'Rice', productId, sectionId: section('Pantry') });
     await api('POST', items, { name: 'Rice', productId, sectionId: section('Snacks') });
+    const live = () =>
+      app.deps.db('product_store_sections').where({ family_id: family.familyId, store_id: store.id, deleted: false });
+    const [moved] = await live();
+    // Placed where the store already remembers it: the memory is left as it is (not re-stamped).
     await api('POST', items, { name: 'Rice', productId, sectionId: section('Snacks') });
-    const rows = await app.deps
-      .db('product_store_sections')
-      .where({ family_id: family.familyId, store_id: store.id, deleted: false });
+    const rows = await live();
     expect(rows).to.have.length(1);
     expect(rows[0]).to.include({ product_id: productId, section_id: section('Snacks') });
     expect(Number(rows[0].version)).to.be.greaterThan(0);
+    expect(rows[0]).to.deep.equal(moved);
   });
 
   it('a memory forgotten with its section comes back, version-stamped, when the product is placed again', async () => {
@@ -166,6 +169,12 @@ describe('section memory', () => {
     const productId = await seedGlobalProduct(app, 'Oat milk');
     const deli = section('Deli');
     await api('POST', items, { name: 'Oat milk', productId, sectionId: deli });
+    // Another product's memory, which nothing below may touch.
+    const riceId = await seedGlobalProduct(app, 'Rice');
+    await api('POST', items, { name: 'Rice', productId: riceId, sectionId: section('Pantry') });
+    const rice = () =>
+      app.deps.db('product_store_sections').where({ family_id: family.familyId, product_id: riceId }).first();
+    const riceBefore = await rice();
     const [before] = await app.deps
       .db('product_store_sections')
       .where({ family_id: family.familyId, store_id: store.id, product_id: productId });
@@ -183,5 +192,6 @@ describe('section memory', () => {
     expect(rows[0]).to.include({ id: before.id, section_id: section('Frozen'), deleted: false });
     expect(Number(rows[0].version)).to.be.greaterThan(Number(before.version));
     expect((await api('POST', items, { name: 'Oat milk', productId })).body.sectionId).to.equal(section('Frozen'));
+    expect(await rice()).to.deep.equal(riceBefore);
   });
 });
