@@ -341,13 +341,32 @@ describe('store sections', () => {
       );
       expect(result.status).to.equal(400);
       expect(result.body.code).to.equal('validation_failed');
-      expect(result.body.errors[0].path).to.equal('body.sectionIds');
+      expect(result.body.errors[0]).to.deep.equal({
+        path: 'body.sectionIds',
+        message: "must list exactly the store's section ids, each once",
+      });
       expect(delta).to.equal(0);
     }
     const bad = await admin('PUT', `/stores/${store.id}/sections/order`, { sectionIds: ['nope'] });
     expect(bad.status).to.equal(400);
     expect(bad.body.errors[0].path).to.match(/^body\.sectionIds/);
     expect((await admin('GET', `/stores/${store.id}/sections`)).body).to.deep.equal(store.sections);
+  });
+
+  it('a reorder stamps only the sections that moved', async () => {
+    const { admin } = await setup();
+    const store = (await admin('POST', '/stores', { name: 'S' })).body;
+    const ids: string[] = store.sections.map((s: any) => s.id);
+    // Swap the first two; the other nine keep their places and their updatedAt.
+    const res = await admin('PUT', `/stores/${store.id}/sections/order`, {
+      sectionIds: [ids[1], ids[0], ...ids.slice(2)],
+    });
+    expect(res.status).to.equal(200);
+    expect(res.body.slice(2)).to.deep.equal(store.sections.slice(2));
+    expect(res.body.slice(0, 2).map((s: any) => [s.id, s.position])).to.deep.equal([
+      [ids[1], 0],
+      [ids[0], 1],
+    ]);
   });
 
   it('section create accepts a client id (re-send 200) and validates input', async () => {
