@@ -294,6 +294,9 @@ describe('store sections', () => {
     const gone = await admin('PATCH', `/stores/${store.id}/sections/${sec}`, { name: 'x' });
     expect(gone.status).to.equal(404);
     expect(gone.body.detail).to.equal('Section not found');
+    const again = await admin('DELETE', `/stores/${store.id}/sections/${sec}`);
+    expect(again.status).to.equal(404);
+    expect(again.body.detail).to.equal('Section not found');
   });
 
   it('a section edit that changes nothing leaves the section as it was (updatedAt too)', async () => {
