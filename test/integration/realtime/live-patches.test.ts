@@ -210,6 +210,26 @@ describe('realtime: live patches and Ping', function () {
     await expectComplete(deleted);
   });
 
+  it("a section's deletion leaves memory already forgotten (with its product) as it was", async () => {
+    const { family, socket } = await watched();
+    const admin = family.admin.token;
+    const store = (await request(app, 'POST', '/api/stores', { token: admin, body: { name: 'Baker' } })).body;
+    const bakery = store.sections.find((s: { name: string }) => s.name === 'Bakery').id;
+    const list = (await request(app, 'POST', '/api/lists', { token: admin, body: { name: 'L', storeId: store.id } }))
+      .body;
+    const product = (await request(app, 'POST', '/api/products', { token: admin, body: { name: `Rye ${Date.now()}` } }))
+      .body;
+    const body = { name: 'Rye', familyProductId: product.id, sectionId: bakery };
+    expect((await request(app, 'POST', `/api/lists/${list.id}/items`, { token: admin, body })).status).to.equal(201);
+    // Deleting the product forgets where the store kept it.
+    expect((await request(app, 'DELETE', `/api/products/${product.id}`, { token: admin })).status).to.equal(204);
+    const version = await familyVersion(app, family.familyId);
+    await socket.next((f) => f.type === 'Changed' && f.version === version);
+    await request(app, 'DELETE', `/api/stores/${store.id}/sections/${bakery}`, { token: admin });
+    const deleted = await socket.next((f) => f.type === 'Changed');
+    expect(deleted.collections).to.not.include('sectionMemory');
+  });
+
   it('Ping is answered with Pong (requestId echoed); as a first frame it is refused with 4401', async () => {
     const { socket } = await watched();
     socket.send({ type: 'Ping', requestId: 'p1' });
