@@ -45,6 +45,22 @@ describe('realtime: live patches and Ping', function () {
     return r.body;
   }
 
+  /** A REST write that must succeed, and the socket's `Changed` frame of its commit. */
+  async function committed(
+    socket: TestSocket,
+    familyId: string,
+    token: string,
+    method: string,
+    path: string,
+    body?: unknown,
+  ) {
+    const res = await request(app, method, `/api${path}`, { token, body });
+    expect(res.status, `${method} ${path}: ${res.text}`).to.be.within(200, 299);
+    const version = await familyVersion(app, familyId);
+    const frame = await socket.next((f) => f.type === 'Changed' && f.version === version);
+    return { body: res.body, frame };
+  }
+
   function expectContract(f: Frame) {
     const parsed = serverFrameSchema.safeParse(f);
     expect(parsed.success, parsed.success ? '' : parsed.error.message).to.equal(true);
@@ -157,13 +173,9 @@ describe('realtime: live patches and Ping', function () {
   it('a cascading write names every collection it changed, each patched as a pull from previous has it', async () => {
     const { family, member, socket } = await watched();
     const admin = family.admin.token;
-    const call = async (method: string, path: string, body?: unknown) => {
-      const res = await request(app, method, `/api${path}`, { token: admin, body });
-      expect(res.status, `${method} ${path}: ${res.text}`).to.be.within(200, 299);
-      const version = await familyVersion(app, family.familyId);
-      await socket.next((f) => f.type === 'Changed' && f.version === version);
-      return res.body;
-    };
+    const write = (method: string, path: string, body?: unknown) =>
+      committed(socket, family.familyId, admin, method, path, body);
+    const call = async (method: string, path: string, body?: unknown) => (await write(method, path, body)).body;
     /** The next commit's frame against a pull of every family collection from its previous. */
     const expectComplete = (frame: Frame) =>
       Promise.all(
@@ -185,24 +197,18 @@ describe('realtime: live patches and Ping', function () {
     await call('DELETE', `/lists/${party.id}`);
 
     // A section inserted first moves every other section down one.
-    await request(app, 'POST', `/api/stores/${store.id}/sections`, {
-      token: admin,
-      body: { name: 'Flowers', position: 0 },
-    });
-    const inserted = await socket.next((f) => f.type === 'Changed');
+    const { frame: inserted } = await write('POST', `/stores/${store.id}/sections`, { name: 'Flowers', position: 0 });
     expect(inserted.docs.sections.documents).to.have.length(store.sections.length + 1);
     await expectComplete(inserted);
 
     // An empty section's deletion changes the sections alone.
     const frozen = store.sections.find((s: { name: string }) => s.name === 'Frozen').id;
-    await request(app, 'DELETE', `/api/stores/${store.id}/sections/${frozen}`, { token: admin });
-    const empty = await socket.next((f) => f.type === 'Changed');
+    const { frame: empty } = await write('DELETE', `/stores/${store.id}/sections/${frozen}`);
     expect(empty.collections).to.deep.equal(['sections']);
     await expectComplete(empty);
 
     // Deleting Dairy clears the live item's section and forgets the memory: three collections.
-    await request(app, 'DELETE', `/api/stores/${store.id}/sections/${dairy}`, { token: admin });
-    const deleted = await socket.next((f) => f.type === 'Changed');
+    const { frame: deleted } = await write('DELETE', `/stores/${store.id}/sections/${dairy}`);
     expect([...deleted.collections].sort()).to.deep.equal(['items', 'sectionMemory', 'sections']);
     expect(
       deleted.docs.items.documents.map((d: { id: string; sectionId: string | null }) => [d.id, d.sectionId]),
@@ -212,21 +218,16 @@ describe('realtime: live patches and Ping', function () {
 
   it("a section's deletion leaves memory already forgotten (with its product) as it was", async () => {
     const { family, socket } = await watched();
-    const admin = family.admin.token;
-    const store = (await request(app, 'POST', '/api/stores', { token: admin, body: { name: 'Baker' } })).body;
+    const write = (method: string, path: string, body?: unknown) =>
+      committed(socket, family.familyId, family.admin.token, method, path, body);
+    const store = (await write('POST', '/stores', { name: 'Baker' })).body;
     const bakery = store.sections.find((s: { name: string }) => s.name === 'Bakery').id;
-    const list = (await request(app, 'POST', '/api/lists', { token: admin, body: { name: 'L', storeId: store.id } }))
-      .body;
-    const product = (await request(app, 'POST', '/api/products', { token: admin, body: { name: `Rye ${Date.now()}` } }))
-      .body;
-    const body = { name: 'Rye', familyProductId: product.id, sectionId: bakery };
-    expect((await request(app, 'POST', `/api/lists/${list.id}/items`, { token: admin, body })).status).to.equal(201);
+    const list = (await write('POST', '/lists', { name: 'L', storeId: store.id })).body;
+    const product = (await write('POST', '/products', { name: `Rye ${Date.now()}` })).body;
+    await write('POST', `/lists/${list.id}/items`, { name: 'Rye', familyProductId: product.id, sectionId: bakery });
     // Deleting the product forgets where the store kept it.
-    expect((await request(app, 'DELETE', `/api/products/${product.id}`, { token: admin })).status).to.equal(204);
-    const version = await familyVersion(app, family.familyId);
-    await socket.next((f) => f.type === 'Changed' && f.version === version);
-    await request(app, 'DELETE', `/api/stores/${store.id}/sections/${bakery}`, { token: admin });
-    const deleted = await socket.next((f) => f.type === 'Changed');
+    await write('DELETE', `/products/${product.id}`);
+    const { frame: deleted } = await write('DELETE', `/stores/${store.id}/sections/${bakery}`);
     expect(deleted.collections).to.not.include('sectionMemory');
   });
 
