@@ -33,8 +33,9 @@ export interface FamilyWrite {
   actorUserId: string | null;
   emit(event: FamilyEvent): void;
   /** Columns every written row of a replicated table must carry. Name the table written, so the
-   *  `Changed` nudge can say which collections changed (without it, it says "any"). */
-  stamp(table?: string): { family_id: string; version: string; updated_at: Date };
+   *  `Changed` nudge can say which collections changed (without it, it says "any"); with
+   *  `{ name: false }` the table is not named (the writers below name it once rows were written). */
+  stamp(table?: string, options?: { name?: boolean }): { family_id: string; version: string; updated_at: Date };
   /** Insert into a replicated table with family_id, version, created_at and updated_at stamped. */
   insert<T extends FamilyTable>(table: T, row: FamilyTableWrite<T>): Promise<FamilyTableRows[T]>;
   /** Update rows of this family in a replicated table, stamping version and updated_at. */
@@ -99,9 +100,11 @@ export async function familyWrite<T>(
       if (taken === null) throw notFound('Family not found');
       version = taken;
       const now = deps.clock.now();
-      const stamp = (table?: string) => {
-        if (table === undefined) tables = null;
-        else tables?.add(table);
+      const stamp: FamilyWrite['stamp'] = (table, options) => {
+        if (options?.name !== false) {
+          if (table === undefined) tables = null;
+          else tables?.add(table);
+        }
         return { family_id: familyId, version, updated_at: now };
       };
       const w: FamilyWrite = {
@@ -155,6 +158,13 @@ type StampedWriters = Pick<FamilyWrite, 'insert' | 'update' | 'tombstone' | 'ins
 export function stampedWriters(trx: Trx, familyId: string, now: Date, stamp: FamilyWrite['stamp']): StampedWriters {
   // Typed by table in FamilyWrite; here every table alike.
   type Values = Record<string, unknown>;
+  const stampOnly = (table: string) => stamp(table, { name: false });
+  // A statement that wrote no row (a cascade that found nothing) changed no collection: the
+  // table is named for the `Changed` nudge only when rows come back.
+  const wrote = <R>(table: string, rows: R[]): R[] => {
+    if (rows.length > 0) stamp(table);
+    return rows;
+  };
   const writers = {
     insert: async (table: string, row: Values) => {
       const [inserted] = await trx(table)
@@ -163,15 +173,21 @@ export function stampedWriters(trx: Trx, familyId: string, now: Date, stamp: Fam
       return inserted as Record<string, unknown>;
     },
     update: async (table: string, where: Values, patch: Values) =>
-      (await trx(table)
-        .where({ ...where, family_id: familyId })
-        .update({ ...patch, ...stamp(table) })
-        .returning('*')) as Record<string, unknown>[],
+      wrote(
+        table,
+        (await trx(table)
+          .where({ ...where, family_id: familyId })
+          .update({ ...patch, ...stampOnly(table) })
+          .returning('*')) as Values[],
+      ),
     tombstone: async (table: string, where: Values) =>
-      (await trx(table)
-        .where({ ...where, family_id: familyId, deleted: false })
-        .update({ deleted: true, ...stamp(table) })
-        .returning('*')) as Record<string, unknown>[],
+      wrote(
+        table,
+        (await trx(table)
+          .where({ ...where, family_id: familyId, deleted: false })
+          .update({ deleted: true, ...stampOnly(table) })
+          .returning('*')) as Values[],
+      ),
     insertMany: async (table: string, rows: Values[]) => {
       if (rows.length === 0) return [];
       // Times as JSON text, the write's own time encoded once (not once per row and column).
@@ -200,7 +216,7 @@ export function stampedWriters(trx: Trx, familyId: string, now: Date, stamp: Fam
     },
     updateMany: async (table: string, patches: Array<{ id: string; patch: Values }>) => {
       if (patches.length === 0) return [];
-      const { version, updated_at } = stamp(table);
+      const { version, updated_at } = stampOnly(table);
       // Each row's patch is a JSON object; jsonb_populate_record(t, patch) is the row with the
       // patch's columns replaced, so a column a patch leaves out keeps its value.
       const columns = [...new Set(patches.flatMap((p) => Object.keys(p.patch)))].filter(
@@ -221,7 +237,7 @@ export function stampedWriters(trx: Trx, familyId: string, now: Date, stamp: Fam
           familyId,
         ],
       )) as { rows: Record<string, unknown>[] };
-      return rows;
+      return wrote(table, rows);
     },
   };
   return writers as unknown as StampedWriters;

@@ -124,7 +124,7 @@ function childWrite(
   events: FamilyEvent[],
   after: Array<() => void | Promise<void>>,
 ): FamilyWrite {
-  const stamp = (table?: string) => w.stamp(table);
+  const stamp: FamilyWrite['stamp'] = (table, options) => w.stamp(table, options);
   return {
     trx,
     familyId: w.familyId,

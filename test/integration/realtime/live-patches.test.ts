@@ -61,6 +61,18 @@ describe('realtime: live patches and Ping', function () {
     return { body: res.body, frame };
   }
 
+  /** A commit's frame against a pull of every family collection from its previous: it names
+   *  exactly the collections that have docs there, and patches each with those docs. */
+  function expectNamesWhatChanged(token: string, frame: Frame) {
+    return Promise.all(
+      COLLECTIONS.filter((c) => !(CATALOG_COLLECTIONS as readonly string[]).includes(c)).map(async (c) => {
+        const pulled = await pullFrom(token, c, frame.previous);
+        expect(frame.collections.includes(c), `${c} named`).to.equal(pulled.documents.length > 0);
+        if (pulled.documents.length > 0) expect(frame.docs[c], c).to.deep.equal(pulled);
+      }),
+    );
+  }
+
   function expectContract(f: Frame) {
     const parsed = serverFrameSchema.safeParse(f);
     expect(parsed.success, parsed.success ? '' : parsed.error.message).to.equal(true);
@@ -176,15 +188,7 @@ describe('realtime: live patches and Ping', function () {
     const write = (method: string, path: string, body?: unknown) =>
       committed(socket, family.familyId, admin, method, path, body);
     const call = async (method: string, path: string, body?: unknown) => (await write(method, path, body)).body;
-    /** The next commit's frame against a pull of every family collection from its previous. */
-    const expectComplete = (frame: Frame) =>
-      Promise.all(
-        COLLECTIONS.filter((c) => !(CATALOG_COLLECTIONS as readonly string[]).includes(c)).map(async (c) => {
-          const pulled = await pullFrom(member.token, c, frame.previous);
-          expect(frame.collections.includes(c), `${c} named`).to.equal(pulled.documents.length > 0);
-          if (pulled.documents.length > 0) expect(frame.docs[c], c).to.deep.equal(pulled);
-        }),
-      );
+    const expectComplete = (frame: Frame) => expectNamesWhatChanged(member.token, frame);
     const store = await call('POST', '/stores', { name: 'Corner shop' });
     const dairy = store.sections.find((s: { name: string }) => s.name === 'Dairy & Eggs').id;
     const list = await call('POST', '/lists', { name: 'Weekly', storeId: store.id });
@@ -229,6 +233,28 @@ describe('realtime: live patches and Ping', function () {
     await write('DELETE', `/products/${product.id}`);
     const { frame: deleted } = await write('DELETE', `/stores/${store.id}/sections/${bakery}`);
     expect(deleted.collections).to.not.include('sectionMemory');
+  });
+
+  it('a delete whose cascades find nothing names only the collection it deleted from', async () => {
+    const { family, member, socket } = await watched();
+    const write = (method: string, path: string, body?: unknown) =>
+      committed(socket, family.familyId, family.admin.token, method, path, body);
+    const list = (await write('POST', '/lists', { name: 'Never used' })).body;
+    const recipe = (await write('POST', '/recipes', { name: 'Toast' })).body;
+    const store = (await write('POST', '/stores', { name: 'Kiosk' })).body;
+    const product = (await write('POST', '/products', { name: `Jam ${Date.now()}` })).body;
+    // No items, no ingredients, no lists at the store, no item or memory of the product.
+    const deletes: Array<[string, string[]]> = [
+      [`/lists/${list.id}`, ['lists']],
+      [`/recipes/${recipe.id}`, ['recipes']],
+      [`/stores/${store.id}`, ['sections', 'stores']],
+      [`/products/${product.id}`, ['products']],
+    ];
+    for (const [path, named] of deletes) {
+      const { frame } = await write('DELETE', path);
+      expect([...frame.collections].sort(), path).to.deep.equal(named);
+      await expectNamesWhatChanged(member.token, frame);
+    }
   });
 
   it('Ping is answered with Pong (requestId echoed); as a first frame it is refused with 4401', async () => {
