@@ -138,7 +138,8 @@ const SERVER_SPECS = {
     'test/integration/family/invites.test.ts',
     'test/integration/foundation/config.test.ts',
   ],
-  web: ['test/integration/web/static.test.ts', 'test/integration/foundation/http.test.ts'],
+  // The app's files and pages, and the headers and robots.txt of api-contract §13 in the real app.
+  web: ['test/integration/web/static.test.ts', ...each('test/integration/foundation', 'http', 'edges-13')],
   metrics: ['test/integration/foundation/metrics.test.ts', 'test/integration/foundation/http.test.ts'],
   startup: [
     ...each('test/integration/foundation', 'startup', 'config'),

@@ -3,6 +3,8 @@
 // replication rows pulled and pushed, database pool use, dependency outages. Read here after
 // real traffic, as Prometheus would scrape them.
 import { expect } from 'chai';
+import { Gauge } from 'prom-client';
+import { captureLogs } from '../../helpers/logs.js';
 import { request, startTestApp, testApp } from '../../helpers/app.js';
 import { makeFamily } from '../../helpers/factories.js';
 import { TestSocket } from '../realtime/client.js';
@@ -43,6 +45,13 @@ function value(samples: Sample[], name: string, labels: Record<string, string> =
   const found = samples.filter((s) => s.name === name && Object.entries(labels).every(([k, v]) => s.labels[k] === v));
   if (found.length > 1) throw new Error(`${found.length} samples of ${name} match ${JSON.stringify(labels)}`);
   return found[0]?.value ?? 0;
+}
+
+/** The value of a sample that must be there (a series that exists from the start). */
+function present(samples: Sample[], name: string, labels: Record<string, string>): number {
+  const found = samples.filter((s) => s.name === name && Object.entries(labels).every(([k, v]) => s.labels[k] === v));
+  expect(found, `${name} ${JSON.stringify(labels)}`).to.have.length(1);
+  return found[0]!.value;
 }
 
 async function eventually(what: string, check: () => Promise<boolean>, timeoutMs = 20_000): Promise<void> {
@@ -152,8 +161,77 @@ describe('metrics (METRICS_PORT)', function () {
     expect(pool('used') + pool('free')).to.be.within(1, pool('max'));
     expect(pool('pending')).to.equal(0);
     const db = { dependency: 'database', connection: 'pool' };
-    expect(value(samples, `${P}dependency_unreachable`, db)).to.equal(0);
-    expect(value(samples, `${P}dependency_outages_total`, db)).to.equal(0);
+    // Both series exist from the start, at 0: an alert on them needs no first outage.
+    expect(present(samples, `${P}dependency_unreachable`, db)).to.equal(0);
+    expect(present(samples, `${P}dependency_outages_total`, db)).to.equal(0);
+  });
+
+  it('shows a connection in use while a transaction holds it', async () => {
+    const trx = await app.deps.db.transaction();
+    try {
+      await trx.raw('select 1');
+      const { samples } = await scrape(app);
+      expect(present(samples, `${P}db_pool_connections`, { state: 'used' })).to.be.at.least(1);
+    } finally {
+      await trx.rollback();
+    }
+  });
+
+  it('answers only GET and HEAD at /metrics, whatever its query; HEAD without a body', async () => {
+    const post = await fetch(app.metricsUrl!, { method: 'POST' });
+    expect(post.status).to.equal(405);
+    expect(post.headers.get('allow')).to.equal('GET, HEAD');
+    expect(await post.text()).to.equal('Method not allowed\n');
+    const head = await fetch(app.metricsUrl!, { method: 'HEAD' });
+    expect(head.status).to.equal(200);
+    expect(head.headers.get('content-type')).to.match(/^text\/plain; version=0\.0\.4/);
+    expect(await head.text()).to.equal('');
+    const queried = await fetch(`${app.metricsUrl!}?name[]=x`);
+    expect(queried.status).to.equal(200);
+    expect(await queried.text()).to.include(`${P}live_sockets`);
+    const elsewhere = await fetch(app.metricsUrl!.replace('/metrics', '/'));
+    expect(elsewhere.status).to.equal(404);
+    expect(elsewhere.headers.get('content-type')).to.equal('text/plain; charset=utf-8');
+    expect(await elsewhere.text()).to.equal('Not found\n');
+  });
+
+  it('answers 500 when a metric cannot be collected: the error is logged (no stack), never sent', async () => {
+    const captured = captureLogs();
+    const own = await startTestApp({ db: app.deps.db, envOverrides: { METRICS_PORT: '0' }, logger: captured.logger });
+    try {
+      new Gauge({
+        name: `${P}test_broken`,
+        help: 'a gauge whose collection fails',
+        registers: [own.deps.metrics!.registry],
+        collect() {
+          throw new Error('secret detail of the failure');
+        },
+      });
+      const res = await fetch(own.metricsUrl!);
+      expect(res.status).to.equal(500);
+      const body = await res.text();
+      expect(body).to.equal('Metrics could not be collected\n');
+      const logged = captured.lines.filter((l) => l.msg === 'metrics could not be collected');
+      expect(logged).to.have.length(1);
+      expect(logged[0]!.level).to.equal(50);
+      expect(logged[0]!.err).to.deep.include({ message: 'secret detail of the failure' });
+      expect(JSON.stringify(logged[0])).to.not.include('at ');
+    } finally {
+      await own.close();
+    }
+  });
+
+  it('refuses to start when METRICS_PORT is taken', async () => {
+    const taken = new URL(app.metricsUrl!).port;
+    let failed: unknown;
+    try {
+      const other = await startTestApp({ db: app.deps.db, envOverrides: { METRICS_PORT: taken } });
+      await other.close();
+    } catch (err) {
+      failed = err;
+    }
+    expect(failed, 'the start failed').to.be.instanceOf(Error);
+    expect((failed as NodeJS.ErrnoException).code).to.equal('EADDRINUSE');
   });
 
   it('gives each app its own registry: a second app counts only its own requests', async () => {

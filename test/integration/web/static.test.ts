@@ -101,7 +101,8 @@ describe('web app serving', () => {
   it('answers 404 for a missing hashed asset instead of the app page', async () => {
     const res = await fetch(`${srv.url}/assets/index-gone.js`);
     expect(res.status).to.equal(404);
-    expect(res.headers.get('content-type')).to.not.match(/html/);
+    expect(res.headers.get('content-type')).to.equal('text/plain; charset=utf-8');
+    expect(await res.text()).to.equal('Not found');
   });
 
   it('never serves a file outside the build or a dot file', async () => {
@@ -138,9 +139,112 @@ describe('web app serving', () => {
       expect(res.status).to.equal(503);
       expect(res.headers.get('content-type')).to.match(/^text\/html/);
       expect(await res.text()).to.contain('npm run build');
+      // Not cached: the next load after a build gets the app; a CSP like the app's pages.
+      expect(res.headers.get('cache-control')).to.equal('no-store');
+      expect(res.headers.get('retry-after')).to.equal('60');
+      expect(res.headers.get('content-security-policy')).to.contain("frame-ancestors 'none'");
     } finally {
       await empty.close();
     }
+  });
+
+  it('passes /api, /healthz and /readyz on untouched; look-alike paths are app pages', async () => {
+    // Behind serveWebApp alone nothing answers them: Koa's own 404, never the app page.
+    for (const p of ['/api', '/api/lists', '/healthz', '/readyz']) {
+      const res = await fetch(srv.url + p);
+      expect(res.status, p).to.equal(404);
+      expect(await res.text(), p).to.not.equal(INDEX);
+    }
+    for (const p of ['/apix', '/healthzx', '/readyz/x']) {
+      const res = await fetch(srv.url + p);
+      expect(await res.text(), p).to.equal(INDEX);
+    }
+  });
+
+  it('answers OPTIONS on an app path with 204 and what it allows', async () => {
+    const res = await fetch(`${srv.url}/lists`, { method: 'OPTIONS' });
+    expect(res.status).to.equal(204);
+    expect(res.headers.get('allow')).to.equal('GET, HEAD, OPTIONS');
+    expect(await res.text()).to.equal('');
+  });
+
+  it('names the refused method in the 405 problem', async () => {
+    const res = await fetch(`${srv.url}/lists`, { method: 'DELETE' });
+    expect(res.status).to.equal(405);
+    expect((await res.json()).detail).to.equal('DELETE is not allowed here; allowed: GET, HEAD, OPTIONS');
+  });
+
+  it('serves /robots.txt as text disallowing everything, cached for a day', async () => {
+    const res = await fetch(`${srv.url}/robots.txt`);
+    expect(res.status).to.equal(200);
+    expect(res.headers.get('content-type')).to.equal('text/plain; charset=utf-8');
+    expect(res.headers.get('cache-control')).to.equal('public, max-age=86400');
+    expect(await res.text()).to.equal('User-agent: *\nDisallow: /\n');
+  });
+
+  it('frames and types only the pages: nosniff on every file, DENY and the CSP on HTML alone', async () => {
+    const page = await fetch(`${srv.url}/lists`);
+    expect(page.headers.get('x-content-type-options')).to.equal('nosniff');
+    expect(page.headers.get('x-frame-options')).to.equal('DENY');
+    const csp = page.headers.get('content-security-policy')!;
+    const host = new URL(srv.url).host;
+    // Every directive the app's pages need, each from the app's own origin (api-contract §13).
+    expect(csp.split('; ')).to.deep.equal([
+      "default-src 'self'",
+      "script-src 'self'",
+      "style-src 'self'",
+      "img-src 'self' data: blob:",
+      "font-src 'self'",
+      `connect-src 'self' ws://${host}`,
+      "manifest-src 'self'",
+      "worker-src 'self'",
+      "object-src 'none'",
+      "base-uri 'self'",
+      "form-action 'self'",
+      "frame-ancestors 'none'",
+    ]);
+    const script = await fetch(`${srv.url}/assets/index-abc123.js`);
+    expect(script.headers.get('x-content-type-options')).to.equal('nosniff');
+    expect(script.headers.get('x-frame-options')).to.equal(null);
+    expect(script.headers.get('content-security-policy')).to.equal(null);
+    // A Host header that is not a plain host[:port] names no WebSocket origin.
+    const odd = await new Promise<string>((resolve, reject) => {
+      const { hostname, port } = new URL(srv.url);
+      http
+        .get({ hostname, port, path: '/', headers: { host: 'bad host/x' } }, (res) => {
+          res.resume();
+          resolve(String(res.headers['content-security-policy']));
+        })
+        .on('error', reject);
+    });
+    expect(odd).to.contain("connect-src 'self';");
+  });
+
+  it('never sends an encoding the client did not accept', async () => {
+    for (const accepted of ['br', 'identity', 'gzip;q=0, br']) {
+      const res = await rawGet(srv.url, '/assets/index-abc123.js', { 'accept-encoding': accepted });
+      expect(res.body, accepted).to.equal(SCRIPT);
+    }
+  });
+
+  it('tags files with a weak ETag of their size and time; HEAD sends the length and no body', async () => {
+    const res = await fetch(`${srv.url}/assets/index-abc123.js`);
+    const etag = /^W\/"([0-9a-f]+)-[0-9a-f]+"$/.exec(res.headers.get('etag') ?? '');
+    expect(etag, String(res.headers.get('etag'))).to.not.equal(null);
+    expect(parseInt(etag![1]!, 16)).to.equal(SCRIPT.length);
+    expect(res.headers.get('last-modified')).to.be.a('string');
+    const head = await fetch(`${srv.url}/assets/index-abc123.js`, {
+      method: 'HEAD',
+      headers: { 'accept-encoding': 'identity' },
+    });
+    expect(head.status).to.equal(200);
+    expect(head.headers.get('content-length')).to.equal(String(SCRIPT.length));
+    expect(await head.text()).to.equal('');
+  });
+
+  it('refuses a dot file in any folder, not only at the top', () => {
+    expect(resolveSafe(root, '/assets/.env')).to.equal(null);
+    expect(resolveSafe(root, '/assets/.well/x.js')).to.equal(null);
   });
 
   it('leaves /api, /healthz and /readyz to the server in the real app', async function () {
