@@ -29,3 +29,12 @@ for (const entry of fs.readdirSync(from)) {
     fs.symlinkSync(own ? path.resolve(own) : path.join(from, entry, name), path.join(to, entry, name));
   }
 }
+
+// A test that starts the server as a process of its own (`node --import tsx server/main.ts`:
+// startup.test.ts, config.test.ts) resolves the SDK without the source condition, i.e. its built
+// files, which the sandbox leaves out with every `dist`: link the project's (unmutated; the
+// child runs no mutant, it has no `__STRYKER_ACTIVE_MUTANT__`).
+const sdkDist = path.join(origin, 'client-sdk', 'dist');
+if (fs.existsSync(sdkDist) && !fs.existsSync(path.resolve('client-sdk', 'dist'))) {
+  fs.symlinkSync(sdkDist, path.resolve('client-sdk', 'dist'));
+}
