@@ -16,11 +16,11 @@ export function startTestApp(options: StartOptions & { envOverrides?: Record<str
 }
 
 export async function closeSharedApp(): Promise<void> {
-  if (shared) {
-    const s = await shared;
-    shared = undefined;
-    await s.close();
-  }
+  const s = shared;
+  // Forgotten before it is awaited: a start that failed is not kept, so the next run (Stryker
+  // runs the suite once per mutant in one process) starts the app anew instead of failing again.
+  shared = undefined;
+  if (s) await (await s).close();
 }
 
 export interface HttpResult<T = any> {
