@@ -3,4 +3,12 @@
 export { recallSection, rememberSection } from './memory.js';
 export { memoryRowsFor, sectionRow, sectionRows, sectionRowsByIds, storeRow } from './queries.js';
 export { toPlacementSection, toSection, toSectionMemory, toStore } from './records.js';
-export { createSection, createStore, deleteSection, deleteStore, renameStore, updateSection } from './service.js';
+export {
+  createSection,
+  createStore,
+  deleteSection,
+  deleteStore,
+  renameStore,
+  requireSectionAdmin,
+  updateSection,
+} from './service.js';

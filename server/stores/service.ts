@@ -55,7 +55,9 @@ export interface SectionPatch {
   category?: Category | null;
 }
 
-function requireAdmin(actor: Actor): void {
+/** Sections are an admin's to change ("Admins can rename, reorder, add and delete sections"),
+ *  through REST and replication alike: one refusal, one message. */
+export function requireSectionAdmin(actor: Actor): void {
   if (actor.role !== 'admin') throw forbidden('Only a family admin can change store sections');
 }
 
@@ -179,7 +181,7 @@ export async function createSection(
   storeId: string,
   input: SectionInput,
 ): Promise<Created<SectionRecord>> {
-  requireAdmin(actor);
+  requireSectionAdmin(actor);
   await liveStore(w, storeId);
   const existing = await existingForCreate(w, 'store_sections', lower(input.id));
   if (existing) return { record: toSection(existing), created: false };
@@ -209,7 +211,7 @@ export async function updateSection(
   sectionId: string,
   patch: SectionPatch,
 ): Promise<SectionRecord> {
-  requireAdmin(actor);
+  requireSectionAdmin(actor);
   await liveStore(w, storeId);
   const row = await sectionRow(w.trx, w.familyId, storeId, sectionId);
   if (!row) throw notFound('Section not found');
@@ -229,7 +231,7 @@ export async function reorderSections(
   storeId: string,
   sectionIds: string[],
 ): Promise<SectionRecord[]> {
-  requireAdmin(actor);
+  requireSectionAdmin(actor);
   await liveStore(w, storeId);
   const sections = await sectionRows(w.trx, w.familyId, [storeId]);
   const wanted = sectionIds.map((id) => id.toLowerCase());
@@ -253,7 +255,7 @@ export async function reorderSections(
 /** Tombstones the section; its items (removed ones too) survive with sectionId null, and the
  *  memory rows pointing at it are forgotten. */
 export async function deleteSection(w: FamilyWrite, actor: Actor, storeId: string, sectionId: string): Promise<void> {
-  requireAdmin(actor);
+  requireSectionAdmin(actor);
   await liveStore(w, storeId);
   const row = await sectionRow(w.trx, w.familyId, storeId, sectionId);
   if (!row) throw notFound('Section not found');

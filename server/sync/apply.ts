@@ -4,7 +4,7 @@
 // to the features. Errors are AppErrors (the push turns them into `rejected` rows).
 import type { Actor } from '../context.js';
 import type { FamilyWrite } from '../db/family-write.js';
-import { AppError, badRequest, forbidden, validationFailed } from '../errors.js';
+import { AppError, badRequest, validationFailed } from '../errors.js';
 import {
   fieldEqual,
   QUANTITY_FIELDS,
@@ -14,7 +14,15 @@ import {
   type QuantityPatch,
 } from '@family-shopping/client/protocol';
 import * as lists from '../lists/public.js';
-import { createSection, createStore, deleteSection, renameStore, updateSection, storeRow } from '../stores/public.js';
+import {
+  createSection,
+  createStore,
+  deleteSection,
+  renameStore,
+  requireSectionAdmin,
+  updateSection,
+  storeRow,
+} from '../stores/public.js';
 import * as recipes from '../recipes/public.js';
 import {
   clearOverride,
@@ -292,7 +300,7 @@ async function applySection(
   // The store first: a new store's default sections, pushed (by any member) before the store
   // itself, wait for it (parent_missing) and then equal the sections the store brings.
   if (!s) await requireStore(w, n.storeId);
-  if (actor.role !== 'admin') throw forbidden('Only a family admin can change store sections');
+  requireSectionAdmin(actor);
   if (!s) {
     await createSection(w, actor, n.storeId, { id: n.id, name: n.name, position: n.position, category: n.category });
     return;
