@@ -40,16 +40,21 @@ async function scrape(app: RunningServer): Promise<{ samples: Sample[]; text: st
   return { samples: parse(text), text, type: res.headers.get('content-type') ?? '' };
 }
 
+/** The samples of `name` whose labels include `labels`. */
+function matching(samples: Sample[], name: string, labels: Record<string, string>): Sample[] {
+  return samples.filter((s) => s.name === name && Object.entries(labels).every(([k, v]) => s.labels[k] === v));
+}
+
 /** The value of the one sample of `name` whose labels include `labels` (0 when there is none). */
 function value(samples: Sample[], name: string, labels: Record<string, string> = {}): number {
-  const found = samples.filter((s) => s.name === name && Object.entries(labels).every(([k, v]) => s.labels[k] === v));
+  const found = matching(samples, name, labels);
   if (found.length > 1) throw new Error(`${found.length} samples of ${name} match ${JSON.stringify(labels)}`);
   return found[0]?.value ?? 0;
 }
 
 /** The value of a sample that must be there (a series that exists from the start). */
 function present(samples: Sample[], name: string, labels: Record<string, string>): number {
-  const found = samples.filter((s) => s.name === name && Object.entries(labels).every(([k, v]) => s.labels[k] === v));
+  const found = matching(samples, name, labels);
   expect(found, `${name} ${JSON.stringify(labels)}`).to.have.length(1);
   return found[0]!.value;
 }
