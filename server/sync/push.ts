@@ -124,7 +124,7 @@ function childWrite(
   events: FamilyEvent[],
   after: Array<() => void | Promise<void>>,
 ): FamilyWrite {
-  const stamp: FamilyWrite['stamp'] = (table, options) => w.stamp(table, options);
+  const stamp = w.stamp; // the parent's: a table named here is named for the whole commit
   return {
     trx,
     familyId: w.familyId,
