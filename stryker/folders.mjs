@@ -124,7 +124,8 @@ const SERVER_SPECS = {
   // The messages and their sending: every flow that mails (registration, confirmation, reset,
   // invitations, languages, the base URL of links) and the configuration's SMTP checks.
   mail: [
-    'test/unit/server/mail-messages.test.ts',
+    ...each('test/unit/server', 'mail-messages', 'mail-templates'),
+    'test/integration/mail/mailer.test.ts',
     ...each(
       'test/integration/auth',
       'base-url',

@@ -58,6 +58,7 @@ describe('auth: the base of email links (APP_BASE_URL default) and the JWT key',
     expect(ownBaseUrl('::', 3000)).to.equal('http://localhost:3000');
     expect(ownBaseUrl('::1', 8080)).to.equal('http://[::1]:8080');
     expect(ownBaseUrl('shop.lan', 80)).to.equal('http://shop.lan:80');
+    expect(ownBaseUrl('[fe80::1]', 8443, 'https')).to.equal('https://[fe80::1]:8443'); // bracketed once
   });
 
   it('builds a mail queued before the base is known once it is known', async () => {

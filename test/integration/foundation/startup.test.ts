@@ -9,6 +9,7 @@ import { startTestApp, request, testApp } from '../../helpers/app.js';
 import { makeFamily, registerViaApi } from '../../helpers/factories.js';
 import { usingPostgres } from '../../helpers/env.js';
 import { MIGRATIONS_DIR } from '../../../server/db/migrate.js';
+import { ensureUnits } from '../../../server/startup/jobs.js';
 
 const capture = (lines: string[]) =>
   pino({ level: 'info' }, new Writable({ write: (c, _e, cb) => (lines.push(String(c)), cb()) }));
@@ -63,6 +64,19 @@ describe('startup on the embedded database', function () {
     expect(family.locale).to.equal('en'); // the default family speaks English (api.md "Languages")
     expect(log1.join('')).to.include('its invite code is KITCHEN-42');
     expect(log2.join('')).not.to.include('KITCHEN-42');
+    // The first start says what it seeded, with the figures; the second seeds nothing and says nothing.
+    const lines1 = log1
+      .join('')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as Record<string, unknown>);
+    expect(lines1.find((l) => String(l.msg).startsWith('Created the default family'))).to.include({
+      inviteCode: 'KITCHEN-42',
+    });
+    expect(lines1.find((l) => l.msg === 'Seeded staple products')).to.include({ added: c1.products });
+    const names = lines1.find((l) => l.msg === 'Seeded product names');
+    expect(names?.names).to.be.a('number').greaterThan(c1.products); // four languages, most staples named
+    expect(log2.join('')).not.to.match(/Seeded|Created the default family/);
     expect(c1.products).to.be.within(100, 130);
     expect(c2.products).to.equal(c1.products);
     expect(c2.dupProducts).to.equal(0);
@@ -80,6 +94,34 @@ describe('startup on the embedded database', function () {
     expect(c.products).to.equal(0);
     expect(c.families).to.equal(1);
     expect(c.units).to.be.greaterThan(10);
+  });
+
+  it('adds the reference units a database lacks at start, once, in one catalog write', async () => {
+    const app = await startTestApp({ envOverrides: { DATABASE_URL: '', DATA_DIR: tmp(), NODE_ENV: 'test' } });
+    try {
+      const db = app.deps.db;
+      const catalogVersion = async () => String((await db('catalog_counter').first('version'))!.version);
+      const before = await db('units_of_measure').where({ code: 'tablespoon' }).first();
+      expect(before).to.not.equal(undefined);
+      await db('units_of_measure').where({ code: 'tablespoon' }).delete(); // a unit added to seeds/units.json since
+      const v0 = await catalogVersion();
+      expect(await ensureUnits(db)).to.equal(1);
+      const back = await db('units_of_measure').where({ code: 'tablespoon' }).first();
+      expect(back.id).to.equal(before.id); // its stable id: the same on every database
+      expect({ name: back.name, abbreviation: back.abbreviation, category: back.category }).to.deep.equal({
+        name: before.name,
+        abbreviation: before.abbreviation,
+        category: before.category,
+      });
+      const v1 = await catalogVersion();
+      expect(BigInt(v1)).to.equal(BigInt(v0) + 1n);
+      expect(String(back.catalog_version)).to.equal(v1); // devices pull it after their checkpoint
+      // Nothing missing: no write at all, the catalog's version stays.
+      expect(await ensureUnits(db)).to.equal(0);
+      expect(await catalogVersion()).to.equal(v1);
+    } finally {
+      await app.close();
+    }
   });
 
   it('keeps a generated JWT secret in the database, the same across restarts', async () => {
