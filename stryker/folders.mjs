@@ -141,6 +141,13 @@ const SERVER_SPECS = {
   ],
   // The app's files and pages, and the headers and robots.txt of api-contract §13 in the real app.
   web: ['test/integration/web/static.test.ts', ...each('test/integration/foundation', 'http', 'edges-13')],
+  // The buses and their Redis connections: the live channel's tests (the Redis bus and the
+  // cross-instance ones need REDIS_URL, the outages PostgreSQL + Redis: run this folder in that
+  // leg), and the metrics of Redis' state.
+  events: [
+    'test/integration/realtime/*.test.ts',
+    ...each('test/integration/foundation', 'outages', 'metrics', 'family-write'),
+  ],
   metrics: ['test/integration/foundation/metrics.test.ts', 'test/integration/foundation/http.test.ts'],
   startup: [
     ...each('test/integration/foundation', 'startup', 'config'),

@@ -16,6 +16,7 @@ import { SCHEMA_VERSION } from '@family-shopping/client/protocol';
 import { FaultProxy, type FaultKind } from './proxy.js';
 import { forkClient, prng, rest, type ClientProcess, type Prng } from './harness.js';
 import type { Cluster } from './cluster.js';
+import { sleep } from '../helpers/wait.js';
 
 const PASSWORD = 'chaos correct horse';
 
@@ -68,8 +69,6 @@ export interface Figures {
   convergenceMs: number;
   failures: string[];
 }
-
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 export async function runScenario(cluster: Cluster, o: Options, log: (s: string) => void): Promise<Figures> {
   const rnd: Prng = prng(o.seed);

@@ -5,8 +5,7 @@ import { usingPostgres } from '../../helpers/env.js';
 import { familyWrite } from '../../../server/db/family-write.js';
 import { newId } from '../../../server/db/ids.js';
 import type { ChangedEvent, FamilyEvent } from '../../../server/events/bus.js';
-
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+import { sleep } from '../../helpers/wait.js';
 
 async function counter(app: Awaited<ReturnType<typeof testApp>>, familyId: string): Promise<number> {
   const row = await app.deps.db('family_counters').where({ family_id: familyId }).first('version');

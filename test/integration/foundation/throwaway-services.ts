@@ -6,6 +6,7 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
+import { sleep } from '../../helpers/wait.js';
 
 const run = promisify(execFile);
 
@@ -40,8 +41,6 @@ export function pgBinDir(): string | undefined {
 }
 
 export const redisServerBinary = (): string | undefined => onPath('redis-server');
-
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 async function waitForPort(port: number, up: boolean, timeoutMs: number): Promise<void> {
   const deadline = Date.now() + timeoutMs;

@@ -125,4 +125,4 @@ export class TestSocket {
   }
 }
 
-export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+export { sleep } from '../../helpers/wait.js';

@@ -10,8 +10,7 @@ import { itemDoc, pull, pullAll, push, type AnyDoc } from './helpers.js';
 import type { Checkpoint } from '@family-shopping/client/protocol';
 import { familyWrite } from '../../../server/db/family-write.js';
 import { newId } from '../../../server/db/ids.js';
-
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+import { sleep } from '../../helpers/wait.js';
 
 describe('sync pull under concurrent writers', () => {
   it('never skips a committed row: the pulled union equals the final state', async function () {

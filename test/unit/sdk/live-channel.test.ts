@@ -7,6 +7,7 @@
 import { expect } from 'chai';
 import { getRxStorageMemory } from 'rxdb/plugins/storage-memory';
 import { createFamilyClient, type FamilyClient, type WebSocketLike } from '@family-shopping/client';
+import { sleep } from '../../helpers/wait.js';
 
 const FAMILY_ID = '00000000-0000-4000-8000-0000000000bb';
 const TIMEOUT_MS = 1_000;
@@ -91,8 +92,6 @@ class ScriptedSocket implements WebSocketLike {
     this.readyState = 3;
   }
 }
-
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 async function until(condition: () => boolean, message: string, timeoutMs = 10_000) {
   const deadline = Date.now() + timeoutMs;
