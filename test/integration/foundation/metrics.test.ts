@@ -5,6 +5,7 @@
 import { expect } from 'chai';
 import { Gauge } from 'prom-client';
 import { captureLogs } from '../../helpers/logs.js';
+import { waitFor } from '../../helpers/wait.js';
 import { request, startTestApp, testApp } from '../../helpers/app.js';
 import { makeFamily } from '../../helpers/factories.js';
 import { TestSocket } from '../realtime/client.js';
@@ -182,6 +183,25 @@ describe('metrics (METRICS_PORT)', function () {
     }
   });
 
+  it('counts a query waiting for a connection as pending while every connection is held', async () => {
+    const db = app.deps.db;
+    const max = present((await scrape(app)).samples, `${P}db_pool_connections`, { state: 'max' });
+    expect(max).to.be.at.least(1);
+    const held = await Promise.all(Array.from({ length: max }, () => db.transaction()));
+    let waiting: Promise<unknown> | undefined;
+    try {
+      await Promise.all(held.map((trx) => trx.raw('select 1')));
+      waiting = db.raw('select 1').then(() => 'answered');
+      await waitFor(
+        async () => present((await scrape(app)).samples, `${P}db_pool_connections`, { state: 'pending' }) >= 1,
+        'a pending connection',
+      );
+    } finally {
+      await Promise.all(held.map((trx) => trx.rollback()));
+    }
+    expect(await waiting).to.equal('answered');
+  });
+
   it('answers only GET and HEAD at /metrics, whatever its query; HEAD without a body', async () => {
     const post = await fetch(app.metricsUrl!, { method: 'POST' });
     expect(post.status).to.equal(405);
@@ -216,6 +236,7 @@ describe('metrics (METRICS_PORT)', function () {
       expect(res.status).to.equal(500);
       const body = await res.text();
       expect(body).to.equal('Metrics could not be collected\n');
+      expect(res.headers.get('content-type')).to.equal('text/plain; charset=utf-8');
       const logged = captured.lines.filter((l) => l.msg === 'metrics could not be collected');
       expect(logged).to.have.length(1);
       expect(logged[0]!.level).to.equal(50);

@@ -217,6 +217,19 @@ describe('web app serving', () => {
       const res = await rawGet(srv.url, '/assets/index-abc123.js', { 'accept-encoding': accepted });
       expect(res.body, accepted).to.equal(SCRIPT);
     }
+    // Accepted, but the client prefers the file as it is.
+    const prefers = await rawGet(srv.url, '/assets/index-abc123.js', { 'accept-encoding': 'gzip;q=0.1, identity' });
+    expect(prefers.headers['content-encoding']).to.equal(undefined);
+    expect(prefers.body).to.equal(SCRIPT);
+  });
+
+  it('sends a file of a type it does not know as bytes, never sniffed', async () => {
+    await writeFile(path.join(root, 'assets', 'data-abc123.bin'), 'opaque');
+    const res = await rawGet(srv.url, '/assets/data-abc123.bin');
+    expect(res.status).to.equal(200);
+    expect(res.headers['content-type']).to.equal('application/octet-stream');
+    expect(res.headers['x-content-type-options']).to.equal('nosniff');
+    expect(res.body).to.equal('opaque');
   });
 
   it('tags files with a weak ETag of their size and time; HEAD sends the length and no body', async () => {
