@@ -79,6 +79,21 @@ describe('mailer', () => {
     }
   });
 
+  it('finishes the mails in flight before it closes', async () => {
+    const dir = await mkdtemp(path.join(os.tmpdir(), 'fs-mailer-'));
+    const outboxDir = path.join(dir, 'outbox');
+    const { logger } = captureLogs();
+    const mailer = createMailer({ SMTP_URL: undefined, MAIL_FROM: FROM }, logger, { outboxDir });
+    try {
+      const sent = [1, 2, 3].map((n) => mailer.sendInBackground(mail(n)));
+      await mailer.close();
+      expect(await readdir(outboxDir)).to.have.length(3);
+      await Promise.all(sent);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
   it('builds a queued mail with the first base of links named; a later one changes nothing', async () => {
     const { logger } = captureLogs();
     const mailer = createMailer({ SMTP_URL: undefined, MAIL_FROM: FROM, NODE_ENV: 'test' }, logger);
