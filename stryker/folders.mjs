@@ -148,6 +148,17 @@ const SERVER_SPECS = {
     'test/integration/realtime/*.test.ts',
     ...each('test/integration/foundation', 'outages', 'metrics', 'family-write'),
   ],
+  // The live channel: its own tests, the other tests that open sockets (TLS, outages, metrics'
+  // socket count, the done-shopping and catalog frames, an import's frames) and the SDK's live
+  // tests, in the PostgreSQL + Redis leg (cross-instance and outages need Redis).
+  realtime: [
+    'test/integration/realtime/*.test.ts',
+    ...each('test/integration/foundation', 'outages', 'metrics', 'tls'),
+    'test/integration/lists/done-shopping.test.ts',
+    'test/integration/catalog/locale-names.test.ts',
+    'test/integration/family/export-import.test.ts',
+    ...each('test/e2e/sdk', 'live-patches', 'live-truth', 'start-pulls', 'stop-closes'),
+  ],
   metrics: ['test/integration/foundation/metrics.test.ts', 'test/integration/foundation/http.test.ts'],
   startup: [
     ...each('test/integration/foundation', 'startup', 'config'),
