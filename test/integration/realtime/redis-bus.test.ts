@@ -8,6 +8,8 @@ import { RedisBus } from '../../../server/events/redis-bus.js';
 import type { ChangedEvent, FamilyEvent } from '../../../server/events/bus.js';
 import { createLogger } from '../../../server/log.js';
 import { sleep } from './client.js';
+import { captureLogs } from '../../helpers/logs.js';
+import { waitFor } from '../../helpers/wait.js';
 
 const log = createLogger('silent');
 
@@ -58,6 +60,37 @@ describe('realtime: Redis event bus', function () {
       }
     });
   }
+
+  it('ignores what is not its envelope on its channel, says so, and passes on only events with a type', async () => {
+    const url = process.env.REDIS_URL!;
+    const channel = `fs:events:test-${crypto.randomBytes(4).toString('hex')}`;
+    const logs = captureLogs();
+    const bus = await RedisBus.connect({ url, log: logs.logger, channel });
+    const raw = new Redis(url);
+    try {
+      const got: Array<[string, unknown[]]> = [];
+      bus.subscribe((f, e) => got.push([f, e]));
+      const fam = crypto.randomUUID();
+      const send = (message: unknown) =>
+        raw.publish(channel, typeof message === 'string' ? message : JSON.stringify(message));
+      await send('not json');
+      await send({ familyId: fam, events: 'nope', origin: 'x' });
+      await send({ events: [{ type: 'Changed', version: 1 }], origin: 'x' });
+      await send({ familyId: fam, events: [null, 'Changed', { version: 2 }, { type: 7 }], origin: 'x' });
+      await send({ familyId: fam, events: [null, { type: 'Changed', version: 3 }, { version: 4 }], origin: 'x' });
+      await waitFor(() => got.length > 0, 'the valid event');
+      await sleep(50);
+      expect(got).to.deep.equal([[fam, [{ type: 'Changed', version: 3 }]]]);
+      expect(logs.lines.map((l) => [l.level, l.msg, l.channel])).to.deep.equal([
+        [40, 'redis event bus: message is not JSON', channel],
+        [40, 'redis event bus: malformed envelope', channel],
+        [40, 'redis event bus: malformed envelope', channel],
+      ]);
+    } finally {
+      await raw.quit();
+      await bus.close();
+    }
+  });
 
   it('close() closes both of its connections', async () => {
     const url = process.env.REDIS_URL!;
