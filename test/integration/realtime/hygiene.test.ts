@@ -35,6 +35,18 @@ describe('realtime: connection hygiene', function () {
     expect((await s.closed).code).to.equal(4401);
   });
 
+  it('pings a socket that has sent nothing yet, and leaves closing it to the authentication deadline', async () => {
+    const app = await instance({ pingIntervalMs: 100, authTimeoutMs: 1_000 });
+    const s = track(await TestSocket.open(app.url)); // answers pings, sends nothing
+    let pings = 0;
+    s.ws.on('ping', () => pings++);
+    const opened = Date.now();
+    const closed = await s.closed;
+    expect(closed).to.deep.equal({ code: 4401, reason: 'authentication timeout' });
+    expect(Date.now() - opened).to.be.at.least(900);
+    expect(pings).to.be.at.least(3);
+  });
+
   it('terminates a socket that stops answering pings and keeps one that answers', async () => {
     // 300 ms: long enough for the answering socket's pong to arrive on a loaded machine (the
     // client runs in this same process), short enough for the test.
