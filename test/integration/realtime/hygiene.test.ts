@@ -74,6 +74,30 @@ describe('realtime: connection hygiene', function () {
     expect(stays.ws.readyState).to.equal(stays.ws.OPEN);
   });
 
+  it('refuses a join beyond the lists one socket may hold, and keeps answering the lists it holds', async () => {
+    const app = await instance({ maxListsPerSocket: 2 });
+    const f = await makeFamily(app);
+    const ids = [newId(), newId(), newId()];
+    await familyWrite(app.deps, f.familyId, async (w) => {
+      for (const [i, id] of ids.entries()) await w.insert('shopping_lists', { id, name: `List ${i}` });
+    });
+    const s = track(await TestSocket.connect(app, f.admin.token));
+    expect((await s.join(ids[0]!)).type).to.equal('JoinedList');
+    expect((await s.join(ids[1]!)).type).to.equal('JoinedList');
+    const refused = await s.join(ids[2]!, 7);
+    expect(refused).to.deep.equal({
+      type: 'Error',
+      code: 'too_many_lists',
+      message: 'A connection may join at most 2 lists',
+      requestId: 7,
+    });
+    expect(await s.join(ids[1]!, 'again')).to.deep.equal({ type: 'JoinedList', listId: ids[1], requestId: 'again' });
+    expect(s.ws.readyState).to.equal(s.ws.OPEN);
+    // A second socket of the same user has its own allowance.
+    const other = track(await TestSocket.connect(app, f.admin.token));
+    expect((await other.join(ids[2]!)).type).to.equal('JoinedList');
+  });
+
   it('closes a client that stops reading with 4408 while the others keep receiving', async () => {
     const app = await instance({ maxBufferedBytes: 256 * 1024, closeGraceMs: 30_000 });
     const f = await makeFamily(app);
@@ -119,7 +143,7 @@ describe('realtime: connection hygiene', function () {
     }
     expect(app.deps.realtime!.hub.stats().sockets, `after ${published} events`).to.equal(1);
     slow.ws.resume();
-    expect((await slow.closed).code).to.equal(4408);
+    expect(await slow.closed).to.deep.equal({ code: 4408, reason: 'slow consumer: send buffer overflow' });
 
     // The healthy one got everything and still gets new events.
     await familyWrite(app.deps, f.familyId, async (w) =>
