@@ -179,11 +179,6 @@ export class RealtimeHub {
     }
   }
 
-  /** Every socket, for heartbeats and shutdown. */
-  *members(): Iterable<HubMember> {
-    for (const g of this.families.values()) yield* g.all;
-  }
-
   stats(): { families: number; sockets: number } {
     let sockets = 0;
     for (const g of this.families.values()) sockets += g.all.size;
