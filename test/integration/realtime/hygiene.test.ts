@@ -9,6 +9,9 @@ import { newId } from '../../../server/db/ids.js';
 import type { RunningServer, StartOptions } from '../../../server/server.js';
 import { WebSocket } from 'ws';
 import { TestSocket, sleep } from './client.js';
+import { captureLogs } from '../../helpers/logs.js';
+import { waitFor } from '../../helpers/wait.js';
+import type { FamilyEvent } from '../../../server/events/bus.js';
 
 describe('realtime: connection hygiene', function () {
   this.timeout(60_000);
@@ -96,6 +99,37 @@ describe('realtime: connection hygiene', function () {
     // A second socket of the same user has its own allowance.
     const other = track(await TestSocket.connect(app, f.admin.token));
     expect((await other.join(ids[2]!)).type).to.equal('JoinedList');
+  });
+
+  it('sends an event the protocol schema refuses as it came, and logs what is wrong with it', async () => {
+    const logs = captureLogs();
+    const app = await startTestApp({ db: (await testApp()).deps.db, logger: logs.logger });
+    apps.push(app);
+    const f = await makeFamily(app);
+    const listId = newId();
+    await familyWrite(app.deps, f.familyId, (w) => w.insert('shopping_lists', { id: listId, name: 'Drift' }));
+    // A plain client: the test client refuses frames the protocol does not decode.
+    const ws = new WebSocket(`${app.url.replace(/^http/, 'ws')}/api/realtime`);
+    const frames: Array<Record<string, unknown>> = [];
+    ws.on('message', (d) => frames.push(JSON.parse(String(d)) as Record<string, unknown>));
+    try {
+      await new Promise((r) => ws.once('open', r));
+      ws.send(JSON.stringify({ type: 'Authenticate', token: f.admin.token }));
+      await waitFor(() => frames.some((x) => x.type === 'Authenticated'), 'Authenticated');
+      ws.send(JSON.stringify({ type: 'JoinList', listId, requestId: 1 }));
+      await waitFor(() => frames.some((x) => x.type === 'JoinedList'), 'JoinedList');
+      // An item with none of its fields (as a producer of another version might send).
+      const drifted = { type: 'ItemUpdated', listId, item: { id: newId() } };
+      await app.deps.bus.publish(f.familyId, [drifted as unknown as FamilyEvent]);
+      const sent = await waitFor(() => frames.find((x) => x.type === 'ItemUpdated'), 'the drifted event');
+      expect(sent).to.deep.equal(drifted);
+      const warned = logs.lines.filter((l) => l.msg === 'realtime event does not match the protocol schema');
+      expect(warned).to.have.length(1);
+      expect(warned[0]).to.include({ level: 40, eventType: 'ItemUpdated' });
+      expect(warned[0]!.issues).to.be.an('array').with.lengthOf(5); // the first five of many
+    } finally {
+      ws.terminate();
+    }
   });
 
   it('closes a client that stops reading with 4408 while the others keep receiving', async () => {
