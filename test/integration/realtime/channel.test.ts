@@ -89,7 +89,7 @@ describe('realtime: the live channel', function () {
       for (const token of ['not-a-jwt', tampered, expired, member.token]) {
         const s = await open();
         s.send({ type: 'Authenticate', token });
-        expect((await s.closed).code, token).to.equal(4401);
+        expect(await s.closed, token).to.deep.equal({ code: 4401, reason: 'invalid or expired token' });
       }
     });
 
@@ -99,7 +99,10 @@ describe('realtime: the live channel', function () {
       for (const first of [{ type: 'JoinList', listId: list }, 'hello', { type: 'Shout' }, { type: 'Authenticate' }]) {
         const s = await open();
         s.send(first);
-        expect((await s.closed).code, JSON.stringify(first)).to.equal(4401);
+        expect(await s.closed, JSON.stringify(first)).to.deep.equal({
+          code: 4401,
+          reason: 'the first frame must be Authenticate',
+        });
       }
     });
 
@@ -304,10 +307,14 @@ describe('realtime: the live channel', function () {
       const f = await makeFamily(app);
       const member = await makeMember(app, f);
       const other = await makeFamily(app);
-      for (const token of [member.token, other.admin.token, 'garbage']) {
+      for (const [token, reason] of [
+        [member.token, 'token of another user or family'],
+        [other.admin.token, 'token of another user or family'],
+        ['garbage', 'invalid or expired token'],
+      ] as const) {
         const s = await connect(f.admin.token);
         s.send({ type: 'Authenticate', token });
-        expect((await s.closed).code).to.equal(4401);
+        expect(await s.closed).to.deep.equal({ code: 4401, reason });
       }
     });
   });

@@ -132,6 +132,21 @@ describe('realtime: connection hygiene', function () {
     }
   });
 
+  it('answers every frame of a client that sends faster than they are handled, in order, and keeps it open', async () => {
+    const app = await instance({ maxPendingFrames: 4 });
+    const f = await makeFamily(app);
+    const s = track(await TestSocket.connect(app, f.admin.token));
+    const n = 200;
+    // Each JoinList waits on the database: the server stops reading at 4 waiting, resumes at 2.
+    const unknown = '00000000-0000-4000-8000-000000000000';
+    for (let i = 0; i < n; i++) s.send({ type: 'JoinList', listId: unknown, requestId: i });
+    await s.next((x) => x.type === 'Error' && x.requestId === n - 1, 30_000);
+    expect(s.ofType('Error').map((x) => x.requestId)).to.deep.equal([...Array(n).keys()]);
+    expect(s.ofType('Error').every((x) => x.code === 'not_found')).to.equal(true);
+    s.send({ type: 'Ping', requestId: 'after' });
+    expect(await s.next((x) => x.type === 'Pong')).to.deep.equal({ type: 'Pong', requestId: 'after' });
+  });
+
   it('closes a client that stops reading with 4408 while the others keep receiving', async () => {
     const app = await instance({ maxBufferedBytes: 256 * 1024, closeGraceMs: 30_000 });
     const f = await makeFamily(app);
