@@ -47,8 +47,10 @@ export interface Created<T> {
 // Body fields follow the protocol's rules (@family-shopping/client/protocol: rules.ts, inputs.ts).
 
 /** A path id (a malformed one names no record: 404): any UUID, as the ids a create accepts
- * (`RULES.ref`), not only RFC 9562 versions and variants. */
-export const uuid = () => z.guid();
+ * (`RULES.ref`), not only RFC 9562 versions and variants; taken in lower case, as ids are
+ * stored, so what a request writes and the events it emits carry the id as stored (a live frame
+ * with an upper-case id does not decode). */
+export const uuid = () => z.guid().check(z.toLowerCase());
 /** Ids in REST input may be upper case; stored and compared lower case. */
 export const lower = <T extends string | null | undefined>(v: T): T =>
   typeof v === 'string' ? (v.toLowerCase() as T) : v;

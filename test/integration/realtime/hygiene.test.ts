@@ -2,7 +2,7 @@
 // connections, the slow-consumer bound (a client that stops reading is closed with 4408 and does
 // not hold up others) and graceful shutdown (1001 going away, 1012 restart).
 import { expect } from 'chai';
-import { startTestApp, testApp } from '../../helpers/app.js';
+import { request, startTestApp, testApp } from '../../helpers/app.js';
 import { makeFamily, makeMember } from '../../helpers/factories.js';
 import { familyWrite } from '../../../server/db/family-write.js';
 import { newId } from '../../../server/db/ids.js';
@@ -96,6 +96,11 @@ describe('realtime: connection hygiene', function () {
     });
     expect(await s.join(ids[1]!, 'again')).to.deep.equal({ type: 'JoinedList', listId: ids[1], requestId: 'again' });
     expect(s.ws.readyState).to.equal(s.ws.OPEN);
+    // A deleted list leaves every socket that held it: the allowance is free again.
+    const del = await request(app, 'DELETE', `/api/lists/${ids[0]!.toUpperCase()}`, { token: f.admin.token });
+    expect(del.status).to.equal(204);
+    await s.next((x) => x.type === 'ListDeleted');
+    expect((await s.join(ids[2]!, 'freed')).type).to.equal('JoinedList');
     // A second socket of the same user has its own allowance.
     const other = track(await TestSocket.connect(app, f.admin.token));
     expect((await other.join(ids[2]!)).type).to.equal('JoinedList');
