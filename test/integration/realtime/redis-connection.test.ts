@@ -14,7 +14,7 @@ import { RedisBus } from '../../../server/events/redis-bus.js';
 import type { FamilyEvent } from '../../../server/events/bus.js';
 import { captureLogs } from '../../helpers/logs.js';
 import { sleep, waitFor } from '../../helpers/wait.js';
-import { redisServerBinary, ThrowawayRedis } from '../foundation/throwaway-services.js';
+import { freePort, redisServerBinary, ThrowawayRedis } from '../foundation/throwaway-services.js';
 
 /** A TCP server that accepts connections and never answers. */
 async function silentServer() {
@@ -26,7 +26,6 @@ async function silentServer() {
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   return {
     url: `redis://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    open,
     close: () => {
       for (const s of open) s.destroy();
       return new Promise<void>((r) => server.close(() => r()));
@@ -97,9 +96,7 @@ describe('redis connections', function () {
   it('logs a connection refused from the start once, however many attempts fail', async () => {
     const { logger, lines } = captureLogs();
     const states: boolean[] = [];
-    const server = await silentServer();
-    const port = new URL(server.url).port;
-    await server.close(); // nothing listens there now
+    const port = await freePort(); // nothing listens there
     const conn = new Redis(`redis://127.0.0.1:${port}`, { ...failFast, lazyConnect: true });
     watchRedis(conn, logger, 'fs-refused', (_name, down) => states.push(down));
     conn.connect().catch(() => {});
