@@ -104,7 +104,7 @@ export function createRateLimiters(options: RateLimiterOptions): RateLimiters {
       try {
         await counter(ctx, async () => {
           passed = true;
-          normaliseHeaders(ctx, policy);
+          normaliseHeaders(ctx, policy, rule.durationMs);
           await next();
         });
       } catch (err) {
@@ -124,7 +124,7 @@ export function createRateLimiters(options: RateLimiterOptions): RateLimiters {
       }
       if (passed) return;
       if (ctx.state.rateLimit) {
-        const reset = normaliseHeaders(ctx, policy);
+        const reset = normaliseHeaders(ctx, policy, rule.durationMs);
         const retryAfter = String(Math.max(1, reset));
         throw new AppError(429, 'rate_limited', `Too many requests; retry in ${retryAfter} s`, undefined, {
           'Retry-After': retryAfter,
@@ -151,10 +151,13 @@ function sweepExpired(map: Map<string, { reset: number }>): void {
   timer.unref();
 }
 
-/** koa-ratelimit reports the reset as an epoch second; the IETF draft wants seconds from now. */
-function normaliseHeaders(ctx: Context, policy: string): number {
+/** koa-ratelimit reports the reset as an epoch second; the IETF draft wants seconds from now.
+ *  Never more than the window: the memory driver's clock (process.hrtime from its load) drifts
+ *  from Date.now(), which made a one-second window answer `Retry-After: 2`. */
+function normaliseHeaders(ctx: Context, policy: string, windowMs: number): number {
   const epoch = Number(ctx.response.get(H_RESET));
-  const delta = Number.isFinite(epoch) ? Math.max(0, Math.ceil(epoch - Date.now() / 1000)) : 0;
+  const left = Number.isFinite(epoch) ? Math.ceil(epoch - Date.now() / 1000) : 0;
+  const delta = Math.min(Math.ceil(windowMs / 1000), Math.max(0, left));
   ctx.set(H_RESET, String(delta));
   ctx.set('RateLimit-Policy', policy);
   return delta;
