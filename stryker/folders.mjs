@@ -159,6 +159,24 @@ const SERVER_SPECS = {
     'test/integration/family/export-import.test.ts',
     ...each('test/e2e/sdk', 'live-patches', 'live-truth', 'start-pulls', 'stop-closes'),
   ],
+  // Products, units, categories and their overrides: their REST tests and every other test that
+  // names a product or a unit (items by product, placement and suggestions, recipes'
+  // ingredients, stores' categories, the sync paths that carry catalog records, the isolation
+  // matrix, the edge cases and constraints, export/import, the SDK's catalog tests).
+  catalog: [
+    'test/integration/catalog/*.test.ts',
+    'test/integration/openapi/*.test.ts',
+    'test/integration/isolation/*.test.ts',
+    ...each('test/integration/sync', 'pull', 'push', 'push-bulk', 'cascades', 'placement', 'purge'),
+    ...each('test/integration/lists', 'by-product', 'items', 'placement', 'section-memory', 'suggestions'),
+    ...each('test/integration/recipes', 'recipes', 'copy-scaled'),
+    'test/integration/stores/stores.test.ts',
+    ...each('test/integration/foundation', 'constraints', 'edges-13'),
+    'test/integration/family/export-import.test.ts',
+    'test/integration/realtime/live-patches.test.ts',
+    'test/e2e/replication.test.ts',
+    ...each('test/e2e/sdk', 'domain-catalog', 'catalog', 'catalog-locale', 'parity-fields'),
+  ],
   metrics: ['test/integration/foundation/metrics.test.ts', 'test/integration/foundation/http.test.ts'],
   startup: [
     ...each('test/integration/foundation', 'startup', 'config'),
