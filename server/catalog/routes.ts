@@ -82,9 +82,7 @@ export function registerCatalogRoutes(api: ApiRouter, deps: Deps): void {
       ),
     },
     async (ctx, { body, actor }) => {
-      const r = await familyWrite(deps, actor.familyId, (w) => createFamilyProduct(w, actor, body), {
-        actorUserId: actor.userId,
-      });
+      const r = await familyWrite(deps, actor.familyId, (w) => createFamilyProduct(w, actor, body));
       ctx.status = r.created ? 201 : 200;
       ctx.body = r.record;
     },
@@ -102,13 +100,8 @@ export function registerCatalogRoutes(api: ApiRouter, deps: Deps): void {
       responses: responses(ok(ProductRecordSchema), problem(409, 'duplicate_name')),
     },
     async (ctx, { params, body, actor }) => {
-      ctx.body = await familyWrite(
-        deps,
-        actor.familyId,
-        (w) => updateFamilyProduct(w, actor, params.familyProductId, body),
-        {
-          actorUserId: actor.userId,
-        },
+      ctx.body = await familyWrite(deps, actor.familyId, (w) =>
+        updateFamilyProduct(w, actor, params.familyProductId, body),
       );
     },
   );
@@ -124,9 +117,7 @@ export function registerCatalogRoutes(api: ApiRouter, deps: Deps): void {
       responses: noContent(),
     },
     async (ctx, { params, actor }) => {
-      await familyWrite(deps, actor.familyId, (w) => deleteProductAndUnlinkItems(w, actor, params.familyProductId), {
-        actorUserId: actor.userId,
-      });
+      await familyWrite(deps, actor.familyId, (w) => deleteProductAndUnlinkItems(w, actor, params.familyProductId));
       ctx.status = 204;
     },
   );
@@ -143,9 +134,7 @@ export function registerCatalogRoutes(api: ApiRouter, deps: Deps): void {
       responses: ok(ProductRecordSchema, 'The effective product'),
     },
     async (ctx, { params, body, actor }) => {
-      ctx.body = await familyWrite(deps, actor.familyId, (w) => setOverride(w, actor, params.productId, body), {
-        actorUserId: actor.userId,
-      });
+      ctx.body = await familyWrite(deps, actor.familyId, (w) => setOverride(w, actor, params.productId, body));
     },
   );
 
@@ -160,9 +149,7 @@ export function registerCatalogRoutes(api: ApiRouter, deps: Deps): void {
       responses: noContent(),
     },
     async (ctx, { params, actor }) => {
-      await familyWrite(deps, actor.familyId, (w) => clearOverride(w, actor, params.productId), {
-        actorUserId: actor.userId,
-      });
+      await familyWrite(deps, actor.familyId, (w) => clearOverride(w, actor, params.productId));
       ctx.status = 204;
     },
   );
@@ -196,9 +183,7 @@ export function registerCatalogRoutes(api: ApiRouter, deps: Deps): void {
       ),
     },
     async (ctx, { body, actor }) => {
-      const r = await familyWrite(deps, actor.familyId, (w) => createFamilyUnit(w, actor, body), {
-        actorUserId: actor.userId,
-      });
+      const r = await familyWrite(deps, actor.familyId, (w) => createFamilyUnit(w, actor, body));
       ctx.status = r.created ? 201 : 200;
       ctx.body = r.record;
     },
@@ -216,9 +201,7 @@ export function registerCatalogRoutes(api: ApiRouter, deps: Deps): void {
       responses: responses(ok(UnitRecordSchema), problem(409, 'abbreviation_taken')),
     },
     async (ctx, { params, body, actor }) => {
-      ctx.body = await familyWrite(deps, actor.familyId, (w) => updateFamilyUnit(w, actor, params.unitId, body), {
-        actorUserId: actor.userId,
-      });
+      ctx.body = await familyWrite(deps, actor.familyId, (w) => updateFamilyUnit(w, actor, params.unitId, body));
     },
   );
 
@@ -233,9 +216,7 @@ export function registerCatalogRoutes(api: ApiRouter, deps: Deps): void {
       responses: responses(noContent(), problem(409, 'unit_in_use')),
     },
     async (ctx, { params, actor }) => {
-      await familyWrite(deps, actor.familyId, (w) => deleteFamilyUnit(w, actor, params.unitId), {
-        actorUserId: actor.userId,
-      });
+      await familyWrite(deps, actor.familyId, (w) => deleteFamilyUnit(w, actor, params.unitId));
       ctx.status = 204;
     },
   );

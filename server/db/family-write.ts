@@ -30,7 +30,6 @@ export interface FamilyWrite {
   /** The family version of this transaction (bigint as a decimal string). */
   version: string;
   now: Date;
-  actorUserId: string | null;
   emit(event: FamilyEvent): void;
   /** Columns every written row of a replicated table must carry. Name the table written, so the
    *  `Changed` nudge can say which collections changed (without it, it says "any"); with
@@ -73,15 +72,10 @@ class Unchanged<T> extends Error {
   }
 }
 
-export interface FamilyWriteOptions {
-  actorUserId?: string | null;
-}
-
 export async function familyWrite<T>(
   deps: Pick<Deps, 'db' | 'bus' | 'log' | 'clock' | 'livePatch'>,
   familyId: string,
   fn: (w: FamilyWrite) => Promise<T>,
-  options: FamilyWriteOptions = {},
 ): Promise<T> {
   const events: FamilyEvent[] = [];
   const after: Array<() => void | Promise<void>> = [];
@@ -112,7 +106,6 @@ export async function familyWrite<T>(
         familyId,
         version,
         now,
-        actorUserId: options.actorUserId ?? null,
         emit: (e) => events.push(e),
         stamp,
         ...stampedWriters(trx, familyId, now, stamp),

@@ -200,190 +200,185 @@ const GLOBAL_TABLE = { products: 'products', units: 'units_of_measure' } as cons
 
 /** Writes the document into the caller's family (see the header for the rules). */
 export async function importFamily(deps: Deps, actor: Actor, doc: FamilyDocument): Promise<{ imported: ImportCounts }> {
-  return familyWrite(
-    deps,
-    actor.familyId,
-    async (w) => {
-      const trx = w.trx;
-      const productRefs = [
-        ...doc.products.filter((p) => p.kind === 'global').map((p) => p.id),
-        ...[...doc.items, ...doc.ingredients, ...doc.sectionMemory].map((r) => r.productId),
-      ].filter((id): id is string => id != null);
-      const unitRefs = [...doc.items, ...doc.ingredients]
-        .map((r) => r.unitOfMeasureId)
-        .filter((id): id is string => id != null);
-      checkDocument(doc, {
-        products: await idsInUse(trx, GLOBAL_TABLE.products, [...new Set(productRefs)]),
-        units: await idsInUse(trx, GLOBAL_TABLE.units, [...new Set(unitRefs)]),
-        abbreviations: await globalUnitAbbreviations(trx),
-      });
-      if (await familyHasData(trx, w.familyId)) {
-        throw conflict('family_not_empty', 'The family already has stores, lists, recipes or catalog entries');
-      }
+  return familyWrite(deps, actor.familyId, async (w) => {
+    const trx = w.trx;
+    const productRefs = [
+      ...doc.products.filter((p) => p.kind === 'global').map((p) => p.id),
+      ...[...doc.items, ...doc.ingredients, ...doc.sectionMemory].map((r) => r.productId),
+    ].filter((id): id is string => id != null);
+    const unitRefs = [...doc.items, ...doc.ingredients]
+      .map((r) => r.unitOfMeasureId)
+      .filter((id): id is string => id != null);
+    checkDocument(doc, {
+      products: await idsInUse(trx, GLOBAL_TABLE.products, [...new Set(productRefs)]),
+      units: await idsInUse(trx, GLOBAL_TABLE.units, [...new Set(unitRefs)]),
+      abbreviations: await globalUnitAbbreviations(trx),
+    });
+    if (await familyHasData(trx, w.familyId)) {
+      throw conflict('family_not_empty', 'The family already has stores, lists, recipes or catalog entries');
+    }
 
-      // Ids
-      const familyProducts = doc.products.filter((p) => p.kind === 'family');
-      const overrides = doc.products.filter((p) => p.kind === 'global');
-      const ids = async (c: DocumentCollection, rows: Array<{ id: string }>) =>
-        allocateIds(
-          w,
-          REFERENCED_TABLE[c],
-          rows.map((r) => r.id),
-          c === 'products' || c === 'units' ? GLOBAL_TABLE[c] : undefined,
-        );
-      const unitId = await ids('units', doc.units);
-      const productId = await ids('products', familyProducts);
-      const storeId = await ids('stores', doc.stores);
-      const sectionId = await ids('sections', doc.sections);
-      const listId = await ids('lists', doc.lists);
-      const itemId = await ids('items', doc.items);
-      const recipeId = await ids('recipes', doc.recipes);
-      const ingredientId = await ids('ingredients', doc.ingredients);
-      const to = (map: Map<string, string>, id: string) => map.get(id)!;
-      const toOrNull = (map: Map<string, string>, id: string | null) => (id == null ? null : map.get(id)!);
-
-      // Section memory keeps a derived id derived (from the imported store and product).
-      const memory = doc.sectionMemory.map((m) => {
-        const product = { productId: m.productId, familyProductId: toOrNull(productId, m.familyProductId) };
-        const store = to(storeId, m.storeId);
-        const derived = m.id === sectionMemoryId(m.storeId, m);
-        return { m, store, product, id: derived ? sectionMemoryId(store, product) : m.id };
-      });
-      const memoryTaken = await idsInUse(
-        trx,
-        REFERENCED_TABLE.sectionMemory,
-        memory.map((x) => x.id),
+    // Ids
+    const familyProducts = doc.products.filter((p) => p.kind === 'family');
+    const overrides = doc.products.filter((p) => p.kind === 'global');
+    const ids = async (c: DocumentCollection, rows: Array<{ id: string }>) =>
+      allocateIds(
+        w,
+        REFERENCED_TABLE[c],
+        rows.map((r) => r.id),
+        c === 'products' || c === 'units' ? GLOBAL_TABLE[c] : undefined,
       );
+    const unitId = await ids('units', doc.units);
+    const productId = await ids('products', familyProducts);
+    const storeId = await ids('stores', doc.stores);
+    const sectionId = await ids('sections', doc.sections);
+    const listId = await ids('lists', doc.lists);
+    const itemId = await ids('items', doc.items);
+    const recipeId = await ids('recipes', doc.recipes);
+    const ingredientId = await ids('ingredients', doc.ingredients);
+    const to = (map: Map<string, string>, id: string) => map.get(id)!;
+    const toOrNull = (map: Map<string, string>, id: string | null) => (id == null ? null : map.get(id)!);
 
-      const members = await memberIds(trx, w.familyId);
-      const quantity = (r: FamilyDocument['items'][number] | FamilyDocument['ingredients'][number]) => ({
+    // Section memory keeps a derived id derived (from the imported store and product).
+    const memory = doc.sectionMemory.map((m) => {
+      const product = { productId: m.productId, familyProductId: toOrNull(productId, m.familyProductId) };
+      const store = to(storeId, m.storeId);
+      const derived = m.id === sectionMemoryId(m.storeId, m);
+      return { m, store, product, id: derived ? sectionMemoryId(store, product) : m.id };
+    });
+    const memoryTaken = await idsInUse(
+      trx,
+      REFERENCED_TABLE.sectionMemory,
+      memory.map((x) => x.id),
+    );
+
+    const members = await memberIds(trx, w.familyId);
+    const quantity = (r: FamilyDocument['items'][number] | FamilyDocument['ingredients'][number]) => ({
+      name: r.name,
+      quantity: r.quantity,
+      unit_of_measure_id: r.unitOfMeasureId,
+      family_unit_of_measure_id: toOrNull(unitId, r.familyUnitOfMeasureId),
+      is_approximate: r.isApproximate,
+      quantity_note: r.quantityNote,
+      product_id: r.productId,
+      family_product_id: toOrNull(productId, r.familyProductId),
+      created_at: r.createdAt,
+    });
+
+    // Writes, referenced tables first.
+    const units = await w.insertMany(
+      'family_units_of_measure',
+      doc.units.map((u) => ({
+        id: to(unitId, u.id),
+        name: u.name,
+        abbreviation: u.abbreviation,
+        category: u.category,
+        created_at: u.createdAt,
+      })),
+    );
+    const products = await w.insertMany(
+      'family_products',
+      familyProducts.map((p) => ({
+        id: to(productId, p.id),
+        name: p.name,
+        unit_category_flags: flagsToBits(p.unitCategoryFlags),
+        category: p.category ?? null,
+        created_at: p.createdAt,
+      })),
+    );
+    const overridden = await w.insertMany(
+      'family_product_overrides',
+      overrides.map((p) => {
+        const o = p.override ?? { name: p.name, unitCategoryFlags: p.unitCategoryFlags, category: p.category };
+        return {
+          id: newId(),
+          product_id: p.id,
+          name: o.name,
+          unit_category_flags: o.unitCategoryFlags == null ? null : flagsToBits(o.unitCategoryFlags),
+          category: o.category ?? null,
+        };
+      }),
+    );
+    const stores = await w.insertMany(
+      'stores',
+      doc.stores.map((s) => ({ id: to(storeId, s.id), name: s.name, created_at: s.createdAt })),
+    );
+    const sections = await w.insertMany(
+      'store_sections',
+      doc.sections.map((s) => ({
+        id: to(sectionId, s.id),
+        store_id: to(storeId, s.storeId),
+        name: s.name,
+        position: s.position,
+        category: s.category ?? null,
+        created_at: s.createdAt,
+      })),
+    );
+    const lists = await w.insertMany(
+      'shopping_lists',
+      doc.lists.map((l) => ({
+        id: to(listId, l.id),
+        name: l.name,
+        store_id: toOrNull(storeId, l.storeId),
+        archived_at: l.archivedAt,
+        created_at: l.createdAt,
+      })),
+    );
+    const items = await w.insertMany(
+      'shopping_list_items',
+      doc.items.map((i) => ({
+        id: to(itemId, i.id),
+        list_id: to(listId, i.listId),
+        ...quantity(i),
+        section_id: toOrNull(sectionId, i.sectionId),
+        checked: i.checked,
+        checked_at: i.checkedAt,
+        removed_at: i.removedAt,
+        removed_by_user_id: i.removedByUserId != null && members.has(i.removedByUserId) ? i.removedByUserId : null,
+      })),
+    );
+    const recipes = await w.insertMany(
+      'recipes',
+      doc.recipes.map((r) => ({
+        id: to(recipeId, r.id),
         name: r.name,
-        quantity: r.quantity,
-        unit_of_measure_id: r.unitOfMeasureId,
-        family_unit_of_measure_id: toOrNull(unitId, r.familyUnitOfMeasureId),
-        is_approximate: r.isApproximate,
-        quantity_note: r.quantityNote,
-        product_id: r.productId,
-        family_product_id: toOrNull(productId, r.familyProductId),
+        servings: r.servings,
+        instructions: r.instructions,
         created_at: r.createdAt,
-      });
+      })),
+    );
+    const ingredients = await w.insertMany(
+      'recipe_ingredients',
+      doc.ingredients.map((i) => ({
+        id: to(ingredientId, i.id),
+        recipe_id: to(recipeId, i.recipeId),
+        ...quantity(i),
+        position: i.position,
+      })),
+    );
+    const remembered = await w.insertMany(
+      'product_store_sections',
+      memory.map((x) => ({
+        id: memoryTaken.has(x.id) ? newId() : x.id,
+        store_id: x.store,
+        product_id: x.product.productId,
+        family_product_id: x.product.familyProductId,
+        section_id: to(sectionId, x.m.sectionId),
+      })),
+    );
 
-      // Writes, referenced tables first.
-      const units = await w.insertMany(
-        'family_units_of_measure',
-        doc.units.map((u) => ({
-          id: to(unitId, u.id),
-          name: u.name,
-          abbreviation: u.abbreviation,
-          category: u.category,
-          created_at: u.createdAt,
-        })),
-      );
-      const products = await w.insertMany(
-        'family_products',
-        familyProducts.map((p) => ({
-          id: to(productId, p.id),
-          name: p.name,
-          unit_category_flags: flagsToBits(p.unitCategoryFlags),
-          category: p.category ?? null,
-          created_at: p.createdAt,
-        })),
-      );
-      const overridden = await w.insertMany(
-        'family_product_overrides',
-        overrides.map((p) => {
-          const o = p.override ?? { name: p.name, unitCategoryFlags: p.unitCategoryFlags, category: p.category };
-          return {
-            id: newId(),
-            product_id: p.id,
-            name: o.name,
-            unit_category_flags: o.unitCategoryFlags == null ? null : flagsToBits(o.unitCategoryFlags),
-            category: o.category ?? null,
-          };
-        }),
-      );
-      const stores = await w.insertMany(
-        'stores',
-        doc.stores.map((s) => ({ id: to(storeId, s.id), name: s.name, created_at: s.createdAt })),
-      );
-      const sections = await w.insertMany(
-        'store_sections',
-        doc.sections.map((s) => ({
-          id: to(sectionId, s.id),
-          store_id: to(storeId, s.storeId),
-          name: s.name,
-          position: s.position,
-          category: s.category ?? null,
-          created_at: s.createdAt,
-        })),
-      );
-      const lists = await w.insertMany(
-        'shopping_lists',
-        doc.lists.map((l) => ({
-          id: to(listId, l.id),
-          name: l.name,
-          store_id: toOrNull(storeId, l.storeId),
-          archived_at: l.archivedAt,
-          created_at: l.createdAt,
-        })),
-      );
-      const items = await w.insertMany(
-        'shopping_list_items',
-        doc.items.map((i) => ({
-          id: to(itemId, i.id),
-          list_id: to(listId, i.listId),
-          ...quantity(i),
-          section_id: toOrNull(sectionId, i.sectionId),
-          checked: i.checked,
-          checked_at: i.checkedAt,
-          removed_at: i.removedAt,
-          removed_by_user_id: i.removedByUserId != null && members.has(i.removedByUserId) ? i.removedByUserId : null,
-        })),
-      );
-      const recipes = await w.insertMany(
-        'recipes',
-        doc.recipes.map((r) => ({
-          id: to(recipeId, r.id),
-          name: r.name,
-          servings: r.servings,
-          instructions: r.instructions,
-          created_at: r.createdAt,
-        })),
-      );
-      const ingredients = await w.insertMany(
-        'recipe_ingredients',
-        doc.ingredients.map((i) => ({
-          id: to(ingredientId, i.id),
-          recipe_id: to(recipeId, i.recipeId),
-          ...quantity(i),
-          position: i.position,
-        })),
-      );
-      const remembered = await w.insertMany(
-        'product_store_sections',
-        memory.map((x) => ({
-          id: memoryTaken.has(x.id) ? newId() : x.id,
-          store_id: x.store,
-          product_id: x.product.productId,
-          family_product_id: x.product.familyProductId,
-          section_id: to(sectionId, x.m.sectionId),
-        })),
-      );
-
-      return {
-        imported: {
-          units: units.length,
-          products: products.length + overridden.length,
-          stores: stores.length,
-          sections: sections.length,
-          lists: lists.length,
-          items: items.length,
-          recipes: recipes.length,
-          ingredients: ingredients.length,
-          sectionMemory: remembered.length,
-        },
-      };
-    },
-    { actorUserId: actor.userId },
-  );
+    return {
+      imported: {
+        units: units.length,
+        products: products.length + overridden.length,
+        stores: stores.length,
+        sections: sections.length,
+        lists: lists.length,
+        items: items.length,
+        recipes: recipes.length,
+        ingredients: ingredients.length,
+        sectionMemory: remembered.length,
+      },
+    };
+  });
 }

@@ -66,62 +66,47 @@ export async function listInvites(deps: Deps, actor: Actor) {
 
 /** Issues an invite; a pending invite to the same email is revoked and replaced. */
 export async function issueInvite(deps: Deps, actor: Actor, email: string) {
-  const { record, mail } = await familyWrite(
-    deps,
-    actor.familyId,
-    async (w) => {
-      if (await findMemberByEmail(w.trx, actor.familyId, email)) {
-        throw conflict('already_member', 'That email already belongs to a member of your family');
-      }
-      await revokeOpenInvitesTo(w.trx, actor.familyId, email, w.now);
-      const token = randomToken(32);
-      const row = await insertInvite(w.trx, {
-        id: newId(),
-        family_id: actor.familyId,
-        email,
-        token_hash: sha256(token),
-        invited_by_user_id: actor.userId,
-        created_at: w.now,
-        expires_at: new Date(w.now.getTime() + INVITE_TTL_MS),
-      });
-      return { record: inviteRecord(row), mail: await composeInvite(w, actor, row, token) };
-    },
-    { actorUserId: actor.userId },
-  );
+  const { record, mail } = await familyWrite(deps, actor.familyId, async (w) => {
+    if (await findMemberByEmail(w.trx, actor.familyId, email)) {
+      throw conflict('already_member', 'That email already belongs to a member of your family');
+    }
+    await revokeOpenInvitesTo(w.trx, actor.familyId, email, w.now);
+    const token = randomToken(32);
+    const row = await insertInvite(w.trx, {
+      id: newId(),
+      family_id: actor.familyId,
+      email,
+      token_hash: sha256(token),
+      invited_by_user_id: actor.userId,
+      created_at: w.now,
+      expires_at: new Date(w.now.getTime() + INVITE_TTL_MS),
+    });
+    return { record: inviteRecord(row), mail: await composeInvite(w, actor, row, token) };
+  });
   send(deps, mail);
   return record;
 }
 
 /** New token (the old link stops working), renewed expiry, new email. */
 export async function resendInvite(deps: Deps, actor: Actor, id: string) {
-  const { record, mail } = await familyWrite(
-    deps,
-    actor.familyId,
-    async (w) => {
-      const open = await findOpenInvite(w.trx, actor.familyId, id);
-      if (!open) throw notFound('No open invitation with that id');
-      const token = randomToken(32);
-      const row = await rotateInvite(w.trx, open.id, sha256(token), new Date(w.now.getTime() + INVITE_TTL_MS));
-      return { record: inviteRecord(row), mail: await composeInvite(w, actor, row, token) };
-    },
-    { actorUserId: actor.userId },
-  );
+  const { record, mail } = await familyWrite(deps, actor.familyId, async (w) => {
+    const open = await findOpenInvite(w.trx, actor.familyId, id);
+    if (!open) throw notFound('No open invitation with that id');
+    const token = randomToken(32);
+    const row = await rotateInvite(w.trx, open.id, sha256(token), new Date(w.now.getTime() + INVITE_TTL_MS));
+    return { record: inviteRecord(row), mail: await composeInvite(w, actor, row, token) };
+  });
   send(deps, mail);
   return record;
 }
 
 /** Revokes an invite that is not consumed (again: still 204). Unknown or consumed: 404. */
 export async function revokeInvite(deps: Deps, actor: Actor, id: string): Promise<void> {
-  await familyWrite(
-    deps,
-    actor.familyId,
-    async (w) => {
-      const row = await findInvite(w.trx, actor.familyId, id);
-      if (!row || row.consumed_at) throw notFound('No open invitation with that id');
-      await revokeInviteRow(w.trx, row.id, w.now);
-    },
-    { actorUserId: actor.userId },
-  );
+  await familyWrite(deps, actor.familyId, async (w) => {
+    const row = await findInvite(w.trx, actor.familyId, id);
+    if (!row || row.consumed_at) throw notFound('No open invitation with that id');
+    await revokeInviteRow(w.trx, row.id, w.now);
+  });
 }
 
 /** Public lookup by link token: the invited email, the family's name and the expiry. */

@@ -48,38 +48,28 @@ export async function getFamily(deps: Deps, actor: Actor) {
 /** Renames the family and/or sets its language (admin). Names are not unique; the family code
  *  stays. A versioned family write, as every change of the family is. */
 export async function updateFamily(deps: Deps, actor: Actor, input: UpdateFamilyInput) {
-  return familyWrite(
-    deps,
-    actor.familyId,
-    async (w) => {
-      const patch = {
-        ...(input.name !== undefined ? { name: input.name } : {}),
-        ...(input.locale !== undefined ? { locale: input.locale } : {}),
-      };
-      const before = input.locale !== undefined ? await findFamily(w.trx, actor.familyId) : undefined;
-      await updateFamilyRow(w.trx, actor.familyId, patch, w.now);
-      // Every global product's effective name follows the locale: devices pull them anew.
-      if (before && before.locale !== input.locale) onFamilyLocaleChanged(w);
-      const family = await findFamily(w.trx, actor.familyId);
-      if (!family) throw notFound();
-      return familyRecord(family);
-    },
-    { actorUserId: actor.userId },
-  );
+  return familyWrite(deps, actor.familyId, async (w) => {
+    const patch = {
+      ...(input.name !== undefined ? { name: input.name } : {}),
+      ...(input.locale !== undefined ? { locale: input.locale } : {}),
+    };
+    const before = input.locale !== undefined ? await findFamily(w.trx, actor.familyId) : undefined;
+    await updateFamilyRow(w.trx, actor.familyId, patch, w.now);
+    // Every global product's effective name follows the locale: devices pull them anew.
+    if (before && before.locale !== input.locale) onFamilyLocaleChanged(w);
+    const family = await findFamily(w.trx, actor.familyId);
+    if (!family) throw notFound();
+    return familyRecord(family);
+  });
 }
 
 /** A new random code; the old one stops working at once. */
 export async function rotateFamilyCode(deps: Deps, actor: Actor): Promise<{ inviteCode: string }> {
-  return familyWrite(
-    deps,
-    actor.familyId,
-    async (w) => {
-      const inviteCode = randomInviteCode();
-      await setInviteCode(w.trx, actor.familyId, inviteCode, w.now);
-      return { inviteCode };
-    },
-    { actorUserId: actor.userId },
-  );
+  return familyWrite(deps, actor.familyId, async (w) => {
+    const inviteCode = randomInviteCode();
+    await setInviteCode(w.trx, actor.familyId, inviteCode, w.now);
+    return { inviteCode };
+  });
 }
 
 export async function getMembers(deps: Deps, actor: Actor) {
@@ -87,20 +77,15 @@ export async function getMembers(deps: Deps, actor: Actor) {
 }
 
 export async function changeRole(deps: Deps, actor: Actor, userId: string, role: Role) {
-  return familyWrite(
-    deps,
-    actor.familyId,
-    async (w) => {
-      const member = await findMember(w.trx, actor.familyId, userId);
-      if (!member) throw notFound('No such member in your family');
-      if (member.role === role) return memberRecord(member);
-      if (member.role === 'admin' && (await countAdmins(w.trx, actor.familyId)) <= 1) throw lastAdmin();
-      await setRole(w.trx, actor.familyId, userId, role);
-      w.emit({ type: 'MemberRoleChanged', userId, role });
-      return memberRecord({ ...member, role });
-    },
-    { actorUserId: actor.userId },
-  );
+  return familyWrite(deps, actor.familyId, async (w) => {
+    const member = await findMember(w.trx, actor.familyId, userId);
+    if (!member) throw notFound('No such member in your family');
+    if (member.role === role) return memberRecord(member);
+    if (member.role === 'admin' && (await countAdmins(w.trx, actor.familyId)) <= 1) throw lastAdmin();
+    await setRole(w.trx, actor.familyId, userId, role);
+    w.emit({ type: 'MemberRoleChanged', userId, role });
+    return memberRecord({ ...member, role });
+  });
 }
 
 /**
@@ -109,17 +94,12 @@ export async function changeRole(deps: Deps, actor: Actor, userId: string, role:
  * to close their connections (4403). The user account stays (it is referenced by list history).
  */
 export async function removeMember(deps: Deps, actor: Actor, userId: string): Promise<void> {
-  await familyWrite(
-    deps,
-    actor.familyId,
-    async (w) => {
-      const member = await findMember(w.trx, actor.familyId, userId);
-      if (!member) throw notFound('No such member in your family');
-      if (member.role === 'admin' && (await countAdmins(w.trx, actor.familyId)) <= 1) throw lastAdmin();
-      await deleteMembership(w.trx, actor.familyId, userId);
-      await revokeAllRefreshTokens(w.trx, userId, w.now);
-      w.emit({ type: 'MemberRemoved', userId });
-    },
-    { actorUserId: actor.userId },
-  );
+  await familyWrite(deps, actor.familyId, async (w) => {
+    const member = await findMember(w.trx, actor.familyId, userId);
+    if (!member) throw notFound('No such member in your family');
+    if (member.role === 'admin' && (await countAdmins(w.trx, actor.familyId)) <= 1) throw lastAdmin();
+    await deleteMembership(w.trx, actor.familyId, userId);
+    await revokeAllRefreshTokens(w.trx, userId, w.now);
+    w.emit({ type: 'MemberRemoved', userId });
+  });
 }

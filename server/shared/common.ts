@@ -73,5 +73,5 @@ export function writeAs<T>(
   actor: Actor,
   fn: (w: FamilyWrite) => Promise<T>,
 ): Promise<T> {
-  return familyWrite(deps, actor.familyId, fn, { actorUserId: actor.userId });
+  return familyWrite(deps, actor.familyId, fn);
 }

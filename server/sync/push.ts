@@ -130,7 +130,6 @@ function childWrite(
     familyId: w.familyId,
     version: w.version,
     now: w.now,
-    actorUserId: w.actorUserId,
     emit: (e) => events.push(e),
     stamp,
     ...stampedWriters(trx, w.familyId, w.now, stamp),
@@ -211,23 +210,18 @@ export async function pushDocs(
   if (envelope.data.length === 0) return { conflicts: [], rejected: [] };
   const rows = envelope.data;
 
-  return familyWrite(
-    deps,
-    actor.familyId,
-    async (w) => {
-      const ids = rows.map((r) => r.newDocumentState.id);
-      const prefetched = await prefetchDocs(w.trx, w.familyId, collection, ids);
-      const push: PushInput = { actor, collection, rows, prefetched, options, schema, ctx: newPushContext() };
-      const pass = await applyPush(w, push);
-      // Nothing applied (a retry of rows already so, conflicts, refusals): the push takes no
-      // version and nudges no device.
-      if (pass.applied === 0) w.unchanged();
-      for (const e of collapseProgress(pass.events)) w.emit(e);
-      for (const f of pass.after) w.afterCommit(f);
-      return pass.result;
-    },
-    { actorUserId: actor.userId },
-  );
+  return familyWrite(deps, actor.familyId, async (w) => {
+    const ids = rows.map((r) => r.newDocumentState.id);
+    const prefetched = await prefetchDocs(w.trx, w.familyId, collection, ids);
+    const push: PushInput = { actor, collection, rows, prefetched, options, schema, ctx: newPushContext() };
+    const pass = await applyPush(w, push);
+    // Nothing applied (a retry of rows already so, conflicts, refusals): the push takes no
+    // version and nudges no device.
+    if (pass.applied === 0) w.unchanged();
+    for (const e of collapseProgress(pass.events)) w.emit(e);
+    for (const f of pass.after) w.afterCommit(f);
+    return pass.result;
+  });
 }
 
 /** Tries the STRATEGIES in order: the first that applies the push gives its result. */
