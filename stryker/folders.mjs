@@ -177,6 +177,22 @@ const SERVER_SPECS = {
     'test/e2e/replication.test.ts',
     ...each('test/e2e/sdk', 'domain-catalog', 'catalog', 'catalog-locale', 'parity-fields'),
   ],
+  // The family, its members and invitations, its export and import: their tests, every flow that
+  // makes or joins a family (registration, confirmation, languages), the isolation matrix, the
+  // live channel's membership (a member removed, another instance), the admin and backup
+  // commands and the SDK's leaving and locale tests.
+  family: [
+    'test/integration/family/*.test.ts',
+    'test/integration/auth/*.test.ts',
+    'test/integration/isolation/*.test.ts',
+    'test/integration/openapi/*.test.ts',
+    'test/integration/ops/*.test.ts',
+    ...each('test/integration/foundation', 'edges-13', 'http', 'startup'),
+    ...each('test/integration/realtime', 'channel', 'edges'),
+    'test/integration/catalog/locale-names.test.ts',
+    'test/integration/lists/detail-read.test.ts',
+    ...each('test/e2e/sdk', 'stops', 'catalog-locale'),
+  ],
   metrics: ['test/integration/foundation/metrics.test.ts', 'test/integration/foundation/http.test.ts'],
   startup: [
     ...each('test/integration/foundation', 'startup', 'config'),

@@ -1,6 +1,6 @@
 // Reference checks for the unit and product id pairs carried by list items and recipe
-// ingredients (spec rule 4.3): at most one of each pair, and the id must name a global row or a
-// live row of the caller's family. Another family's id behaves exactly like an unknown one.
+// ingredients (spec rule 4.3): the id must name a global row or a live row of the caller's
+// family (at most one of each pair: the protocol's pair rule, checked with the input). Another family's id behaves exactly like an unknown one.
 // Used inside a family write (REST and replication push alike), so it only reads through `trx`.
 import type { Trx } from '../db/knex.js';
 import { badRequest, validationFailed } from '../errors.js';
@@ -54,8 +54,9 @@ async function exists(trx: Trx, table: RefTable, id: string, familyId?: string, 
 }
 
 /**
- * Throws 400 `validation_failed` when both unit ids are set, 400 `unit_not_found` when the id
- * names no global unit / no live unit of this family.
+ * Throws 400 `unit_not_found` when the id names no global unit / no live unit of this family.
+ * At most one id of the pair is set: the protocol's pair rule (withPairRules) refuses both in
+ * every input and pushed doc, and an edit that sets one clears the other (completePairs).
  */
 export async function assertUnitRef(
   trx: Trx,
@@ -65,14 +66,6 @@ export async function assertUnitRef(
   known?: KnownRefs,
 ): Promise<void> {
   const { unitOfMeasureId, familyUnitOfMeasureId } = ref;
-  if (unitOfMeasureId != null && familyUnitOfMeasureId != null) {
-    throw validationFailed([
-      {
-        path: fieldPath(options.prefix, 'familyUnitOfMeasureId'),
-        message: 'unitOfMeasureId and familyUnitOfMeasureId cannot both be set',
-      },
-    ]);
-  }
   if (unitOfMeasureId != null && !(await exists(trx, 'units_of_measure', unitOfMeasureId, undefined, known))) {
     throw badRequest('unit_not_found', 'The unit does not exist', [
       { path: fieldPath(options.prefix, 'unitOfMeasureId'), message: 'unknown unit' },
@@ -89,8 +82,8 @@ export async function assertUnitRef(
 }
 
 /**
- * Throws 400 `validation_failed` when both product ids are set, 400 `product_not_found` when
- * the id names no global product / no live product of this family.
+ * Throws 400 `product_not_found` when the id names no global product / no live product of this
+ * family (at most one id of the pair is set, as for units).
  */
 export async function assertProductRef(
   trx: Trx,
@@ -100,14 +93,6 @@ export async function assertProductRef(
   known?: KnownRefs,
 ): Promise<void> {
   const { productId, familyProductId } = ref;
-  if (productId != null && familyProductId != null) {
-    throw validationFailed([
-      {
-        path: fieldPath(options.prefix, 'familyProductId'),
-        message: 'productId and familyProductId cannot both be set',
-      },
-    ]);
-  }
   if (productId != null && !(await exists(trx, 'products', productId, undefined, known))) {
     throw badRequest('product_not_found', 'The product does not exist', [
       { path: fieldPath(options.prefix, 'productId'), message: 'unknown product' },

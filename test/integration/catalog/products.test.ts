@@ -302,6 +302,8 @@ describe('products catalog', () => {
     const t = tag();
     const product = await request(app, 'POST', '/api/products', { token, body: { name: `Linked ${t}` } });
     const pid = product.body.id;
+    // Another product of the family, linked the same ways: the deletion leaves its links.
+    const kept = (await request(app, 'POST', '/api/products', { token, body: { name: `Kept ${t}` } })).body.id;
     const ids = {
       store: newId(),
       section: newId(),
@@ -311,6 +313,9 @@ describe('products catalog', () => {
       recipe: newId(),
       ingredient: newId(),
       memory: newId(),
+      keptItem: newId(),
+      keptIngredient: newId(),
+      keptMemory: newId(),
     };
     await familyWrite(app.deps, fam.familyId, async (w) => {
       await w.insert('stores', { id: ids.store, name: `S ${t}` });
@@ -344,7 +349,36 @@ describe('products catalog', () => {
         family_product_id: pid,
         section_id: ids.section,
       });
+      await w.insert('shopping_list_items', {
+        id: ids.keptItem,
+        list_id: ids.list,
+        name: 'Kept item',
+        family_product_id: kept,
+        section_id: ids.section,
+      });
+      await w.insert('recipe_ingredients', {
+        id: ids.keptIngredient,
+        recipe_id: ids.recipe,
+        name: 'Kept ingredient',
+        family_product_id: kept,
+        position: 1,
+      });
+      await w.insert('product_store_sections', {
+        id: ids.keptMemory,
+        store_id: ids.store,
+        family_product_id: kept,
+        section_id: ids.section,
+      });
     });
+    const keptBefore = await Promise.all(
+      (
+        [
+          ['shopping_list_items', ids.keptItem],
+          ['recipe_ingredients', ids.keptIngredient],
+          ['product_store_sections', ids.keptMemory],
+        ] as const
+      ).map(([table, id]) => app.deps.db(table).where({ id }).first()),
+    );
     const before = await familyVersion(app, fam.familyId);
     expect((await request(app, 'DELETE', `/api/products/${pid}`, { token })).status).to.equal(204);
     const version = await familyVersion(app, fam.familyId);
@@ -366,6 +400,21 @@ describe('products catalog', () => {
     expect([memory.deleted, Number(memory.version)]).to.deep.equal([true, version]);
     const row = await db('family_products').where({ id: pid }).first();
     expect([row.deleted, Number(row.version)]).to.deep.equal([true, version]);
+
+    // The other product's item, ingredient and remembered section are untouched: still linked,
+    // live, at their version.
+    const keptAfter = await Promise.all(
+      (
+        [
+          ['shopping_list_items', ids.keptItem],
+          ['recipe_ingredients', ids.keptIngredient],
+          ['product_store_sections', ids.keptMemory],
+        ] as const
+      ).map(([table, id]) => db(table).where({ id }).first()),
+    );
+    expect(keptAfter.map((r: any) => [r.family_product_id, r.deleted, String(r.version)])).to.deep.equal(
+      keptBefore.map((r: any) => [kept, false, String(r.version)]),
+    );
   });
 
   it('requires authentication', async () => {

@@ -195,6 +195,14 @@ describe('list items', () => {
         result.body.errors.map((e: any) => e.path),
         JSON.stringify(extra),
       ).to.include(field);
+      // An unknown reference says which kind of record is missing, in the detail and the field.
+      const missing = { unit_not_found: 'unit', product_not_found: 'product' }[code];
+      if (missing) {
+        expect(result.body.detail, JSON.stringify(extra)).to.equal(`The ${missing} does not exist`);
+        expect(result.body.errors, JSON.stringify(extra)).to.deep.equal([
+          { path: field, message: `unknown ${missing}` },
+        ]);
+      }
       expect(delta).to.equal(0);
     }
     expect((await member('GET', '/lists')).body.every((l: any) => l.itemCount === 0)).to.equal(true);
