@@ -101,7 +101,12 @@ describe('auth: registration', () => {
     expect(r.body.role).to.equal('member');
     expect(r.body.family.id).to.equal(admin.familyId);
     // consumed: the link is dead, the pending list no longer shows it
-    expect((await a.req('GET', `/api/auth/invite/${token}`)).status).to.equal(404);
+    const dead = await a.req('GET', `/api/auth/invite/${token}`);
+    expect(dead.status).to.equal(404);
+    expect(dead.body).to.include({
+      code: 'invitation_invalid',
+      detail: 'The invitation is unknown, expired, already used or revoked',
+    });
     const pending = await a.req('GET', '/api/family/invites', { token: admin.token });
     expect(pending.body).to.deep.equal([]);
     const again = await register(a, { inviteToken: token });

@@ -311,6 +311,14 @@ describe('the family locale names the catalog and the default sections (§12)', 
     const { checkpoint } = await pullAll(app, family.admin.token, 'products', null, 1000);
     const socket = await TestSocket.connect(app, family.admin.token);
     try {
+      // A rename, and the language the family already has, change no product's name: their
+      // commits' Changed frames do not name products.
+      for (const body of [{ name: 'Renamed family' }, { locale: 'en' }]) {
+        const r = await request(app, 'PATCH', '/api/family', { token: family.admin.token, body });
+        expect(r.status, r.text).to.equal(200);
+        const quiet = await socket.next((f) => f.type === 'Changed');
+        expect(quiet.collections, JSON.stringify(body)).to.not.include('products');
+      }
       await setLocale(family, 'fr');
       const changed = await socket.next((f) => f.type === 'Changed');
       expect(changed.collections).to.include('products');

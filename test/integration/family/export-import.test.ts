@@ -238,6 +238,13 @@ describe('family export and import', function () {
       units: 1,
       sectionMemory: 3,
     });
+    // Sections store by store, each store's in its walking order (the corner store's was reversed).
+    const walking: string[] = [];
+    for (const store of exported.stores) {
+      const shown = await as(a, rich.family.admin)('GET', `/stores/${store.id}/sections`);
+      walking.push(...shown.map((x: Json) => x.id));
+    }
+    expect(exported.sections.map((x: Json) => x.id)).to.deep.equal(walking);
     const flour = exported.items.find((i: Json) => i.name === 'Flour');
     expect(flour.removedAt).to.be.a('string');
     const override = exported.products.find((p: Json) => p.kind === 'global');

@@ -59,6 +59,7 @@ describe('family: invitations', () => {
     });
     expect(res.status).to.equal(409);
     expect(res.body.code).to.equal('already_member');
+    expect(res.body.detail).to.equal('That email already belongs to a member of your family');
     expect(await pending(admin.token)).to.deep.equal([]);
   });
 

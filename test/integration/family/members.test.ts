@@ -90,6 +90,7 @@ describe('family: the family, its code, members and roles', () => {
     });
     expect(res.status).to.equal(409);
     expect(res.body.code).to.equal('last_admin');
+    expect(res.body.detail).to.equal('A family needs at least one admin; make someone else admin first');
     expect((await a.req('GET', '/api/me', { token: admin.token })).body.role).to.equal('admin');
   });
 
@@ -98,6 +99,7 @@ describe('family: the family, its code, members and roles', () => {
     const res = await a.req('DELETE', `/api/family/members/${admin.body.user.id}`, { token: admin.token });
     expect(res.status).to.equal(409);
     expect(res.body.code).to.equal('last_admin');
+    expect(res.body.detail).to.equal('A family needs at least one admin; make someone else admin first');
   });
 
   it('removes a member: 204, their tokens fail at once, refresh tokens revoked, MemberRemoved published', async () => {
