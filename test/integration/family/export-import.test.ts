@@ -11,6 +11,7 @@ import { insertGlobalProductRow } from '../../helpers/versioned.js';
 import { usingPostgres } from '../../helpers/env.js';
 import type { RunningServer } from '../../../server/server.js';
 import { newId } from '../../../server/db/ids.js';
+import { familyWrite } from '../../../server/db/family-write.js';
 import { familyVersion, snapshot } from '../isolation/fixture.js';
 import { TestSocket } from '../realtime/client.js';
 import { pullUrl, SCHEMA_VERSION, sectionMemoryId, type CollectionName } from '@family-shopping/client/protocol';
@@ -440,6 +441,36 @@ describe('family export and import', function () {
     expect(await familyVersion(a, family.familyId)).to.equal(version);
     expect(await snapshot(a, family.familyId)).to.equal(before);
     expect(await views(a, family.admin, rich.tag)).to.deep.equal(emptyViews);
+  });
+
+  it('exports a reference to a record the family no longer has as null', async () => {
+    const family = await makeFamily(a);
+    const t = unique();
+    const ids = { store: newId(), section: newId(), list: newId(), item: newId(), product: newId() };
+    // Written below the services (which clear such references when they delete): an item left
+    // in a deleted section, with a deleted family product.
+    await familyWrite(a.deps, family.familyId, async (w) => {
+      await w.insert('stores', { id: ids.store, name: `S ${t}` });
+      await w.insert('store_sections', { id: ids.section, store_id: ids.store, name: 'Gone', position: 0 });
+      await w.insert('family_products', { id: ids.product, name: `Gone ${t}` });
+      await w.insert('shopping_lists', { id: ids.list, name: `L ${t}`, store_id: ids.store });
+      await w.insert('shopping_list_items', {
+        id: ids.item,
+        list_id: ids.list,
+        name: 'Dangling',
+        section_id: ids.section,
+        family_product_id: ids.product,
+      });
+      await w.tombstone('store_sections', { id: ids.section });
+      await w.tombstone('family_products', { id: ids.product });
+    });
+    const doc = await exportOf(a, family.admin);
+    expect(doc.items.find((i: Json) => i.id === ids.item)).to.include({
+      name: 'Dangling',
+      sectionId: null,
+      familyProductId: null,
+    });
+    expect(doc.sections.map((x: Json) => x.id)).to.not.include(ids.section);
   });
 
   it('403 for a member, 401 without a token; another family cannot read your export', async () => {

@@ -144,10 +144,14 @@ describe('family: invitations', () => {
     const mine = await newFamily(a);
     const theirs = await newFamily(a);
     const { invite, link } = await issue(theirs.token, `t-${uniq()}@example.test`);
-    expect((await a.req('POST', `/api/family/invites/${invite.id}/resend`, { token: mine.token })).status).to.equal(
-      404,
-    );
-    expect((await a.req('DELETE', `/api/family/invites/${invite.id}`, { token: mine.token })).status).to.equal(404);
+    for (const [method, path] of [
+      ['POST', `/api/family/invites/${invite.id}/resend`],
+      ['DELETE', `/api/family/invites/${invite.id}`],
+    ] as const) {
+      const res = await a.req(method, path, { token: mine.token });
+      expect(res.status, method).to.equal(404);
+      expect(res.body.detail, method).to.equal('No open invitation with that id');
+    }
     expect((await lookup(link)).status).to.equal(200); // untouched
     expect(await pending(mine.token)).to.deep.equal([]);
   });
