@@ -446,7 +446,19 @@ describe('family export and import', function () {
   it('exports a reference to a record the family no longer has as null', async () => {
     const family = await makeFamily(a);
     const t = unique();
-    const ids = { store: newId(), section: newId(), list: newId(), item: newId(), product: newId() };
+    const ids = {
+      store: newId(),
+      section: newId(),
+      list: newId(),
+      item: newId(),
+      product: newId(),
+      other: newId(),
+      otherSection: newId(),
+      liveSection: newId(),
+      kept: newId(),
+      kept2: newId(),
+      memories: [newId(), newId(), newId()],
+    };
     // Written below the services (which clear such references when they delete): an item left
     // in a deleted section, with a deleted family product.
     await familyWrite(a.deps, family.familyId, async (w) => {
@@ -461,6 +473,26 @@ describe('family export and import', function () {
         section_id: ids.section,
         family_product_id: ids.product,
       });
+      // Remembered sections: one in another store's section, one of the deleted product, one
+      // as it should be.
+      await w.insert('stores', { id: ids.other, name: `O ${t}` });
+      await w.insert('store_sections', { id: ids.otherSection, store_id: ids.other, name: 'Theirs', position: 0 });
+      await w.insert('store_sections', { id: ids.liveSection, store_id: ids.store, name: 'Live', position: 1 });
+      await w.insert('family_products', { id: ids.kept, name: `Kept ${t}` });
+      await w.insert('family_products', { id: ids.kept2, name: `Kept2 ${t}` });
+      const memory = [
+        [ids.otherSection, ids.kept2],
+        [ids.liveSection, ids.product],
+        [ids.liveSection, ids.kept],
+      ];
+      for (const [i, [section, product]] of memory.entries()) {
+        await w.insert('product_store_sections', {
+          id: ids.memories[i]!,
+          store_id: ids.store,
+          section_id: section!,
+          family_product_id: product!,
+        });
+      }
       await w.tombstone('store_sections', { id: ids.section });
       await w.tombstone('family_products', { id: ids.product });
     });
@@ -471,6 +503,9 @@ describe('family export and import', function () {
       familyProductId: null,
     });
     expect(doc.sections.map((x: Json) => x.id)).to.not.include(ids.section);
+    expect(doc.sectionMemory.map((m: Json) => [m.sectionId, m.familyProductId])).to.deep.equal([
+      [ids.liveSection, ids.kept],
+    ]);
   });
 
   it('403 for a member, 401 without a token; another family cannot read your export', async () => {

@@ -134,10 +134,14 @@ describe('family: the family, its code, members and roles', () => {
   it('treats a user of another family as unknown (404) for role change and removal', async () => {
     const mine = await newFamily(a);
     const { memberId, memberToken } = await familyWithMember();
-    expect(
-      (await a.req('PATCH', `/api/family/members/${memberId}`, { token: mine.token, body: { role: 'admin' } })).status,
-    ).to.equal(404);
-    expect((await a.req('DELETE', `/api/family/members/${memberId}`, { token: mine.token })).status).to.equal(404);
+    for (const [method, body] of [
+      ['PATCH', { role: 'admin' }],
+      ['DELETE', undefined],
+    ] as const) {
+      const res = await a.req(method, `/api/family/members/${memberId}`, { token: mine.token, body });
+      expect(res.status, method).to.equal(404);
+      expect(res.body.detail, method).to.equal('No such member in your family');
+    }
     expect((await a.req('GET', '/api/me', { token: memberToken })).body.role).to.equal('member');
     expect(
       (await a.req('DELETE', `/api/family/members/00000000-0000-4000-8000-000000000000`, { token: mine.token })).status,
