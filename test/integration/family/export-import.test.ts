@@ -443,6 +443,93 @@ describe('family export and import', function () {
     expect(await views(a, family.admin, rich.tag)).to.deep.equal(emptyViews);
   });
 
+  it("400 naming each broken rule of the document's own: its path and message", async () => {
+    const family = await makeFamily(a);
+    const version = await familyVersion(a, family.familyId);
+    const doc = exported;
+    const memory = doc.sectionMemory[0];
+    const foreignSection = doc.sections.find((x: Json) => x.storeId !== memory.storeId);
+    const familyProducts = doc.products.flatMap((p: Json, i: number) => (p.kind === 'family' ? [i] : []));
+    const global = doc.products.findIndex((p: Json) => p.kind === 'global');
+    const with_ = (c: string, i: number, patch: Json) => ({
+      ...doc,
+      [c]: doc[c].map((r: Json, n: number) => (n === i ? { ...r, ...patch } : r)),
+    });
+    const [f0, f1] = familyProducts as [number, number];
+    const cases: Array<[string, unknown, string, string, string]> = [
+      [
+        "a remembered section of another store's",
+        with_('sectionMemory', 0, { sectionId: foreignSection.id }),
+        'section_not_found',
+        'body.sectionMemory.0.sectionId',
+        'must name a section of its own store',
+      ],
+      [
+        'a global product this server does not have',
+        with_('products', global, { id: newId() }),
+        'product_not_found',
+        `body.products.${global}.id`,
+        'must name a global product of this server',
+      ],
+      [
+        'an id twice',
+        { ...doc, stores: [...doc.stores, { ...doc.stores[0], name: 'Another' }] },
+        'validation_failed',
+        `body.stores.${doc.stores.length}.id`,
+        'is the id of an earlier entry',
+      ],
+      [
+        'a store name twice, in another case',
+        with_('stores', 1, { name: doc.stores[0].name.toUpperCase() }),
+        'validation_failed',
+        'body.stores.1.name',
+        'is the name of an earlier store',
+      ],
+      [
+        'a family product name twice, in another case',
+        with_('products', f1, { name: doc.products[f0].name.toUpperCase() }),
+        'validation_failed',
+        `body.products.${f1}.name`,
+        'is the name of an earlier family product',
+      ],
+      [
+        'a unit abbreviation twice',
+        { ...doc, units: [...doc.units, { ...doc.units[0], id: newId(), name: 'Another' }] },
+        'validation_failed',
+        `body.units.${doc.units.length}.abbreviation`,
+        'is the abbreviation of an earlier unit',
+      ],
+      [
+        "a global unit's abbreviation, in another case",
+        with_('units', 0, { abbreviation: 'KG' }),
+        'validation_failed',
+        'body.units.0.abbreviation',
+        'is the abbreviation of a global unit',
+      ],
+      [
+        'a remembered section without a product',
+        with_('sectionMemory', 0, { productId: null, familyProductId: null }),
+        'validation_failed',
+        'body.sectionMemory.0.productId',
+        'exactly one of productId and familyProductId must be set',
+      ],
+      [
+        'a store and product remembered twice',
+        { ...doc, sectionMemory: [...doc.sectionMemory, { ...memory, id: newId() }] },
+        'validation_failed',
+        `body.sectionMemory.${doc.sectionMemory.length}.storeId`,
+        'remembers the same store and product as an earlier entry',
+      ],
+    ];
+    for (const [why, body, code, path, message] of cases) {
+      const res = await importInto(a, family.admin, body);
+      expect(res.status, `${why}: ${res.text}`).to.equal(400);
+      expect(res.body.code, why).to.equal(code);
+      expect(res.body.errors, why).to.deep.include({ path, message });
+    }
+    expect(await familyVersion(a, family.familyId)).to.equal(version);
+  });
+
   it('exports a reference to a record the family no longer has as null', async () => {
     const family = await makeFamily(a);
     const t = unique();
