@@ -1,6 +1,7 @@
 // Reference checks for the unit and product id pairs carried by list items and recipe
 // ingredients (spec rule 4.3): the id must name a global row or a live row of the caller's
-// family (at most one of each pair: the protocol's pair rule, checked with the input). Another family's id behaves exactly like an unknown one.
+// family (at most one of each pair: the protocol's pair rule, checked with the input). Another
+// family's id behaves exactly like an unknown one.
 // Used inside a family write (REST and replication push alike), so it only reads through `trx`.
 import type { Trx } from '../db/knex.js';
 import { badRequest, validationFailed } from '../errors.js';

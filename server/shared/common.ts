@@ -67,7 +67,8 @@ export async function updateRow<T extends FamilyTable>(
   return updated!;
 }
 
-/** The outer wrapper of every REST write: one family write (one version bump) as the actor. */
+/** The outer wrapper of every REST write: one family write (one version bump) in the actor's
+ *  family. */
 export function writeAs<T>(
   deps: Pick<Deps, 'db' | 'bus' | 'log' | 'clock' | 'livePatch'>,
   actor: Actor,
