@@ -456,6 +456,7 @@ describe('family export and import', function () {
       [c]: doc[c].map((r: Json, n: number) => (n === i ? { ...r, ...patch } : r)),
     });
     const [f0, f1] = familyProducts as [number, number];
+    const globalUnit = { ...doc.units[0], id: newId(), abbreviation: `g${unique()}`, kind: 'global' };
     const cases: Array<[string, unknown, string, string, string]> = [
       [
         "a remembered section of another store's",
@@ -514,6 +515,30 @@ describe('family export and import', function () {
         'exactly one of productId and familyProductId must be set',
       ],
       [
+        "a family product reference naming a global product's entry",
+        with_('items', 0, { productId: null, familyProductId: doc.products[global].id }),
+        'product_not_found',
+        'body.items.0.familyProductId',
+        'must name a family product of the document',
+      ],
+      [
+        'a unit of kind global',
+        { ...doc, units: [...doc.units, globalUnit] },
+        'validation_failed',
+        `body.units.${doc.units.length}.kind`,
+        "must be 'family' (global units are not imported)",
+      ],
+      [
+        'a family unit reference naming a unit of kind global',
+        {
+          ...with_('items', 0, { unitOfMeasureId: null, familyUnitOfMeasureId: globalUnit.id }),
+          units: [...doc.units, globalUnit],
+        },
+        'unit_not_found',
+        'body.items.0.familyUnitOfMeasureId',
+        'must name a unit of the document',
+      ],
+      [
         'a store and product remembered twice',
         { ...doc, sectionMemory: [...doc.sectionMemory, { ...memory, id: newId() }] },
         'validation_failed',
@@ -528,6 +553,22 @@ describe('family export and import', function () {
       expect(res.body.errors, why).to.deep.include({ path, message });
     }
     expect(await familyVersion(a, family.familyId)).to.equal(version);
+  });
+
+  it('imports several overrides of global products (they have no name of their own to repeat)', async () => {
+    const family = await makeFamily(a);
+    const second = newId();
+    await globalProduct(a, second, `Second global ${unique()}`);
+    const entry = exported.products.find((p: Json) => p.kind === 'global');
+    const name = `Our second ${unique()}`;
+    const doc = {
+      ...exported,
+      products: [...exported.products, { ...entry, id: second, name, override: { ...entry.override, name } }],
+    };
+    const res = await importInto(a, family.admin, doc);
+    expect(res.status, res.text).to.equal(200);
+    const overridden = (await exportOf(a, family.admin)).products.filter((p: Json) => p.kind === 'global');
+    expect(overridden.map((p: Json) => p.id).sort()).to.deep.equal([entry.id, second].sort());
   });
 
   it('exports a reference to a record the family no longer has as null', async () => {
