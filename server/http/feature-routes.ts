@@ -1,11 +1,11 @@
 // The routes of a feature (lists, stores, recipes): its tag and usual access stated once, and
-// the answers every REST write gives in one place: a write runs as one family write as the
-// caller (`writeAs`); a create by client-chosen id answers 201 with the new record or 200 with
-// the one the family already has; a delete answers 204.
+// the answers every REST write gives in one place: a write runs as one family write in the
+// caller's family (`familyWrite`); a create by client-chosen id answers 201 with the new record
+// or 200 with the one the family already has; a delete answers 204.
 import type { z } from 'zod';
 import type { Deps } from '../context.js';
-import type { FamilyWrite } from '../db/family-write.js';
-import { writeAs, type Created } from '../shared/common.js';
+import { familyWrite, type FamilyWrite } from '../db/family-write.js';
+import type { Created } from '../shared/common.js';
 import type { Access, ApiRouter, Input, RouteSpec } from './route.js';
 
 /** A route of the feature: its spec without the tag, and `member` access unless it says so. */
@@ -52,7 +52,7 @@ export function featureRoutes(api: ApiRouter, deps: Deps, tag: string) {
       status = 200,
     ): void {
       api.add(full(spec), async (ctx, input) => {
-        ctx.body = await writeAs(deps, input.actor, (w) => fn(w, input));
+        ctx.body = await familyWrite(deps, input.actor.familyId, (w) => fn(w, input));
         if (status !== 200) ctx.status = status;
       });
     },
@@ -63,7 +63,7 @@ export function featureRoutes(api: ApiRouter, deps: Deps, tag: string) {
       fn: Write<P, Q, B, Created<T>>,
     ): void {
       api.add(full(spec), async (ctx, input) => {
-        const r = await writeAs(deps, input.actor, (w) => fn(w, input));
+        const r = await familyWrite(deps, input.actor.familyId, (w) => fn(w, input));
         ctx.status = r.created ? 201 : 200;
         ctx.body = r.record;
       });
@@ -75,7 +75,7 @@ export function featureRoutes(api: ApiRouter, deps: Deps, tag: string) {
       fn: Write<P, Q, B, unknown>,
     ): void {
       api.add(full(spec), async (ctx, input) => {
-        await writeAs(deps, input.actor, (w) => fn(w, input));
+        await familyWrite(deps, input.actor.familyId, (w) => fn(w, input));
         ctx.status = 204;
       });
     },

@@ -1,8 +1,7 @@
 // Small pieces shared by the features (lists, stores, recipes, sync): value mapping for
-// records, client-chosen ids on create, path ids, the REST write wrapper.
+// records, client-chosen ids on create, path ids, the edit of a live row.
 import { z } from 'zod';
-import type { Actor, Deps } from '../context.js';
-import { familyWrite, type FamilyWrite } from '../db/family-write.js';
+import type { FamilyWrite } from '../db/family-write.js';
 import type { FamilyTable, FamilyTableWhere, FamilyTableWrite } from '../db/rows.js';
 import { conflict } from '../errors.js';
 import { anyRowById, type Row } from './queries.js';
@@ -65,14 +64,4 @@ export async function updateRow<T extends FamilyTable>(
   if (Object.keys(change).length === 0) return row;
   const [updated] = await w.update(table, { id: row.id, deleted: false } as FamilyTableWhere<T>, change);
   return updated!;
-}
-
-/** The outer wrapper of every REST write: one family write (one version bump) in the actor's
- *  family. */
-export function writeAs<T>(
-  deps: Pick<Deps, 'db' | 'bus' | 'log' | 'clock' | 'livePatch'>,
-  actor: Actor,
-  fn: (w: FamilyWrite) => Promise<T>,
-): Promise<T> {
-  return familyWrite(deps, actor.familyId, fn);
 }
