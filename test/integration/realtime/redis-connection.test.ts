@@ -67,8 +67,35 @@ describe('redis connections', function () {
       expect(back!.downMs).to.be.a('number').within(900, 20_000);
       expect(states).to.deep.equal([false, true, false]);
       expect(lines).to.have.length(2);
+      // A second outage is an outage of its own: logged and told again, and its end too.
+      await redis.stop();
+      await waitFor(() => lines.length === 3, 'the second outage logged');
+      expect(lines[2]).to.include({ msg: 'redis connection lost', redis: 'fs-test' });
+      await redis.start();
+      await waitFor(() => lines.length === 4, 'the second recovery logged');
+      expect(lines[3]).to.include({ msg: 'redis reachable again', redis: 'fs-test' });
+      expect(states).to.deep.equal([false, true, false, true, false]);
     } finally {
       conn.disconnect();
+      await redis.destroy();
+    }
+  });
+
+  it('a connection or a bus that connected leaves no start-up timer behind (the process can exit)', async function () {
+    if (!redisServerBinary()) this.skip();
+    const redis = await ThrowawayRedis.start();
+    const { logger } = captureLogs();
+    const timers = () => process.getActiveResourcesInfo().filter((r) => r === 'Timeout').length;
+    try {
+      const before = timers();
+      // Long start-up timeouts: a timer left running would hold the process for a minute.
+      const conn = await connectRedis(redis.url, { ...failFast, log: logger, name: 'fs-timer', timeoutMs: 60_000 });
+      conn.disconnect();
+      const bus = await RedisBus.connect({ url: redis.url, log: logger, connectTimeoutMs: 60_000 });
+      await bus.close();
+      await sleep(100);
+      expect(timers()).to.be.at.most(before);
+    } finally {
       await redis.destroy();
     }
   });
