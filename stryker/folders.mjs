@@ -193,6 +193,39 @@ const SERVER_SPECS = {
     'test/integration/lists/detail-read.test.ts',
     ...each('test/e2e/sdk', 'stops', 'catalog-locale'),
   ],
+  // The HTTP layer (request ids, headers, problem answers, methods, JSON bodies, rate limits,
+  // bearer tokens, route validation, a feature's write answers): the foundation's HTTP and error
+  // tests, the rate limits and sessions, bad input, the OpenAPI document, and the REST tests
+  // of lists, members and products for the feature routes and admin access.
+  http: [
+    ...each('test/integration/foundation', 'http', 'errors', 'error-codes', 'edges', 'edges-13', 'logs', 'metrics'),
+    ...each(
+      'test/integration/auth',
+      'ratelimit',
+      'retry-after',
+      'validation',
+      'session',
+      'refresh-grace',
+      'read-cache',
+    ),
+    ...each('test/integration/isolation', 'bad-input', 'matrix'),
+    'test/integration/openapi/*.test.ts',
+    'test/integration/lists/lists.test.ts',
+    'test/integration/family/members.test.ts',
+    'test/integration/catalog/products.test.ts',
+    'test/integration/web/static.test.ts',
+  ],
+  // Record mapping, client-chosen ids, row edits, record JSON in SQL: the features that use them
+  // (lists, stores, recipes), the sync paths, the isolation of client ids and the constraints.
+  shared: [
+    'test/integration/lists/*.test.ts',
+    'test/integration/stores/*.test.ts',
+    'test/integration/recipes/*.test.ts',
+    ...each('test/integration/sync', 'pull', 'push', 'push-bulk', 'cascades', 'boundaries'),
+    'test/integration/isolation/client-ids.test.ts',
+    ...each('test/integration/foundation', 'constraints', 'edges'),
+    'test/unit/server/migrations.test.ts',
+  ],
   metrics: ['test/integration/foundation/metrics.test.ts', 'test/integration/foundation/http.test.ts'],
   startup: [
     ...each('test/integration/foundation', 'startup', 'config'),
