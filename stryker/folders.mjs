@@ -111,7 +111,11 @@ const SERVER_SPECS = {
     'test/e2e/sdk/domain-stores.test.ts',
   ],
   lists: [
+    'test/unit/server/detail-cache.test.ts',
     'test/integration/lists/*.test.ts',
+    // Deleting a family product unlinks its items, deleting a store its lists (lists/service.ts).
+    'test/integration/catalog/products.test.ts',
+    'test/integration/stores/stores.test.ts',
     'test/integration/openapi/*.test.ts',
     'test/integration/isolation/*.test.ts',
     ...each('test/integration/sync', 'pull', 'push', 'push-bulk', 'placement', 'cascades', 'item-phases', 'boundaries'),

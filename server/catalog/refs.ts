@@ -5,6 +5,7 @@
 // Used inside a family write (REST and replication push alike), so it only reads through `trx`.
 import type { Trx } from '../db/knex.js';
 import { badRequest, validationFailed } from '../errors.js';
+import { fieldPath, type PathOptions } from '../shared/common.js';
 import type { Category } from '@family-shopping/client/protocol';
 import { effectiveProductById, effectiveProductCategories, existingIds, rowExists } from './queries.js';
 
@@ -19,13 +20,6 @@ export interface ProductRef {
   productId?: string | null;
   familyProductId?: string | null;
 }
-
-export interface RefOptions {
-  /** Prefix of the field paths in error details (default `body`). */
-  prefix?: string;
-}
-
-const fieldPath = (prefix: string | undefined, field: string) => [prefix ?? 'body', field].filter(Boolean).join('.');
 
 /** The ids of the units and products some rows name that exist (global ones, and live ones of
  *  the family), read in one query per table for all the rows (replication push). */
@@ -63,13 +57,13 @@ export async function assertUnitRef(
   trx: Trx,
   familyId: string,
   ref: UnitRef,
-  options: RefOptions = {},
+  options: PathOptions = {},
   known?: KnownRefs,
 ): Promise<void> {
   const { unitOfMeasureId, familyUnitOfMeasureId } = ref;
   if (unitOfMeasureId != null && !(await exists(trx, 'units_of_measure', unitOfMeasureId, undefined, known))) {
     throw badRequest('unit_not_found', 'The unit does not exist', [
-      { path: fieldPath(options.prefix, 'unitOfMeasureId'), message: 'unknown unit' },
+      { path: fieldPath(options, 'unitOfMeasureId'), message: 'unknown unit' },
     ]);
   }
   if (
@@ -77,7 +71,7 @@ export async function assertUnitRef(
     !(await exists(trx, 'family_units_of_measure', familyUnitOfMeasureId, familyId, known))
   ) {
     throw badRequest('unit_not_found', 'The unit does not exist', [
-      { path: fieldPath(options.prefix, 'familyUnitOfMeasureId'), message: 'unknown unit' },
+      { path: fieldPath(options, 'familyUnitOfMeasureId'), message: 'unknown unit' },
     ]);
   }
 }
@@ -90,18 +84,18 @@ export async function assertProductRef(
   trx: Trx,
   familyId: string,
   ref: ProductRef,
-  options: RefOptions = {},
+  options: PathOptions = {},
   known?: KnownRefs,
 ): Promise<void> {
   const { productId, familyProductId } = ref;
   if (productId != null && !(await exists(trx, 'products', productId, undefined, known))) {
     throw badRequest('product_not_found', 'The product does not exist', [
-      { path: fieldPath(options.prefix, 'productId'), message: 'unknown product' },
+      { path: fieldPath(options, 'productId'), message: 'unknown product' },
     ]);
   }
   if (familyProductId != null && !(await exists(trx, 'family_products', familyProductId, familyId, known))) {
     throw badRequest('product_not_found', 'The product does not exist', [
-      { path: fieldPath(options.prefix, 'familyProductId'), message: 'unknown product' },
+      { path: fieldPath(options, 'familyProductId'), message: 'unknown product' },
     ]);
   }
 }

@@ -5,21 +5,19 @@
 import { restoreItemsInput } from '@family-shopping/client/protocol';
 import type { Actor } from '../context.js';
 import type { FamilyWrite } from '../db/family-write.js';
-import { notFound, validationFailed } from '../errors.js';
+import { validationFailed } from '../errors.js';
+import { fieldPath, type PathOptions } from '../shared/common.js';
 import { removeItem, restoreItem } from './items.js';
-import { checkedItemIds, itemIdsOfList, listRow } from './queries.js';
+import { checkedItemIds, itemIdsOfList } from './queries.js';
+import { liveList } from './service.js';
 import type { ItemRecord } from './records.js';
 
 export const RestoreItemsBody = restoreItemsInput;
 
-async function assertList(w: FamilyWrite, listId: string): Promise<void> {
-  if (!(await listRow(w.trx, w.familyId, listId))) throw notFound('List not found');
-}
-
 /** Removes every active checked item of the list (oldest first), as single removals do:
  *  removedAt and removedByUserId set, ItemRemoved each, ListProgress. None: `[]`. */
 export async function clearChecked(w: FamilyWrite, actor: Actor, listId: string): Promise<ItemRecord[]> {
-  await assertList(w, listId);
+  await liveList(w, listId);
   const ids = await checkedItemIds(w.trx, w.familyId, listId);
   const items: ItemRecord[] = [];
   for (const id of ids) items.push(await removeItem(w, actor, listId, id));
@@ -37,14 +35,14 @@ export async function restoreItems(
   actor: Actor,
   listId: string,
   itemIds: readonly string[],
-  o: { prefix?: string } = {},
+  o: PathOptions = {},
 ): Promise<ItemRecord[]> {
-  await assertList(w, listId);
+  await liveList(w, listId);
   const ids = itemIds.map((id) => id.toLowerCase());
   const unique = [...new Set(ids)];
   const found = await itemIdsOfList(w.trx, w.familyId, listId, unique);
   const errors = ids.flatMap((id, i) =>
-    found.has(id) ? [] : [{ path: `${o.prefix ?? 'body'}.itemIds.${i}`, message: 'not an item of this list' }],
+    found.has(id) ? [] : [{ path: fieldPath(o, `itemIds.${i}`), message: 'not an item of this list' }],
   );
   if (errors.length) throw validationFailed(errors, 'Every id must be an item of this list');
   const items: ItemRecord[] = [];

@@ -28,8 +28,9 @@ import {
   type QuantityPatch,
 } from '@family-shopping/client/protocol';
 import { changedColumns } from '../shared/record-fields.js';
-import { existingForCreate, lower, type Created, type Row } from '../shared/common.js';
-import { itemRow, listCounts, listRow } from './queries.js';
+import { existingForCreate, fieldPath, lower, type Created, type PathOptions, type Row } from '../shared/common.js';
+import { itemRow, listCounts } from './queries.js';
+import { liveList } from './service.js';
 import { toItem, type ItemRecord } from './records.js';
 
 export interface ItemInput extends QuantityPatch {
@@ -42,13 +43,6 @@ export interface ItemPatch extends QuantityPatch {
   sectionId?: string | null;
   checked?: boolean;
 }
-
-export interface RefOptions {
-  /** Prefix of field paths in error details (default `body`). */
-  prefix?: string;
-}
-
-const path = (o: RefOptions, field: string) => [o.prefix ?? 'body', field].filter(Boolean).join('.');
 
 // --- progress events: one ListProgress per list per family write, with the final counts -------
 
@@ -82,12 +76,6 @@ export async function emitListProgress(w: FamilyWrite, listId: string): Promise<
 
 // --- helpers ----------------------------------------------------------------------------------
 
-async function liveList(w: FamilyWrite, listId: string): Promise<Row> {
-  const row = await listRow(w.trx, w.familyId, listId);
-  if (!row) throw notFound('List not found');
-  return row;
-}
-
 async function liveItem(w: FamilyWrite, listId: string, itemId: string, allowRemoved: boolean): Promise<Row> {
   const row = await itemRow(w.trx, w.familyId, listId, itemId);
   if (!row || (!allowRemoved && row.removed_at != null)) throw notFound('Item not found');
@@ -103,7 +91,7 @@ export async function assertSection(
   w: FamilyWrite,
   list: Row,
   sectionId: string,
-  o: RefOptions,
+  o: PathOptions,
   known?: KnownSections,
 ): Promise<void> {
   const storeId = list.store_id == null ? null : String(list.store_id);
@@ -112,7 +100,7 @@ export async function assertSection(
     (known ? known.get(sectionId) === storeId : !!(await sectionRow(w.trx, w.familyId, storeId, sectionId)));
   if (!ok) {
     throw badRequest('section_not_found', "The section is not a section of the list's store", [
-      { path: path(o, 'sectionId'), message: "not a section of the list's store" },
+      { path: fieldPath(o, 'sectionId'), message: "not a section of the list's store" },
     ]);
   }
 }
@@ -146,7 +134,7 @@ export async function createItem(
   _actor: Actor,
   listId: string,
   input: ItemInput,
-  o: RefOptions & {
+  o: PathOptions & {
     createdAt?: Date;
     /** The live list row, when the caller has already read it in this write (replication). */
     list?: Row;
@@ -192,7 +180,7 @@ type Remember = [
  * product checked (ids in any letter case; the name: the product's when none is given); and
  * the product pair, which placement reads.
  */
-export async function quantityColumnsForAdd(w: FamilyWrite, input: QuantityPatch, o: RefOptions, refs?: KnownRefs) {
+export async function quantityColumnsForAdd(w: FamilyWrite, input: QuantityPatch, o: PathOptions, refs?: KnownRefs) {
   const unit = {
     unitOfMeasureId: lower(input.unitOfMeasureId) ?? null,
     familyUnitOfMeasureId: lower(input.familyUnitOfMeasureId) ?? null,
@@ -221,7 +209,7 @@ export async function planCreateItem(
   listId: string,
   list: Row,
   input: ItemInput,
-  o: RefOptions & { createdAt?: Date; pushed?: boolean },
+  o: PathOptions & { createdAt?: Date; pushed?: boolean },
   known?: KnownItemRefs,
 ): Promise<{ row: Row; remember: Remember | null }> {
   const { columns, product } = await quantityColumnsForAdd(w, input, o, known?.refs);
@@ -253,7 +241,7 @@ async function placeNewItem(
   storeId: string | null,
   product: { productId: string | null; familyProductId: string | null },
   explicit: string | null,
-  o: RefOptions & { pushed?: boolean },
+  o: PathOptions & { pushed?: boolean },
   known?: KnownItemRefs,
 ): Promise<Placement> {
   if (explicit) await assertSection(w, list, explicit, o, known?.sections);
@@ -300,7 +288,7 @@ export async function updateItem(
   listId: string,
   itemId: string,
   patch: ItemPatch,
-  options: RefOptions & { allowRemoved?: boolean } = {},
+  options: PathOptions & { allowRemoved?: boolean } = {},
 ): Promise<ItemRecord> {
   const list = await liveList(w, listId);
   const row = await liveItem(w, listId, itemId, options.allowRemoved ?? false);
@@ -330,7 +318,7 @@ export async function planUpdateItem(
   list: Row,
   row: Row,
   patch: ItemPatch,
-  options: RefOptions,
+  options: PathOptions,
   known?: KnownItemRefs,
 ): Promise<ItemUpdatePlan> {
   // Setting one id of a pair (and not sending the other) switches the pair over.

@@ -26,14 +26,13 @@ function withCounts(db: Q) {
   return db('shopping_lists as l').select('l.*', active(false).as('item_count'), active(true).as('checked_count'));
 }
 
+/** The family's live lists, archived or not, in no order (the caller sorts them by the
+ *  protocol's `compareLists`, as the SDK does). */
 export async function listSummaryRows(db: Q, familyId: string, archived: boolean): Promise<Row[]> {
   const q = withCounts(db).where({ 'l.family_id': familyId, 'l.deleted': false });
   if (archived) q.whereNotNull('l.archived_at');
   else q.whereNull('l.archived_at');
-  return q.orderBy([
-    { column: 'l.created_at', order: 'desc' },
-    { column: 'l.id', order: 'desc' },
-  ]);
+  return q;
 }
 
 export async function listSummaryRow(db: Q, familyId: string, listId: string): Promise<Row | undefined> {
@@ -68,11 +67,11 @@ export async function itemRow(db: Q, familyId: string, listId: string, itemId: s
   return db('shopping_list_items').where({ family_id: familyId, list_id: listId, id: itemId, deleted: false }).first();
 }
 
-/** Live items of a list (removed ones too when `includeRemoved`). */
-export async function itemRows(db: Q, familyId: string, listId: string, includeRemoved = false): Promise<Row[]> {
-  const q = db('shopping_list_items').where({ family_id: familyId, list_id: listId, deleted: false });
-  if (!includeRemoved) q.whereNull('removed_at');
-  return q.orderBy([{ column: 'checked' }, { column: 'created_at' }, { column: 'id' }]);
+/** Every live item of a list, removed ones too. */
+export async function itemRows(db: Q, familyId: string, listId: string): Promise<Row[]> {
+  return db('shopping_list_items')
+    .where({ family_id: familyId, list_id: listId, deleted: false })
+    .orderBy([{ column: 'checked' }, { column: 'created_at' }, { column: 'id' }]);
 }
 
 /** Ids of the active checked items of a list, oldest first (done shopping, §10). */

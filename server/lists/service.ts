@@ -9,7 +9,7 @@ import { tokenMembership } from '../auth/public.js';
 import { cached, type DetailOf, type DetailRead, type DetailReader } from './detail-cache.js';
 import { recallSection, storeRow, deleteStore } from '../stores/public.js';
 import { deleteFamilyProduct } from '../catalog/public.js';
-import { existingForCreate, lower, type Created, type Row } from '../shared/common.js';
+import { existingForCreate, fieldPath, lower, type Created, type PathOptions, type Row } from '../shared/common.js';
 import {
   itemRows,
   listDetailForToken,
@@ -35,20 +35,16 @@ export interface ListPatch {
   storeId?: string | null;
 }
 
-export interface PathOptions {
-  /** Prefix of field paths in error details (default `body`). */
-  prefix?: string;
-}
-
 async function assertStore(w: FamilyWrite, storeId: string, o: PathOptions): Promise<void> {
   if (!(await storeRow(w.trx, w.familyId, storeId))) {
     throw badRequest('store_not_found', 'The store does not exist', [
-      { path: [o.prefix ?? 'body', 'storeId'].filter(Boolean).join('.'), message: 'unknown store' },
+      { path: fieldPath(o, 'storeId'), message: 'unknown store' },
     ]);
   }
 }
 
-async function liveList(w: FamilyWrite, listId: string): Promise<Row> {
+/** The family's live list with this id, or 404 `List not found`. */
+export async function liveList(w: FamilyWrite, listId: string): Promise<Row> {
   const row = await listRow(w.trx, w.familyId, listId);
   if (!row) throw notFound('List not found');
   return row;
@@ -145,7 +141,7 @@ export async function updateList(
 }
 
 async function resectionItems(w: FamilyWrite, listId: string, storeId: string | null): Promise<void> {
-  for (const item of await itemRows(w.trx, w.familyId, listId, true)) {
+  for (const item of await itemRows(w.trx, w.familyId, listId)) {
     const previous = item.section_id == null ? null : String(item.section_id);
     const next = await recallSection(w, storeId, {
       productId: item.product_id as string | null,

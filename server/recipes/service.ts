@@ -6,7 +6,15 @@ import type { FamilyWrite } from '../db/family-write.js';
 import { newId } from '../db/ids.js';
 import { badRequest, notFound, validationFailed } from '../errors.js';
 import { assertProductRef, assertUnitRef } from '../catalog/public.js';
-import { existingForCreate, lower, updateRow, type Created, type Row } from '../shared/common.js';
+import {
+  existingForCreate,
+  fieldPath,
+  lower,
+  updateRow,
+  type Created,
+  type PathOptions,
+  type Row,
+} from '../shared/common.js';
 import {
   activeItemRows,
   createItem,
@@ -69,11 +77,6 @@ export interface CopyInput {
   merge?: boolean;
 }
 
-export interface PathOptions {
-  /** Prefix of field paths in error details (default `body`). */
-  prefix?: string;
-}
-
 async function liveRecipe(w: FamilyWrite, recipeId: string): Promise<Row> {
   const row = await recipeRow(w.trx, w.familyId, recipeId);
   if (!row) throw notFound('Recipe not found');
@@ -113,14 +116,13 @@ export async function createRecipe(
     servings: input.servings ?? null,
     instructions: input.instructions ?? null,
   });
-  const prefix = o.prefix ?? 'body';
   for (const [i, ingredient] of (input.ingredients ?? []).entries()) {
     await addIngredient(
       w,
       actor,
       String(row.id),
       { position: i, ...ingredient },
-      { prefix: `${prefix}.ingredients.${i}` },
+      { prefix: fieldPath(o, `ingredients.${i}`) },
     );
   }
   return { record: await detailIn(w, row), created: true };
@@ -235,12 +237,11 @@ export async function copyRecipeToList(
   input: CopyInput,
   o: PathOptions = {},
 ): Promise<{ items: ItemRecord[]; merged: ItemRecord[] }> {
-  const prefix = o.prefix ?? 'body';
   const recipe = await liveRecipe(w, recipeId);
   const listId = input.listId.toLowerCase();
   if (!(await listRow(w.trx, w.familyId, listId))) {
     throw badRequest('list_not_found', 'The list does not exist', [
-      { path: `${prefix}.listId`, message: 'unknown list' },
+      { path: fieldPath(o, 'listId'), message: 'unknown list' },
     ]);
   }
   let ingredients = await ingredientRows(w.trx, w.familyId, recipeId);
@@ -250,7 +251,7 @@ export async function copyRecipeToList(
     const unknown = wanted.findIndex((id) => !known.has(id));
     if (unknown >= 0) {
       throw badRequest('ingredient_not_found', 'The ingredient is not part of this recipe', [
-        { path: `${prefix}.ingredientIds.${unknown}`, message: 'not an ingredient of this recipe' },
+        { path: fieldPath(o, `ingredientIds.${unknown}`), message: 'not an ingredient of this recipe' },
       ]);
     }
     const chosen = new Set(wanted);
@@ -259,13 +260,13 @@ export async function copyRecipeToList(
   const recipeServings = recipe.servings == null ? null : Number(recipe.servings);
   if (input.servings !== undefined && recipeServings == null) {
     throw badRequest('recipe_servings_unset', 'The recipe has no servings to scale from', [
-      { path: `${prefix}.servings`, message: 'the recipe has no servings to scale from' },
+      { path: fieldPath(o, 'servings'), message: 'the recipe has no servings to scale from' },
     ]);
   }
   const scale = (q: number | null) =>
     input.servings === undefined || recipeServings == null ? q : scaleQuantity(q, recipeServings, input.servings);
   const tooLarge = (field: string, what: string) =>
-    validationFailed([{ path: `${prefix}.${field}`, message: `${what} would exceed ${QUANTITY_MAX}` }]);
+    validationFailed([{ path: fieldPath(o, field), message: `${what} would exceed ${QUANTITY_MAX}` }]);
 
   // Merge targets: the list's items as they were before the copy; their quantities follow the
   // merges made (two ingredients of one product and unit both add to the same item).

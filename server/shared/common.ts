@@ -1,5 +1,5 @@
 // Small pieces shared by the features (lists, stores, recipes, sync): value mapping for
-// records, client-chosen ids on create, path ids, the edit of a live row.
+// records, client-chosen ids on create, path ids, field paths of errors, the edit of a live row.
 import { z } from 'zod';
 import type { FamilyWrite } from '../db/family-write.js';
 import type { FamilyTable, FamilyTableWhere, FamilyTableWrite } from '../db/rows.js';
@@ -53,6 +53,16 @@ export const uuid = () => z.guid().check(z.toLowerCase());
 /** Ids in REST input may be upper case; stored and compared lower case. */
 export const lower = <T extends string | null | undefined>(v: T): T =>
   typeof v === 'string' ? (v.toLowerCase() as T) : v;
+
+/** Where a field error points: `body.<field>` in a REST request; a push change's path prefix
+ *  (`changes.<i>.doc`, …) inside a push. */
+export interface PathOptions {
+  /** Prefix of field paths in error details (default `body`). */
+  prefix?: string;
+}
+
+/** The path of a field error: the prefix (default `body`), a dot, the field. */
+export const fieldPath = (o: PathOptions, field: string | number): string => `${o.prefix ?? 'body'}.${field}`;
 
 /** Writes an edit's columns to the live row (by its id) unless they are none; the row after. */
 export async function updateRow<T extends FamilyTable>(

@@ -380,9 +380,19 @@ describe('products catalog', () => {
       ).map(([table, id]) => app.deps.db(table).where({ id }).first()),
     );
     const before = await familyVersion(app, fam.familyId);
-    expect((await request(app, 'DELETE', `/api/products/${pid}`, { token })).status).to.equal(204);
+    const told: Array<{ type: string; item?: { id: string } }> = [];
+    const stop = app.deps.bus.subscribe((fid, events) => {
+      if (fid === fam.familyId) told.push(...(events as typeof told));
+    });
+    try {
+      expect((await request(app, 'DELETE', `/api/products/${pid}`, { token })).status).to.equal(204);
+    } finally {
+      stop();
+    }
     const version = await familyVersion(app, fam.familyId);
     expect(version).to.equal(before + 1);
+    // The active item is told as updated (its link gone); the removed one is not shown, not told.
+    expect(told.filter((e) => e.type === 'ItemUpdated').map((e) => e.item?.id)).to.deep.equal([ids.item]);
 
     const db = app.deps.db;
     const items = await db('shopping_list_items').whereIn('id', [ids.item, ids.removed]).orderBy('name');

@@ -98,7 +98,24 @@ describe('list detail: the membership check in the read, and copies of details',
     await api('DELETE', `/lists/${list.id}`);
     const gone = await read();
     expect(gone.status).to.equal(404);
-    expect(gone.body.code).to.equal('not_found');
+    expect(gone.body).to.include({ code: 'not_found', detail: 'List not found' });
+  });
+
+  it('answers a read at the version of its copy from the copy, and builds it again after a write', async () => {
+    const { family, api, list } = await setup(app);
+    const key = `${family.familyId}/${list.id}`;
+    const get = () => request(app, 'GET', `/api/lists/${list.id}`, { token: family.admin.token });
+    const first = await get();
+    const copy = app.deps.listDetailCache!.get(key);
+    expect(copy?.body.toString()).to.equal(first.text);
+    // The copy, marked, is what the next read at its version answers: no detail was built for it.
+    const marked = JSON.stringify({ ...first.body, name: 'From the copy' });
+    app.deps.listDetailCache!.set(key, copy!.version, Buffer.from(marked));
+    expect((await get()).text).to.equal(marked);
+    await api('POST', `/lists/${list.id}/items`, { name: 'Bread' });
+    const after = await get();
+    expect(after.body.name).to.equal('Weekly');
+    expect(after.text).to.equal(await listDetailJson(app.deps.db, family.familyId, list.id));
   });
 
   it('answers the same without copies (LIST_DETAIL_CACHE_MB=0)', async () => {

@@ -22,7 +22,7 @@ type App = Awaited<ReturnType<typeof testApp>>;
 async function reference(app: App, familyId: string, listId: string): Promise<string> {
   const db = app.deps.db;
   const list = (await listRow(db, familyId, listId))!;
-  const items = (await itemRows(db, familyId, listId, true)).map(toItem);
+  const items = (await itemRows(db, familyId, listId)).map(toItem);
   const sections = list.store_id ? (await sectionRows(db, familyId, [String(list.store_id)])).map(toSection) : [];
   return JSON.stringify(listDetail(toList(list), sections, items));
 }

@@ -203,6 +203,10 @@ describe('list items', () => {
           { path: field, message: `unknown ${missing}` },
         ]);
       }
+      if (code === 'section_not_found') {
+        expect(result.body.detail).to.equal("The section is not a section of the list's store");
+        expect(result.body.errors).to.deep.equal([{ path: field, message: "not a section of the list's store" }]);
+      }
       expect(delta).to.equal(0);
     }
     expect((await member('GET', '/lists')).body.every((l: any) => l.itemCount === 0)).to.equal(true);
@@ -387,8 +391,14 @@ describe('list items', () => {
     }
     expect((await member('GET', '/lists')).body[0].itemCount).to.equal(2);
     expect((await member('POST', `${items}/${item.id}/toggle`)).status).to.equal(200);
-    expect((await member('DELETE', `${items}/${uuid()}`)).status).to.equal(404);
-    expect((await member('POST', `${items}/${uuid()}/restore`)).status).to.equal(404);
+    for (const res of [
+      await member('DELETE', `${items}/${uuid()}`),
+      await member('POST', `${items}/${uuid()}/restore`),
+      await member('PATCH', `${items}/${uuid()}`, { name: 'x' }),
+    ]) {
+      expect(res.status).to.equal(404);
+      expect(res.body).to.include({ code: 'not_found', detail: 'Item not found' });
+    }
   });
 
   it('item ids: client-chosen, re-send 200, taken elsewhere 409; an item of another list is 404', async () => {
@@ -407,6 +417,52 @@ describe('list items', () => {
     expect(taken.body.code).to.equal('id_conflict');
     const second = (await member('POST', '/lists', { name: 'Second' })).body;
     expect((await member('PATCH', `/lists/${second.id}/items/${id}`, { name: 'x' })).status).to.equal(404);
+  });
+
+  it('an edit that changes nothing answers the item as it was, with no event', async () => {
+    const { app, family, member, store, items } = await setup();
+    const item = (await member('POST', items, { name: 'Same', sectionId: store.sections[1].id })).body;
+    const events = captureEvents(app, family.familyId);
+    try {
+      for (const body of [{}, { name: 'Same' }, { sectionId: store.sections[1].id, checked: false }]) {
+        const res = await member('PATCH', `${items}/${item.id}`, body);
+        expect(res.status).to.equal(200);
+        expect(res.body, JSON.stringify(body)).to.deep.equal(item); // updatedAt too
+      }
+      // Nothing to tell: only the version's Changed frames, naming no collection.
+      expect(events.events.filter((e) => e.type !== 'Changed')).to.deep.equal([]);
+      expect(events.of('Changed').flatMap((e: any) => e.collections)).to.deep.equal([]);
+    } finally {
+      events.stop();
+    }
+  });
+
+  it('on a list without a store, an item takes a product and stays without a section', async () => {
+    const { app, family, member } = await setup();
+    const loose = (await member('POST', '/lists', { name: 'No store' })).body;
+    const productId = await seedGlobalProduct(app, 'Kiwis');
+    const familyProductId = await seedFamilyProduct(app, family.familyId);
+    const item = (await member('POST', `/lists/${loose.id}/items`, { name: 'Fruit' })).body;
+    for (const body of [{ productId }, { familyProductId }]) {
+      const res = await member('PATCH', `/lists/${loose.id}/items/${item.id}`, body);
+      expect(res.status, JSON.stringify(body)).to.equal(200);
+      expect(res.body).to.include({ ...body, sectionId: null });
+    }
+  });
+
+  it('an item added without a section is told as added, with no section change', async () => {
+    const { app, family, member, items } = await setup();
+    const events = captureEvents(app, family.familyId);
+    try {
+      const item = (await member('POST', items, { name: 'Loose' })).body;
+      expect(item.sectionId).to.equal(null);
+      expect(events.events.map((e) => e.type).filter((t) => t !== 'Changed')).to.deep.equal([
+        'ItemAdded',
+        'ListProgress',
+      ]);
+    } finally {
+      events.stop();
+    }
   });
 
   it('every item write bumps the family version exactly once', async () => {

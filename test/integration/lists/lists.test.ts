@@ -2,6 +2,7 @@ import { expect } from 'chai';
 import { testApp } from '../../helpers/app.js';
 import { makeFamily, makeMember } from '../../helpers/factories.js';
 import { bumps, captureEvents, client, familyVersion, uuid } from './helpers.js';
+import { updateVersioned } from '../../helpers/versioned.js';
 
 async function setup() {
   const app = await testApp();
@@ -41,6 +42,77 @@ describe('shopping lists', () => {
     const lists = (await member('GET', '/lists')).body;
     expect(lists.map((l: any) => l.name).sort()).to.deep.equal(['Plain', 'Store list']);
     expect(lists.find((l: any) => l.id === plain.id)).to.include({ itemCount: 2, checkedCount: 1 });
+  });
+
+  it('answers lists newest first, then by id descending (the order of the SDK’s summaries$)', async () => {
+    const { app, family, member } = await setup();
+    const make = async (name: string) => (await member('POST', '/lists', { name })).body.id as string;
+    const [a, b, c, d] = [await make('A'), await make('B'), await make('C'), await make('D')];
+    const t0 = Date.parse('2026-01-10T10:00:00.000Z');
+    // b and c at the same instant: the id decides.
+    const created: Array<[string, number]> = [
+      [a, t0],
+      [b, t0 + 1_000],
+      [c, t0 + 1_000],
+      [d, t0 - 1_000],
+    ];
+    for (const [id, t] of created) {
+      await updateVersioned(app, family.familyId, 'shopping_lists', { id }, { created_at: new Date(t) });
+    }
+    const expected = [...[b, c].sort().reverse(), a, d];
+    const ids = async (query = '') => (await member('GET', `/lists${query}`)).body.map((l: any) => l.id);
+    expect(await ids()).to.deep.equal(expected);
+    for (const id of [d, b, a, c]) await member('POST', `/lists/${id}/archive`);
+    expect(await ids('?archived=true')).to.deep.equal(expected);
+  });
+
+  it('an edit that changes nothing changes nothing: same name, same store, unarchiving an active list', async () => {
+    const { app, family, member } = await setup();
+    const store = (await member('POST', '/stores', { name: 'S' })).body;
+    const list = (await member('POST', '/lists', { name: 'Same', storeId: store.id })).body;
+    const events = captureEvents(app, family.familyId);
+    try {
+      for (const [path, body] of [
+        [`/lists/${list.id}`, { name: 'Same' }],
+        [`/lists/${list.id}`, { storeId: store.id }],
+        [`/lists/${list.id}`, { name: 'Same', storeId: store.id.toUpperCase() }],
+        [`/lists/${list.id}/unarchive`, undefined],
+      ] as const) {
+        const method = path.endsWith('unarchive') ? 'POST' : 'PATCH';
+        const result = await member(method, path, body);
+        expect(result.status, path).to.equal(200);
+        expect(result.body, `${method} ${JSON.stringify(body)}`).to.deep.equal(list); // updatedAt too
+      }
+      // Nothing to tell: only the version's Changed frames, naming no collection.
+      expect(events.events.filter((e) => e.type !== 'Changed')).to.deep.equal([]);
+      expect(events.of('Changed').flatMap((e: any) => e.collections)).to.deep.equal([]);
+    } finally {
+      events.stop();
+    }
+  });
+
+  it('renames one list, leaving the family’s other lists as they were', async () => {
+    const { member } = await setup();
+    const one = (await member('POST', '/lists', { name: 'One' })).body;
+    await member('POST', '/lists', { name: 'Two' });
+    expect((await member('PATCH', `/lists/${one.id}`, { name: 'First' })).status).to.equal(200);
+    expect((await member('GET', '/lists')).body.map((l: any) => l.name).sort()).to.deep.equal(['First', 'Two']);
+  });
+
+  it('archives and unarchives one list, leaving the family’s other lists as they were', async () => {
+    const { member } = await setup();
+    const make = async (name: string) => (await member('POST', '/lists', { name })).body;
+    const [one, two] = [await make('One'), await make('Two')];
+    await make('Three');
+    await member('POST', `/lists/${one.id}/archive`);
+    await member('POST', `/lists/${two.id}/archive`);
+    const names = async (query: string) =>
+      (await member('GET', `/lists${query}`)).body.map((l: any) => l.name as string).sort();
+    expect(await names('?archived=true')).to.deep.equal(['One', 'Two']);
+    expect(await names('')).to.deep.equal(['Three']);
+    await member('POST', `/lists/${one.id}/unarchive`);
+    expect(await names('?archived=true')).to.deep.equal(['Two']);
+    expect(await names('')).to.deep.equal(['One', 'Three']);
   });
 
   it('archives and unarchives (GET /lists?archived=true|false), with overview events', async () => {
@@ -85,7 +157,8 @@ describe('shopping lists', () => {
       );
       expect(result.status).to.equal(400);
       expect(result.body.code).to.equal('store_not_found');
-      expect(result.body.errors[0].path).to.equal('body.storeId');
+      expect(result.body.detail).to.equal('The store does not exist');
+      expect(result.body.errors).to.deep.equal([{ path: 'body.storeId', message: 'unknown store' }]);
       expect(delta).to.equal(0);
     }
     expect((await member('GET', '/lists')).body).to.deep.equal([]);
@@ -97,6 +170,17 @@ describe('shopping lists', () => {
     expect(result.body.code).to.equal('store_not_found');
     expect(delta).to.equal(0);
     expect((await member('GET', `/lists/${list.id}`)).body.storeId).to.equal(null);
+    // A list that is not the family's: 404, saying which record is missing.
+    for (const [method, path] of [
+      ['PATCH', `/lists/${uuid()}`],
+      ['POST', `/lists/${uuid()}/archive`],
+      ['DELETE', `/lists/${uuid()}`],
+      ['POST', `/lists/${uuid()}/items`],
+    ] as const) {
+      const res = await member(method, path, method === 'DELETE' ? undefined : { name: 'x' });
+      expect(res.status, `${method} ${path}`).to.equal(404);
+      expect(res.body).to.include({ code: 'not_found', detail: 'List not found' });
+    }
   });
 
   it('renames and re-stores a list (ListUpdated); changing the store re-sections the items by the new store', async () => {

@@ -95,6 +95,43 @@ describe('section memory', () => {
     expect(detail.groups.map((g: any) => g.sectionId)).to.deep.equal([store2.sections[6].id]);
   });
 
+  it('moving a list to another store re-sections every item, removed ones too, telling only the items that move', async () => {
+    const { app, family, api, list, items, section } = await setup();
+    const productId = await seedGlobalProduct(app, 'Pears');
+    const second = (await api('POST', '/stores', { name: 'Second' })).body;
+    const there = (await api('POST', '/lists', { name: 'There', storeId: second.id })).body;
+    // The second store remembers Pears in its 7th section.
+    await api('POST', `/lists/${there.id}/items`, { name: 'Pears', productId, sectionId: second.sections[6].id });
+    const pears = (await api('POST', items, { name: 'Pears', productId, sectionId: section('Produce') })).body;
+    const gone = (await api('POST', items, { name: 'Pears', productId })).body;
+    expect(gone.sectionId).to.equal(section('Produce'));
+    await api('DELETE', `${items}/${gone.id}`);
+    const soap = (await api('POST', items, { name: 'Soap', sectionId: section('Household') })).body;
+    const loose = (await api('POST', items, { name: 'Loose' })).body;
+    const events = captureEvents(app, family.familyId);
+    try {
+      expect((await api('PATCH', `/lists/${list.id}`, { storeId: second.id })).status).to.equal(200);
+      const moved = events.of('ItemSectionChanged').map((e: any) => [e.itemId, e.previousSectionId, e.sectionId]);
+      expect(moved).to.have.deep.members([
+        [pears.id, section('Produce'), second.sections[6].id],
+        [gone.id, section('Produce'), second.sections[6].id],
+        [soap.id, section('Household'), null],
+      ]);
+      expect(moved).to.have.length(3); // Loose had no section and has none: nothing to tell
+    } finally {
+      events.stop();
+    }
+    const detail = (await api('GET', `/lists/${list.id}`)).body;
+    const where = Object.fromEntries(detail.groups.flatMap((g: any) => g.items.map((i: any) => [i.id, g.sectionId])));
+    expect(where).to.deep.equal({ [pears.id]: second.sections[6].id, [soap.id]: null, [loose.id]: null });
+    // The removed item moved too: restored, it is in the second store's section.
+    await api('POST', `/lists/${list.id}/restore-items`, { itemIds: [gone.id] });
+    const restored = (await api('GET', `/lists/${list.id}`)).body.groups.find(
+      (g: any) => g.sectionId === second.sections[6].id,
+    );
+    expect(restored.items.map((i: any) => i.id)).to.have.members([pears.id, gone.id]);
+  });
+
   it('an explicit section beats the remembered one on PATCH too, and becomes the memory', async () => {
     const { app, api, items, section } = await setup();
     const productId = await seedGlobalProduct(app, 'Butter');

@@ -278,6 +278,7 @@ describe('list suggestions (§10)', () => {
       const res = await api('GET', `/lists/${id}/suggestions`);
       expect(res.status, id).to.equal(404);
       expect(res.body.code).to.equal('not_found');
+      if (id !== 'not-a-uuid') expect(res.body.detail).to.equal('List not found');
     }
     // A deleted list is gone too.
     const doomed = (await api('POST', '/lists', { name: 'Doomed' })).body;

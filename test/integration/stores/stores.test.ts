@@ -194,6 +194,10 @@ describe('stores', () => {
       await member('POST', `/lists/${second.id}/items`, { name: 'Chips', sectionId: store.sections[7].id })
     ).body;
     await member('DELETE', `/lists/${second.id}/items/${removed.id}`);
+    // A list of another store and one without a store: not touched, not told.
+    const kept = (await member('POST', '/stores', { name: 'Kept' })).body;
+    await member('POST', '/lists', { name: 'Kept store', storeId: kept.id });
+    await member('POST', '/lists', { name: 'No store' });
     const events = captureEvents(app, family.familyId);
     try {
       const { result, delta } = await bumps(app, family.familyId, () => member('DELETE', `/stores/${store.id}`));
@@ -218,13 +222,15 @@ describe('stores', () => {
     }
     expect((await member('GET', `/stores/${store.id}`)).status).to.equal(404);
     expect((await member('GET', `/stores/${store.id}/sections`)).status).to.equal(404);
-    expect((await member('GET', '/stores')).body).to.deep.equal([]);
+    expect((await member('GET', '/stores')).body.map((st: any) => st.id)).to.deep.equal([kept.id]);
     const detail = (await member('GET', `/lists/${list.id}`)).body;
     expect(detail.storeId).to.equal(null);
     expect(detail.groups).to.have.length(1);
     expect(detail.groups[0].sectionId).to.equal(null);
     expect(detail.groups[0].items[0]).to.include({ id: item.id, sectionId: null, name: 'Milk' });
-    expect((await member('GET', '/lists')).body.map((l: any) => l.storeId)).to.deep.equal([null, null]);
+    expect(Object.fromEntries((await member('GET', '/lists')).body.map((l: any) => [l.name, l.storeId]))).to.deep.equal(
+      { Weekly: null, Party: null, 'Kept store': kept.id, 'No store': null },
+    );
     // Tombstones, stamped with the version of the delete.
     const db = app.deps.db;
     const version = String(await familyVersion(app, family.familyId));

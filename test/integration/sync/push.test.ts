@@ -541,6 +541,62 @@ describe('sync push', () => {
     expect(await serverDoc(app, t, 'products', own.id)).to.include({ kind: 'family', name: own.name });
   });
 
+  it('an item deleted by push no longer counts on its list, checked or not', async () => {
+    const family = await makeFamily(app);
+    const t = family.admin.token;
+    const api = (method: string, path: string, body?: unknown) =>
+      request(app, method, `/api${path}`, { token: t, body });
+    const list = (await api('POST', '/lists', { name: 'Counted' })).body;
+    const names = ['Keep', 'Drop', 'Checked drop'];
+    const ids: string[] = [];
+    for (const name of names) ids.push((await api('POST', `/lists/${list.id}/items`, { name })).body.id);
+    await api('POST', `/lists/${list.id}/items/${ids[2]}/toggle`);
+    const docs = (await pullAll(app, t, 'items')).docs;
+    const res = await push(
+      app,
+      t,
+      'items',
+      [ids[1]!, ids[2]!].map((id) => ({
+        assumedMasterState: docs.get(id)!,
+        newDocumentState: { ...docs.get(id)!, _deleted: true },
+      })),
+    );
+    expect(res.body).to.deep.equal({ conflicts: [], rejected: [] });
+    const summary = (await api('GET', '/lists')).body.find((l: any) => l.id === list.id);
+    expect(summary).to.include({ itemCount: 1, checkedCount: 0 });
+    const detail = (await api('GET', `/lists/${list.id}`)).body;
+    expect(detail.groups.flatMap((g: any) => g.items.map((i: any) => i.name))).to.deep.equal(['Keep']);
+  });
+
+  it('keeps a pushed item’s creation time from the device when it is earlier; a later one takes the write’s', async () => {
+    const family = await makeFamily(app);
+    const t = family.admin.token;
+    const list = listDoc({ name: 'Offline adds' });
+    expect((await push(app, t, 'lists', [{ newDocumentState: list }])).body.rejected).to.deep.equal([]);
+    const earlier = '2026-01-02T03:04:05.678Z';
+    const later = new Date(Date.now() + 3_600_000).toISOString();
+    // One row (row by row) and two rows in one push (the bulk path).
+    const pushes = [
+      [itemDoc(list.id, { name: 'One', createdAt: earlier })],
+      [itemDoc(list.id, { name: 'Two', createdAt: earlier }), itemDoc(list.id, { name: 'Later', createdAt: later })],
+    ];
+    for (const docs of pushes) {
+      const res = await push(
+        app,
+        t,
+        'items',
+        docs.map((d) => ({ newDocumentState: d })),
+      );
+      expect(res.body).to.deep.equal({ conflicts: [], rejected: [] });
+    }
+    const before = Date.now();
+    const items = (await request(app, 'GET', `/api/lists/${list.id}`, { token: t })).body.groups[0].items;
+    const created = Object.fromEntries(items.map((i: any) => [i.name, i.createdAt]));
+    expect(created.One).to.equal(earlier);
+    expect(created.Two).to.equal(earlier);
+    expect(Date.parse(created.Later)).to.be.below(before + 1); // the write's time, not the device's
+  });
+
   it('creates a pushed store with the default sections as REST does, for a member too; an admin adds sections by push', async () => {
     const family = await makeFamily(app);
     const member = await makeMember(app, family);
