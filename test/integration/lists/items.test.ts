@@ -414,17 +414,24 @@ describe('list items', () => {
     const theirList = (await client(app, other.admin)('POST', '/lists', { name: 'T' })).body;
     const taken = await client(app, other.admin)('POST', `/lists/${theirList.id}/items`, { id, name: 'Tea' });
     expect(taken.status).to.equal(409);
-    expect(taken.body.code).to.equal('id_conflict');
+    expect(taken.body).to.include({ code: 'id_conflict', detail: 'That id is already taken' });
     const second = (await member('POST', '/lists', { name: 'Second' })).body;
     expect((await member('PATCH', `/lists/${second.id}/items/${id}`, { name: 'x' })).status).to.equal(404);
   });
 
   it('an edit that changes nothing answers the item as it was, with no event', async () => {
     const { app, family, member, store, items } = await setup();
-    const item = (await member('POST', items, { name: 'Same', sectionId: store.sections[1].id })).body;
+    const item = (
+      await member('POST', items, { name: 'Same', sectionId: store.sections[1].id, quantity: 2.5, isApproximate: true })
+    ).body;
     const events = captureEvents(app, family.familyId);
     try {
-      for (const body of [{}, { name: 'Same' }, { sectionId: store.sections[1].id, checked: false }]) {
+      for (const body of [
+        {},
+        { name: 'Same' },
+        { sectionId: store.sections[1].id, checked: false },
+        { quantity: 2.5, isApproximate: true },
+      ]) {
         const res = await member('PATCH', `${items}/${item.id}`, body);
         expect(res.status).to.equal(200);
         expect(res.body, JSON.stringify(body)).to.deep.equal(item); // updatedAt too

@@ -5,7 +5,12 @@
 // (detail-sql.test.ts compares rows: toItem's bytes against the column's).
 import { expect } from 'chai';
 import { testApp } from '../../helpers/app.js';
-import { jsonSqlFields, recordJsonOpenSql, SQL_TYPES } from '../../../server/shared/record-json-sql.js';
+import {
+  itemRecordJsonDdl,
+  jsonSqlFields,
+  recordJsonOpenSql,
+  SQL_TYPES,
+} from '../../../server/shared/record-json-sql.js';
 
 type App = Awaited<ReturnType<typeof testApp>>;
 
@@ -39,5 +44,35 @@ describe('stored item record JSON follows the protocol’s field table', () => {
     expect(rows).to.have.length(1);
     const columns = jsonSqlFields('items').map(([, column]) => column);
     expect(rows[0]!.expr).to.equal(`fs_item_record_json_open(${columns.join(', ')})`);
+  });
+
+  it('the statements a migration pastes (itemRecordJsonDdl) drop and build the column as it is', async () => {
+    const { create, drop } = itemRecordJsonDdl();
+    const undone = new Error('rolled back');
+    const seen: { prosrc?: string; expr?: string; rows?: number } = {};
+    // In one transaction, rolled back: the database keeps its column.
+    await app.deps.db
+      .transaction(async (trx) => {
+        for (const sql of drop) await trx.raw(sql);
+        const gone = await trx.raw(`SELECT count(*)::int AS n FROM pg_proc WHERE proname = 'fs_item_record_json_open'`);
+        seen.rows = gone.rows[0].n;
+        for (const sql of create) await trx.raw(sql);
+        const fn = await trx.raw(`SELECT prosrc FROM pg_proc WHERE proname = 'fs_item_record_json_open'`);
+        seen.prosrc = String(fn.rows[0].prosrc).trim();
+        const col = await trx.raw(
+          `SELECT pg_get_expr(d.adbin, d.adrelid) AS expr
+             FROM pg_attrdef d JOIN pg_attribute a ON a.attrelid = d.adrelid AND a.attnum = d.adnum
+            WHERE d.adrelid = 'shopping_list_items'::regclass AND a.attname = 'record_json_open'`,
+        );
+        seen.expr = col.rows[0]?.expr;
+        throw undone;
+      })
+      .catch((e: unknown) => {
+        if (e !== undone) throw e;
+      });
+    expect(seen.rows).to.equal(0);
+    expect(seen.prosrc).to.equal(`SELECT ${recordJsonOpenSql(jsonSqlFields('items'))}`);
+    const columns = jsonSqlFields('items').map(([, column]) => column);
+    expect(seen.expr).to.equal(`fs_item_record_json_open(${columns.join(', ')})`);
   });
 });

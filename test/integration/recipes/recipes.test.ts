@@ -107,6 +107,32 @@ describe('recipes', () => {
     expect(rows.every((r: any) => Number(r.version) === version)).to.equal(true);
   });
 
+  it('an edit that changes nothing answers the recipe and the ingredient as they were (updatedAt too)', async () => {
+    const { member } = await setup();
+    const recipe = (
+      await member('POST', '/recipes', {
+        name: 'Bread',
+        servings: 4,
+        instructions: 'Knead.',
+        ingredients: [{ name: 'Flour', quantity: 2.5, isApproximate: true, quantityNote: 'about' }],
+      })
+    ).body;
+    const { ingredients, ...fields } = recipe;
+    // Numbers compared as numbers (a quantity column reads back as "2.500"), booleans as truth.
+    for (const body of [{ name: 'Bread', servings: 4 }, { instructions: 'Knead.' }, {}]) {
+      const res = await member('PATCH', `/recipes/${recipe.id}`, body);
+      expect(res.status).to.equal(200);
+      const { ingredients: _same, ...after } = res.body;
+      expect(after, JSON.stringify(body)).to.deep.equal(fields);
+    }
+    const ingredient = ingredients[0];
+    for (const body of [{ quantity: 2.5, isApproximate: true }, { name: 'Flour', quantityNote: 'about' }, {}]) {
+      const res = await member('PATCH', `/recipes/${recipe.id}/ingredients/${ingredient.id}`, body);
+      expect(res.status).to.equal(200);
+      expect(res.body, JSON.stringify(body)).to.deep.equal(ingredient);
+    }
+  });
+
   it('adds (appended or at a position), edits and deletes ingredients', async () => {
     const { app, family, member } = await setup();
     const recipe = (await member('POST', '/recipes', { name: 'Soup', ingredients: [{ name: 'Water' }] })).body;
