@@ -28,14 +28,14 @@ const READ: { [K in FieldKind]?: (v: unknown) => unknown } = {
   time: iso,
 };
 
-/** A nullable value: SQL NULL (or an absent column) is `null`. */
+/** A nullable value: SQL NULL (or an absent column) is `null`. (No record has a nullable
+ *  boolean or flags field: one would need a reader here.) */
 const READ_NULLABLE: { [K in FieldKind]?: (v: unknown) => unknown } = {
   id: strOrNull,
   text: strOrNull,
   enum: strOrNull,
   int: (v) => (v == null ? null : Number(v)),
   quantity: quantityOut,
-  boolean: (v) => (v == null ? null : !!v),
   time: isoOrNull,
 };
 

@@ -436,6 +436,11 @@ describe('list items', () => {
         expect(res.status).to.equal(200);
         expect(res.body, JSON.stringify(body)).to.deep.equal(item); // updatedAt too
       }
+      // A value cleared that is not set (null and null are the same, not 0).
+      const bare = (await member('POST', items, { name: 'Bare' })).body;
+      events.clear();
+      const res = await member('PATCH', `${items}/${bare.id}`, { quantity: null, quantityNote: null });
+      expect(res.body).to.deep.equal(bare);
       // Nothing to tell: only the version's Changed frames, naming no collection.
       expect(events.events.filter((e) => e.type !== 'Changed')).to.deep.equal([]);
       expect(events.of('Changed').flatMap((e: any) => e.collections)).to.deep.equal([]);
