@@ -79,10 +79,9 @@ export function errorHandler(options: ErrorHandlerOptions = {}) {
   return async (ctx: Context, next: Next) => {
     try {
       await next();
+      // Every 405 is thrown as an AppError (methodNotAllowed, the probes, the web app's files).
       if (ctx.status === 404 && ctx.body === undefined) {
         sendProblem(ctx, problem(404, 'not_found', 'No such resource'));
-      } else if (ctx.status === 405 && (ctx.body === undefined || typeof ctx.body === 'string')) {
-        sendProblem(ctx, problem(405, 'method_not_allowed', 'Method not allowed on this resource'));
       }
     } catch (err) {
       const e = err as {

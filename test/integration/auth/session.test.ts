@@ -27,6 +27,19 @@ describe('auth: login, refresh, logout, access tokens', () => {
     expect((await a.req('GET', '/api/me', { token: res.body.accessToken })).status).to.equal(200);
   });
 
+  it('reads the bearer token of Authorization: the scheme in any case, then spaces, then the token alone', async () => {
+    const u = await newFamily(a);
+    const t = (await login(u.email, PASSWORD)).body.accessToken as string;
+    const me = (authorization: string) => a.req('GET', '/api/me', { headers: { authorization } });
+    for (const good of [`Bearer ${t}`, `bearer ${t}`, `BEARER    ${t}`, `Bearer\t${t}`]) {
+      expect((await me(good)).status, good.replace(t, 'T')).to.equal(200);
+    }
+    for (const bad of [`Token ${t}`, `xBearer ${t}`, `Bearer${t}`, `Bearer ${t} more`, `Bearer ${t}!`, t]) {
+      const res = await me(bad);
+      expect(res.status, bad.replace(t, 'T')).to.equal(401);
+    }
+  });
+
   it('answers an unknown email and a wrong password alike: 401 invalid_credentials', async () => {
     const u = await newFamily(a);
     const wrong = await login(u.email, 'wrong password!');

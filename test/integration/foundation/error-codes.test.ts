@@ -74,4 +74,27 @@ describe('Error code registry (server/errors.ts)', function () {
       expect(ERROR_CODES[code as keyof typeof ERROR_CODES] as readonly number[], entry).to.include(Number(status));
     }
   });
+
+  it('answers each refusal as problem+json: a type naming its code, the status title, no empty errors', async () => {
+    const app = await testApp();
+    const cases: Array<[string, string, unknown, number, string, string]> = [
+      ['GET', '/api/lists', undefined, 401, 'unauthenticated', 'Unauthorized'],
+      ['POST', '/api/auth/login', { email: 'nobody' }, 400, 'validation_failed', 'Bad Request'],
+      ['GET', '/api/nowhere', undefined, 404, 'not_found', 'Not Found'],
+    ];
+    for (const [method, path, body, status, code, title] of cases) {
+      const res = await request(app, method, path, { body });
+      expect(res.status, path).to.equal(status);
+      expect(res.headers.get('content-type'), path).to.match(/^application\/problem\+json/);
+      expect(res.body, path).to.include({
+        type: `https://family-shopping.dev/problems/${code.replace(/_/g, '-')}`,
+        title,
+        status,
+        code,
+      });
+      expect(res.body.detail, path).to.be.a('string').and.not.equal('');
+      if (code === 'validation_failed') expect(res.body.errors, path).to.be.an('array').that.is.not.empty;
+      else expect(res.body, path).to.not.have.property('errors');
+    }
+  });
 });

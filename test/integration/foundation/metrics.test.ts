@@ -110,6 +110,7 @@ describe('metrics (METRICS_PORT)', function () {
       expect((await request(app, 'GET', `/api/lists/${listId}`, { token })).status).to.equal(200);
       expect((await request(app, 'GET', `/api/lists/${crypto.randomUUID()}`, { token })).status).to.equal(404);
       expect((await request(app, 'GET', '/api/nowhere', { token })).status).to.equal(404);
+      const page = await request(app, 'GET', `/lists/${listId}`);
 
       const { samples, text } = await scrape(app);
       const count = (labels: Record<string, string>) =>
@@ -118,6 +119,8 @@ describe('metrics (METRICS_PORT)', function () {
       expect(count({ method: 'GET', route: '/api/lists/:listId', status: '200' })).to.equal(2);
       expect(count({ method: 'GET', route: '/api/lists/:listId', status: '404' })).to.equal(1);
       expect(count({ method: 'GET', route: '(unmatched)', status: '404' })).to.equal(1);
+      // A page of the web app (every path outside /api): one route for all of them.
+      expect(count({ method: 'GET', route: '(web)', status: String(page.status) })).to.be.at.least(1);
       // Durations: the histogram's buckets and sum for the same labels.
       const labels = { method: 'GET', route: '/api/lists/:listId', status: '200' };
       expect(value(samples, `${P}http_request_duration_seconds_bucket`, { ...labels, le: '+Inf' })).to.equal(2);
