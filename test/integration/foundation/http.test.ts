@@ -177,10 +177,12 @@ describe('cross-cutting HTTP', () => {
     try {
       const fam = await makeFamily(app);
       const password = 'a very secret password 42';
+      const sent = performance.now(); // the app runs in this process: the same clock
       const login = await request(app, 'POST', '/api/auth/login', {
         body: { email: fam.admin.email, password },
         headers: { 'x-request-id': 'login-req-1' },
       });
+      const took = performance.now() - sent;
       expect(login.status).to.equal(401);
       const ok = await request(app, 'POST', '/api/auth/login', {
         body: { email: fam.admin.email, password: fam.admin.password },
@@ -196,7 +198,18 @@ describe('cross-cutting HTTP', () => {
       const logs = lines.join('');
       const requests = lines.map((l) => JSON.parse(l) as Record<string, unknown>).filter((l) => l.msg === 'request');
       expect(requests.length).to.be.greaterThan(4);
-      expect(requests.find((l) => l.reqId === 'login-req-1')).to.include({ method: 'POST', status: 401 });
+      const failed = requests.find((l) => l.reqId === 'login-req-1');
+      // The route's template, never the raw path; how long it took, in milliseconds.
+      expect(failed).to.include({ method: 'POST', status: 401, route: '/api/auth/login' });
+      expect(failed!.ms)
+        .to.be.a('number')
+        .within(0, Math.ceil(took) + 1);
+      expect(requests.find((l) => l.route === '/api/auth/invite/:token')).to.not.equal(undefined);
+      await request(app, 'GET', '/api/nowhere', { headers: { 'x-request-id': 'nowhere-1' } });
+      const unmatched = lines
+        .map((l) => JSON.parse(l) as Record<string, unknown>)
+        .find((l) => l.msg === 'request' && l.reqId === 'nowhere-1');
+      expect(unmatched).to.include({ method: 'GET', status: 404, route: '(unmatched)' });
       for (const secret of [
         password,
         fam.admin.password,
