@@ -230,6 +230,10 @@ const SERVER_SPECS = {
     ...each('test/integration/foundation', 'constraints', 'edges'),
     'test/unit/server/migrations.test.ts',
   ],
+  // The operator's commands (backup, restore, admin; the control socket of a service on the
+  // embedded database) and the upgrade from an earlier version: the commands run as their own
+  // processes, which report the mutants they reach (stryker/child.mjs).
+  ops: ['test/integration/ops/*.test.ts'],
   metrics: ['test/integration/foundation/metrics.test.ts', 'test/integration/foundation/http.test.ts'],
   startup: [
     ...each('test/integration/foundation', 'startup', 'config'),
