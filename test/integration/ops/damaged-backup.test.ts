@@ -1,0 +1,208 @@
+// `npm run restore` given a backup that is damaged, cut short, from a newer version or from a
+// database that went another way: each is refused with its own message (exit code 1, no stack)
+// and leaves the target database empty, so the operator can restore a good file into it next.
+// The good file is a backup of a stopped service's database (taken by the command itself, with no
+// service to ask), written out again uncompressed: a restore reads plain files too.
+import { expect } from 'chai';
+import fs from 'node:fs';
+import path from 'node:path';
+import zlib from 'node:zlib';
+import { startTestApp } from '../../helpers/app.js';
+import { usingPostgres } from '../../helpers/env.js';
+import { createDb, resolveTarget } from '../../../server/db/knex.js';
+import { createPgDatabase, expectNoStack, pgliteUrl, runOps, tempDir, type CliResult } from './cli.js';
+import { seedFamily } from './family-data.js';
+
+type Line = Record<string, unknown>;
+
+describe('ops: npm run restore refuses a damaged backup and changes nothing', function () {
+  this.timeout(600_000);
+  const dir = tempDir('damaged');
+  const target = pgliteUrl(path.join(dir, 'target'));
+  /** The good backup's lines, parsed (rows kept as their text). */
+  let good: string[] = [];
+  let sourceRows = 0;
+  let tableCount = 0;
+  const cleanups: Array<() => Promise<void>> = [];
+  after(async () => {
+    for (const c of cleanups) await c().catch(() => {});
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  before(async () => {
+    // The source: a database of its own (embedded in a folder, or a new PostgreSQL database).
+    let url = pgliteUrl(path.join(dir, 'source'));
+    if (usingPostgres) {
+      const admin = createDb(resolveTarget(process.env.DATABASE_URL, '.'));
+      const created = await createPgDatabase(admin);
+      url = created.url;
+      cleanups.push(() => created.drop().finally(() => admin.destroy()));
+    }
+    const app = await startTestApp({ envOverrides: { DATABASE_URL: url, NODE_ENV: 'test' } });
+    try {
+      await seedFamily(app.url, 'Damaged');
+    } finally {
+      await app.close(); // the service stops; its database stays
+    }
+    const file = path.join(dir, 'stopped.backup.gz');
+    const backup = await runOps('backup', [file], { DATABASE_URL: url });
+    expect(backup.code, backup.stderr).to.equal(0);
+    expect(backup.stdout).to.match(
+      usingPostgres ? /^Backup of PostgreSQL database \S+ on \S+ written to / : /^Backup of the embedded database in /,
+    );
+    good = zlib.gunzipSync(fs.readFileSync(file)).toString('utf8').trimEnd().split('\n');
+    for (const l of good) {
+      const v = JSON.parse(l) as Line;
+      if (typeof v.table === 'string') {
+        tableCount++;
+        sourceRows += v.rows as number;
+      }
+    }
+    expect(sourceRows).to.be.greaterThan(20);
+  });
+
+  const parse = (l: string) => JSON.parse(l) as Line;
+  const header = () => parse(good[0]!);
+  const withHeader = (h: Line) => [JSON.stringify(h), ...good.slice(1)];
+  /** The index of the heading line of `table`. */
+  const heading = (table: string) => good.findIndex((l) => l.startsWith('{') && parse(l).table === table);
+  /** A table with rows, and one without. */
+  const tableWith = (full: boolean) => {
+    for (const l of good) {
+      const v = parse(l);
+      if (typeof v.table === 'string' && (v.rows as number) > 0 === full)
+        return { name: v.table, rows: v.rows as number };
+    }
+    throw new Error('no such table in the backup');
+  };
+
+  async function restore(lines: string[], name: string): Promise<CliResult> {
+    const file = path.join(dir, `${name}.backup`);
+    fs.writeFileSync(file, `${lines.join('\n')}\n`);
+    const r = await runOps('restore', [file], { DATABASE_URL: target });
+    expectNoStack(r);
+    return r;
+  }
+  async function refused(lines: string[], name: string, message: RegExp | string): Promise<void> {
+    const r = await restore(lines, name);
+    expect(r.code, `${name}: ${r.stdout}`).to.equal(1);
+    if (typeof message === 'string') expect(r.stderr.trimEnd(), name).to.equal(message);
+    else expect(r.stderr.trimEnd(), name).to.match(message);
+  }
+
+  it('refuses a header of another format version or without its migration list', async () => {
+    await refused(
+      withHeader({ ...header(), version: 2 }),
+      'v2',
+      'This backup has format version 2; this version reads 1.',
+    );
+    await refused(
+      withHeader({ ...header(), migrations: 'all' }),
+      'no-list',
+      'The backup file is damaged (its migration list).',
+    );
+    await refused(
+      withHeader({ ...header(), migrations: [...(header().migrations as string[]), 7] }),
+      'odd-list',
+      'The backup file is damaged (its migration list).',
+    );
+    await refused(['', 'not json'], 'not-json', 'The backup file is damaged (expected the header).');
+    await refused([], 'empty', /^The backup file ends early \(expected the header\): it is incomplete or damaged\.$/);
+  });
+
+  it('refuses a backup of a newer version, or of migrations this version does not have in that order', async () => {
+    const migrations = header().migrations as string[];
+    await refused(
+      withHeader({ ...header(), migrations: [...migrations, '99990101000000_from_the_future.ts'] }),
+      'newer',
+      'The backup was made by a newer version (migration 99990101000000_from_the_future.ts is unknown here): ' +
+        'restore it with that version or later.',
+    );
+    await refused(
+      withHeader({ ...header(), migrations: [migrations[1], migrations[0], ...migrations.slice(2)] }),
+      'swapped',
+      'The backup’s migrations do not match this version’s.',
+    );
+  });
+
+  it('refuses a file cut short, a damaged heading, a table twice, unknown or missing, a wrong table count', async () => {
+    const full = tableWith(true);
+    const at = heading(full.name);
+    await refused(
+      good.slice(0, -1),
+      'no-end',
+      'The backup file ends early (expected a table or the end): it is incomplete or damaged.',
+    );
+    await refused(
+      good.slice(0, at + full.rows),
+      'cut-rows',
+      `The backup file ends early (expected row ${full.rows} of ${full.name}): it is incomplete or damaged.`,
+    );
+    const edited = (i: number, line: unknown) => good.map((l, j) => (j === i ? JSON.stringify(line) : l));
+    // A table without rows: a count below one would read nothing and go on.
+    const empty = tableWith(false).name;
+    for (const [name, i, bad] of [
+      ['negative', heading(empty), { table: empty, rows: -1 }],
+      ['fraction', heading(empty), { table: empty, rows: 0.5 }],
+      ['text-rows', at, { table: full.name, rows: String(full.rows) }],
+      ['no-name', at, { rows: full.rows }],
+    ] as const)
+      await refused(edited(i, bad), name, 'The backup file is damaged (a table heading).');
+    await refused(edited(at, [1, 2]), 'array', 'The backup file is damaged (expected a table or the end).');
+
+    const end = good.length - 1;
+    const before = (i: number, ...lines: string[]) => [...good.slice(0, i), ...lines, ...good.slice(i)];
+    await refused(
+      before(end, JSON.stringify({ table: 'ghosts', rows: 0 })),
+      'ghosts',
+      'The backup has a table this database lacks: ghosts.',
+    );
+    await refused(
+      before(end, JSON.stringify({ table: empty, rows: 0 })),
+      'twice',
+      `The backup file is damaged (table ${empty} twice).`,
+    );
+    await refused(
+      good.filter((_, i) => i !== heading(empty)),
+      'missing',
+      /^The backup file is damaged \(its table count\)\.$/,
+    );
+    await refused(
+      [
+        ...good.filter((_, i) => i !== heading(empty) && i !== end),
+        JSON.stringify({ end: true, tables: tableCount - 1 }),
+      ],
+      'lacks',
+      `The backup lacks tables of this database: ${empty}.`,
+    );
+    await refused(
+      edited(end, { end: true, tables: tableCount + 1 }),
+      'count',
+      'The backup file is damaged (its table count).',
+    );
+  });
+
+  it('refuses a backup at an earlier migration level than the database it would go into', async () => {
+    // The refusals above migrated the target (a restore migrates first, then loads in one
+    // transaction): it is empty but at this version's level, past a backup of the first migration.
+    const first = (header().migrations as string[]).slice(0, 1);
+    await refused(
+      [JSON.stringify({ ...header(), migrations: first }), JSON.stringify({ end: true, tables: 0 })],
+      'older',
+      /^The database is already migrated past the backup \(to \S+, the backup is at \S+\)\. Restore into a database that no version has started on yet/,
+    );
+  });
+
+  it('after every refusal the database is still empty: the good file, uncompressed, with blank lines, restores', async () => {
+    const r = await restore(['', ...good.flatMap((l) => [l, ''])], 'good');
+    expect(r.code, r.stderr).to.equal(0);
+    expect(r.stdout).to.match(
+      new RegExp(`^Restored ${sourceRows} rows in ${tableCount} tables into the embedded database in `),
+    );
+    const again = await restore(good, 'good-again');
+    expect(again.code).to.equal(1);
+    expect(again.stderr).to.match(
+      /^The database is not empty \(rows in [a-z_, ]+\)\. Restore only into an empty database/,
+    );
+  });
+});
