@@ -30,12 +30,8 @@ export function cliSetup(): CliSetup {
 export function describeTarget(target: DbTarget): string {
   if (target.kind === 'pglite')
     return target.dataDir ? `the embedded database in ${target.dataDir}` : 'pglite://memory';
-  try {
-    const u = new URL(target.url!);
-    return `PostgreSQL database ${u.pathname.replace(/^\//, '')} on ${u.hostname}${u.port ? `:${u.port}` : ''}`;
-  } catch {
-    return 'the PostgreSQL database of DATABASE_URL';
-  }
+  const u = new URL(target.url!); // the configuration took only a URL
+  return `PostgreSQL database ${u.pathname.slice(1)} on ${u.hostname}${u.port ? `:${u.port}` : ''}`;
 }
 
 /**

@@ -133,8 +133,7 @@ export async function openControlSocket(
       await new Promise<void>((resolve) => {
         server.close(() => resolve());
         for (const s of sockets) s.destroy();
-      });
-      fs.rmSync(file, { force: true });
+      }); // closing the server removes the socket file
     },
   };
 }

@@ -1,0 +1,139 @@
+// The control socket of a service on the embedded database (server/ops/control.ts), as a local
+// process sees it: owner-only, one JSON request line, an answer, then closed; and the commands'
+// side of it, against a service that refuses, goes away mid-backup or says nothing (a stand-in
+// listening where the service would). On the embedded database, in every leg.
+import { expect } from 'chai';
+import fs from 'node:fs';
+import net from 'node:net';
+import path from 'node:path';
+import { startTestApp } from '../../helpers/app.js';
+import { controlSocketPath } from '../../../server/ops/control.js';
+import { expectNoStack, pgliteUrl, runOps, tempDir } from './cli.js';
+
+/** Sends `text` to the socket and reads until the other side closes it (or 10 s have passed). */
+function exchange(file: string, text: string): Promise<{ answer: string; closed: boolean }> {
+  return new Promise((resolve, reject) => {
+    const socket = net.connect(file);
+    let answer = '';
+    socket.on('data', (d) => (answer += d));
+    socket.on('error', (err: NodeJS.ErrnoException) =>
+      err.code === 'EPIPE' || err.code === 'ECONNRESET' ? undefined : reject(err),
+    );
+    socket.on('close', () => resolve({ answer, closed: true }));
+    // Still open after 10 s: the other side waits for more.
+    setTimeout(() => {
+      resolve({ answer, closed: false });
+      socket.destroy();
+    }, 10_000).unref();
+    socket.write(text);
+  });
+}
+
+describe('ops: the control socket', function () {
+  this.timeout(300_000);
+  const dir = tempDir('control');
+  after(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+  it('is owner-only, answers one request line, refuses anything else, and is gone when the service stops', async () => {
+    const url = pgliteUrl(path.join(dir, 'service'));
+    const dataDir = url.slice('pglite://'.length);
+    const file = controlSocketPath(dataDir);
+    const app = await startTestApp({ envOverrides: { DATABASE_URL: url, NODE_ENV: 'test' } });
+    try {
+      expect(fs.statSync(path.dirname(file)).mode & 0o777).to.equal(0o700);
+      expect(fs.statSync(file).mode & 0o777).to.equal(0o600);
+
+      const status = await exchange(file, '{"command":"status"}\n');
+      expect(JSON.parse(status.answer)).to.deep.equal({ running: true, pid: process.pid });
+      for (const bad of ['hello\n', '{"command":"drop"}\n', '{"command":"admin","args":"users"}\n', '[]\n']) {
+        const r = await exchange(file, bad);
+        expect(r.answer, bad).to.equal('{"error":"unknown request"}\n');
+      }
+      // Only the first line counts; what follows it is not read.
+      const admin = await exchange(file, '{"command":"admin","args":["users"]}\n{"command":"status"}\n');
+      expect(JSON.parse(admin.answer)).to.deep.equal({ code: 0, stdout: 'No users yet.\n', stderr: '' });
+      // A request that never ends its line is cut off past 64 KiB, unanswered.
+      const long = await exchange(file, `{"command":"admin","args":["${'x'.repeat(70 * 1024)}`);
+      expect(long).to.deep.equal({ answer: '', closed: true });
+    } finally {
+      await app.close();
+    }
+    expect(fs.existsSync(file)).to.equal(false);
+  });
+
+  /** A stand-in for the service of `name`'s database: `serve` gets each connection's first line. */
+  async function standIn(name: string, serve: (socket: net.Socket, line: string) => void) {
+    const dataDir = path.join(dir, name, 'pglite');
+    fs.mkdirSync(dataDir, { recursive: true });
+    const file = controlSocketPath(dataDir);
+    fs.mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
+    const server = net.createServer((socket) => {
+      let text = '';
+      socket.on('data', (d) => {
+        text += d;
+        if (text.includes('\n')) serve(socket, text.slice(0, text.indexOf('\n')));
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(file, resolve));
+    return {
+      env: { DATABASE_URL: `pglite://${dataDir}` },
+      close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+    };
+  }
+
+  it('backup and admin report a service that refuses, stops mid-backup or closes without an answer', async () => {
+    const requests: string[] = [];
+    const refusing = await standIn('refusing', (socket, line) => {
+      requests.push(line);
+      socket.end('{"error":"unknown request"}\n');
+    });
+    const silent = await standIn('silent', (socket) => socket.end());
+    const dying = await standIn('dying', (socket) => {
+      socket.write('{"format":"family-shopping-backup","version":1}\n{"table":"users","rows":3}\n{"id":');
+      socket.destroy();
+    });
+    try {
+      const file = (name: string) => path.join(dir, `${name}.backup.gz`);
+      const cases = [
+        [
+          'refusing',
+          refusing,
+          'Backup failed: unknown request.',
+          'The running service refused the command: unknown request.',
+        ],
+        [
+          'silent',
+          silent,
+          'Backup failed: the service stopped sending before the end; see its log.',
+          'The running service closed the connection without an answer; see its log.',
+        ],
+        [
+          'dying',
+          dying,
+          'Backup failed: the service stopped sending before the end; see its log.',
+          'The running service closed the connection without an answer; see its log.',
+        ],
+      ] as const;
+      for (const [name, service, backupSays, adminSays] of cases) {
+        const backup = await runOps('backup', [file(name)], service.env);
+        expectNoStack(backup);
+        expect([backup.code, backup.stderr], name).to.deep.equal([1, `${backupSays}\n`]);
+        // Neither the file nor its partial copy is left.
+        expect(
+          fs.readdirSync(dir).filter((f) => f.startsWith(`${name}.backup`)),
+          name,
+        ).to.deep.equal([]);
+        if (name === 'dying') continue; // it answers an admin request as it answers a backup
+        const admin = await runOps('admin', ['users'], service.env);
+        expectNoStack(admin);
+        expect([admin.code, admin.stderr], name).to.deep.equal([1, `${adminSays}\n`]);
+      }
+      expect(requests.map((r) => JSON.parse(r))).to.deep.equal([
+        { command: 'backup' },
+        { command: 'admin', args: ['users'] },
+      ]);
+    } finally {
+      for (const s of [refusing, silent, dying]) await s.close();
+    }
+  });
+});
