@@ -234,6 +234,29 @@ const SERVER_SPECS = {
   // embedded database) and the upgrade from an earlier version: the commands run as their own
   // processes, which report the mutants they reach (stryker/child.mjs).
   ops: ['test/integration/ops/*.test.ts'],
+  // Accounts, sessions, tokens and their refresh, password resets, confirmations and mail
+  // languages: the auth tests, the family flows that register and join, the isolation matrix
+  // (every route's token check), the live channel's token checks, the HTTP foundation's bearer
+  // and error answers, the admin's reset link and the SDK's session tests.
+  auth: [
+    'test/integration/auth/*.test.ts',
+    ...each('test/integration/family', 'invites', 'members'),
+    'test/integration/isolation/*.test.ts',
+    'test/integration/realtime/channel.test.ts',
+    ...each('test/integration/foundation', 'http', 'errors', 'edges-13'),
+    'test/integration/ops/admin.test.ts',
+    ...each('test/e2e/sdk', 'session-refresh', 'tokens', 'auth-tabs', 'account-client'),
+  ],
+  // Replication: pull, push (row by row and in bulk), purge, the tombstone horizon, the live
+  // patches built from commits; the sync tests, the isolation matrix, the live channel's patches
+  // and events, the replication end-to-end test and the SDK's sync paths.
+  sync: [
+    'test/integration/sync/*.test.ts',
+    'test/integration/isolation/*.test.ts',
+    ...each('test/integration/realtime', 'live-patches', 'rest-events'),
+    'test/e2e/replication.test.ts',
+    ...each('test/e2e/sdk', 'initial-sync', 'pull-back', 'noop-push-converges', 'patch-queue', 'offline', 'parity'),
+  ],
   metrics: ['test/integration/foundation/metrics.test.ts', 'test/integration/foundation/http.test.ts'],
   startup: [
     ...each('test/integration/foundation', 'startup', 'config'),
