@@ -3,24 +3,37 @@
 // described, and every problem response shows an example of each stable code it can carry.
 import { expect } from 'chai';
 import { createConfig, lintFromString } from '@redocly/openapi-core';
-import { testApp, request } from '../../helpers/app.js';
+import { request, startTestApp } from '../../helpers/app.js';
+import type { RunningServer } from '../../../server/server.js';
 import { openApiPath } from '../../../server/openapi/document.js';
 import { ROUTE_NAMES } from '../../../server/openapi/names.js';
 import { COLLECTIONS, PUSH_MAX_ROWS } from '@family-shopping/client/protocol';
 
 const OPERATIONS = ['get', 'put', 'post', 'delete', 'patch', 'head', 'options', 'trace'];
 
+// An app of its own, whose document is built in the suite's `before`: so every test reads the
+// document built with the routes of this app (a mutation run sees each change in every test).
+let own: { app: RunningServer; doc: any; text: string } | undefined;
 async function openApi() {
-  const app = await testApp();
-  const res = await request(app, 'GET', '/api/openapi.json');
-  expect(res.status).to.equal(200);
-  return { app, doc: res.body, text: res.text };
+  if (!own) throw new Error('the suite has not started its app');
+  return own;
 }
 
 const refName = (schema: { $ref?: string; items?: { $ref?: string } } | undefined) =>
   (schema?.$ref ?? schema?.items?.$ref)?.replace('#/components/schemas/', '');
 
 describe('OpenAPI document: lint, names, bodies and problem examples', () => {
+  before(async () => {
+    const app = await startTestApp();
+    const res = await request(app, 'GET', '/api/openapi.json');
+    expect(res.status).to.equal(200);
+    own = { app, doc: res.body, text: res.text };
+  });
+  after(async () => {
+    await own?.app.close();
+    own = undefined;
+  });
+
   it('is clean under the Redocly linter (recommended rules): no error, no warning', async function () {
     this.timeout(60_000);
     const { text } = await openApi();

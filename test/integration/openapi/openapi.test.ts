@@ -1,13 +1,25 @@
 import { expect } from 'chai';
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { Ajv2020 } from 'ajv/dist/2020.js';
-import { testApp, request } from '../../helpers/app.js';
+import { request, startTestApp } from '../../helpers/app.js';
+import type { RunningServer } from '../../../server/server.js';
 import { openApiPath } from '../../../server/openapi/document.js';
 import { LIMITS, NAME_PATTERN } from '@family-shopping/client/protocol';
 
 describe('OpenAPI document and API reference', () => {
+  // An app of its own, whose document is built in the suite's `before`: so every test reads the
+  // document built with the routes of this app (a mutation run sees each change in every test).
+  let app: RunningServer;
+  let built: any;
+  before(async () => {
+    app = await startTestApp();
+    built = (await request(app, 'GET', '/api/openapi.json')).body;
+  });
+  after(async () => {
+    await app?.close();
+  });
+
   it('serves an OpenAPI 3.1 document that validates against the 3.1 schema', async () => {
-    const app = await testApp();
     const res = await request(app, 'GET', '/api/openapi.json');
     expect(res.status).to.equal(200);
     expect(res.headers.get('content-type')).to.match(/^application\/json/);
@@ -38,8 +50,7 @@ describe('OpenAPI document and API reference', () => {
   });
 
   it('documents every route of the router, with security, parameters and problem responses', async () => {
-    const app = await testApp();
-    const doc = (await request(app, 'GET', '/api/openapi.json')).body;
+    const doc = built;
     expect(app.api.routes.length).to.be.greaterThan(10);
     const operationIds = new Set<string>();
     for (const route of app.api.routes) {
@@ -74,8 +85,7 @@ describe('OpenAPI document and API reference', () => {
   });
 
   it('describes every response and files every operation under a described tag', async () => {
-    const app = await testApp();
-    const doc = (await request(app, 'GET', '/api/openapi.json')).body;
+    const doc = built;
     const tags = new Map<string, string>(doc.tags.map((t: any) => [t.name, t.description]));
     for (const [path, item] of Object.entries<any>(doc.paths)) {
       for (const [method, op] of Object.entries<any>(item)) {
@@ -92,8 +102,7 @@ describe('OpenAPI document and API reference', () => {
   });
 
   it('describes request and response schemas from the zod declarations', async () => {
-    const app = await testApp();
-    const doc = (await request(app, 'GET', '/api/openapi.json')).body;
+    const doc = built;
     const search = doc.paths['/api/products'].get;
     const limit = search.parameters.find((p: any) => p.name === 'limit');
     expect(limit).to.deep.include({ in: 'query', required: false });
@@ -113,8 +122,7 @@ describe('OpenAPI document and API reference', () => {
   });
 
   it('carries every rule a request is checked against (api-contract §13)', async () => {
-    const app = await testApp();
-    const doc = (await request(app, 'GET', '/api/openapi.json')).body;
+    const doc = built;
     const S = doc.components.schemas;
     const prop = (schema: string, field: string) => {
       const p = S[schema].properties[field];
@@ -165,8 +173,7 @@ describe('OpenAPI document and API reference', () => {
   });
 
   it('carries uniqueItems where the server refuses a repeat (api-contract §13)', async () => {
-    const app = await testApp();
-    const S = (await request(app, 'GET', '/api/openapi.json')).body.components.schemas;
+    const S = built.components.schemas;
     const array = (schema: string, field: string) => {
       const p = S[schema].properties[field];
       return p.anyOf ? p.anyOf.find((b: any) => b.type === 'array') : p;
@@ -182,7 +189,6 @@ describe('OpenAPI document and API reference', () => {
   });
 
   it('serves a browsable API reference whose assets come from this server', async () => {
-    const app = await testApp();
     const page = await request(app, 'GET', '/api/docs');
     expect(page.status).to.equal(200);
     expect(page.headers.get('content-type')).to.match(/^text\/html/);
