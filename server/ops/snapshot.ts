@@ -20,13 +20,14 @@ export const BACKUP_VERSION = 1;
 
 /** knex's own bookkeeping: the backup records the migration names instead. */
 const SKIPPED_TABLES = new Set(['knex_migrations', 'knex_migrations_lock']);
-/** Tables a first start fills (settings, global catalog, the default family): a database with
- *  rows only there is still empty for a restore. */
+/** Tables a first start fills (settings, global catalog and its names, the default family): a
+ *  database with rows only there is still empty for a restore. */
 const STARTUP_TABLES = new Set([
   'app_settings',
   'catalog_counter',
   'units_of_measure',
   'products',
+  'product_names',
   'families',
   'family_counters',
 ]);

@@ -10,16 +10,21 @@ import zlib from 'node:zlib';
 import { startTestApp } from '../../helpers/app.js';
 import { usingPostgres } from '../../helpers/env.js';
 import { createDb, resolveTarget } from '../../../server/db/knex.js';
+import { seedProductNames, seedStapleProducts } from '../../../server/startup/jobs.js';
 import { createPgDatabase, expectNoStack, pgliteUrl, runOps, tempDir, type CliResult } from './cli.js';
 import { seedFamily } from './family-data.js';
 
 type Line = Record<string, unknown>;
+/** Above twice the rows a snapshot reads at once (2,000) and nine times a restore's batch (500). */
+const BULK_USERS = 4_500;
 
 describe('ops: npm run restore refuses a damaged backup and changes nothing', function () {
   this.timeout(600_000);
   const dir = tempDir('damaged');
   const target = pgliteUrl(path.join(dir, 'target'));
-  /** The good backup's lines, parsed (rows kept as their text). */
+  /** The backup's lines, and the same without the bulk users (what the refusals are made of:
+   *  each of them reads its file, and a restore that begins loads what it reads). */
+  let whole: string[] = [];
   let good: string[] = [];
   let sourceRows = 0;
   let tableCount = 0;
@@ -41,6 +46,12 @@ describe('ops: npm run restore refuses a damaged backup and changes nothing', fu
     const app = await startTestApp({ envOverrides: { DATABASE_URL: url, NODE_ENV: 'test' } });
     try {
       await seedFamily(app.url, 'Damaged');
+      // Enough users for several pages of the snapshot's reads and batches of the restore's writes.
+      await app.deps.db.raw(
+        `INSERT INTO users (id, email, user_name, password_hash)
+         SELECT gen_random_uuid(), 'bulk-' || g || '@example.test', 'Bulk ' || g, 'none' FROM generate_series(1, ?) g`,
+        [BULK_USERS],
+      );
     } finally {
       await app.close(); // the service stops; its database stays
     }
@@ -53,15 +64,22 @@ describe('ops: npm run restore refuses a damaged backup and changes nothing', fu
       ? `PostgreSQL database ${u.pathname.slice(1)} on ${u.hostname}${u.port ? `:${u.port}` : ''}`
       : `the embedded database in ${url.slice('pglite://'.length)}`;
     expect(backup.stdout.startsWith(`Backup of ${from} written to ${file} (`), backup.stdout).to.equal(true);
-    good = zlib.gunzipSync(fs.readFileSync(file)).toString('utf8').trimEnd().split('\n');
-    for (const l of good) {
+    whole = zlib.gunzipSync(fs.readFileSync(file)).toString('utf8').trimEnd().split('\n');
+    for (const l of whole) {
       const v = JSON.parse(l) as Line;
       if (typeof v.table === 'string') {
         tableCount++;
         sourceRows += v.rows as number;
       }
     }
-    expect(sourceRows).to.be.greaterThan(20);
+    const users = whole.findIndex((l) => parse(l).table === 'users');
+    const bulk = (l: string) => l.includes('"email":"bulk-');
+    expect(whole.filter(bulk)).to.have.length(BULK_USERS);
+    good = whole
+      .filter((l) => !bulk(l))
+      .map((l, i) =>
+        i === users ? JSON.stringify({ table: 'users', rows: (parse(l).rows as number) - BULK_USERS }) : l,
+      );
   });
 
   const parse = (l: string) => JSON.parse(l) as Line;
@@ -79,10 +97,10 @@ describe('ops: npm run restore refuses a damaged backup and changes nothing', fu
     throw new Error('no such table in the backup');
   };
 
-  async function restore(lines: string[], name: string): Promise<CliResult> {
+  async function restore(lines: string[], name: string, into = target): Promise<CliResult> {
     const file = path.join(dir, `${name}.backup`);
     fs.writeFileSync(file, `${lines.join('\n')}\n`);
-    const r = await runOps('restore', [file], { DATABASE_URL: target });
+    const r = await runOps('restore', [file], { DATABASE_URL: into });
     expectNoStack(r);
     return r;
   }
@@ -197,15 +215,37 @@ describe('ops: npm run restore refuses a damaged backup and changes nothing', fu
   });
 
   it('after every refusal the database is still empty: the good file, uncompressed, with blank lines, restores', async () => {
-    const r = await restore(['', ...good.flatMap((l) => [l, ''])], 'good');
+    const r = await restore(['', ...whole.flatMap((l) => [l, ''])], 'good');
     expect(r.code, r.stderr).to.equal(0);
     expect(r.stdout).to.match(
       new RegExp(`^Restored ${sourceRows} rows in ${tableCount} tables into the embedded database in `),
     );
+    // Every user is there (the admin's list: a heading, then one line each).
+    const users = await runOps('admin', ['users'], { DATABASE_URL: target });
+    expect(users.code, users.stderr).to.equal(0);
+    expect(users.stdout.trimEnd().split('\n')).to.have.length(
+      1 + (whole.map(parse).find((v) => v.table === 'users')!.rows as number),
+    );
+    expect(users.stdout).to.include('\nbulk-4500@example.test ');
     const again = await restore(good, 'good-again');
     expect(again.code).to.equal(1);
     expect(again.stderr).to.match(
       /^The database is not empty \(rows in [a-z_, ]+\)\. Restore only into an empty database/,
     );
+  });
+
+  it('restores into the database of a service that started once: its first family and staples are not data', async () => {
+    const fresh = pgliteUrl(path.join(dir, 'fresh'));
+    const app = await startTestApp({ envOverrides: { DATABASE_URL: fresh, NODE_ENV: 'test' } });
+    try {
+      await seedStapleProducts(app.deps.db);
+      await seedProductNames(app.deps.db);
+    } finally {
+      await app.close();
+    }
+    const r = await restore(whole, 'into-fresh', fresh);
+    expect(r.code, r.stderr).to.equal(0);
+    const families = await runOps('admin', ['families'], { DATABASE_URL: fresh });
+    expect(families.stdout).to.match(/^Damaged \S+\s+\d+\s+\d{4}-/m);
   });
 });
