@@ -11,6 +11,18 @@ import { registerViaApi } from '../../helpers/factories.js';
 import type { RunningServer } from '../../../server/server.js';
 import { expectNoStack, pgliteUrl, runOps, tempDir } from './cli.js';
 
+/** A table's columns line up: each starts where its heading does, after two spaces at least;
+ *  no line ends in spaces. */
+function expectColumns(text: string): void {
+  const [head, ...rows] = text.trimEnd().split('\n');
+  const starts = [...head!.matchAll(/\S+/g)].map((m) => m.index);
+  expect(rows).to.not.be.empty;
+  for (const row of [head!, ...rows]) {
+    expect(row, 'no trailing spaces').to.equal(row.trimEnd());
+    for (const at of starts.slice(1)) expect(row.slice(at - 2, at + 1), row).to.match(/^ {2}\S$/);
+  }
+}
+
 describe('ops: npm run admin', function () {
   this.timeout(600_000);
   let app: RunningServer;
@@ -49,9 +61,14 @@ describe('ops: npm run admin', function () {
       new RegExp(`${owner.userName}\\s+${familyName}\\s+admin\\s+\\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d UTC$`),
     );
     expect(memberLine).to.match(new RegExp(`${member.userName}\\s+${familyName}\\s+member\\s+`));
+    // Oldest first.
+    expect(lines.indexOf(ownerLine!)).to.be.below(lines.indexOf(memberLine!));
+
+    expectColumns(users.stdout);
 
     const families = await admin('families');
     expect(families.code, families.stderr).to.equal(0);
+    expectColumns(families.stdout);
     expect(families.stdout.split('\n')[0]).to.match(/^NAME\s+MEMBERS\s+CREATED$/);
     expect(families.stdout).to.match(new RegExp(`^${familyName}\\s+2\\s+\\d{4}-`, 'm'));
 
@@ -63,7 +80,9 @@ describe('ops: npm run admin', function () {
     const joined = await registerViaApi(app, { familyCode: code! });
     expect(joined.status).to.equal(201);
     expect(joined.body.family.name).to.equal(clubName);
-    expect((await admin('families')).stdout).to.match(new RegExp(`^${clubName}\\s+1\\s+`, 'm'));
+    const after = (await admin('families')).stdout;
+    expect(after).to.match(new RegExp(`^${clubName}\\s+1\\s+`, 'm'));
+    expect(after.indexOf(`\n${familyName} `)).to.be.within(0, after.indexOf(`\n${clubName} `));
   });
 
   it('reset-link prints a single-use link that resets the password through REST', async () => {
@@ -100,6 +119,19 @@ describe('ops: npm run admin', function () {
     expect((await request(app, 'GET', '/api/family/invites', { token })).status).to.equal(200);
     const members = await request(app, 'GET', '/api/family/members', { token });
     expect(members.body.find((m: { email: string }) => m.email === member.email).role).to.equal('admin');
+  });
+
+  it('a removed member: listed without a family, make-admin says they belong to none', async () => {
+    const owner = await registerViaApi(app, { newFamilyName: `Removal ${uniq()}` });
+    const member = await registerViaApi(app, { familyCode: await familyCode(owner) });
+    const removed = await request(app, 'DELETE', `/api/family/members/${member.body.user.id}`, {
+      token: owner.body.accessToken,
+    });
+    expect(removed.status).to.equal(204);
+    const line = (await admin('users')).stdout.split('\n').find((l) => l.startsWith(`${member.email} `));
+    expect(line).to.match(new RegExp(`^${member.email}\\s+${member.userName}\\s+-\\s+-\\s+\\d{4}-`));
+    const r = await admin('make-admin', member.email);
+    expect([r.code, r.stdout, r.stderr]).to.deep.equal([1, '', `${member.email} belongs to no family.\n`]);
   });
 
   it('answers bad input with usage and exit code 2, an unknown user with exit code 1, never a stack', async () => {

@@ -8,6 +8,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { startTestApp } from '../../helpers/app.js';
 import { registerViaApi } from '../../helpers/factories.js';
+import { usingPostgres } from '../../helpers/env.js';
 import { migrationNames } from '../../../server/ops/snapshot.js';
 import { expectNoStack, pgliteUrl, runOps, tempDir, type CliResult } from './cli.js';
 
@@ -76,10 +77,16 @@ describe('ops: what the commands answer around their work', function () {
     expect(fs.existsSync(path.join(dir, 'help'))).to.equal(false);
   });
 
-  it('names what is not there: the backup file, the database, a memory-only database', async () => {
+  it('names what is not there: the backup file, the database, a memory-only one, its server', async () => {
     const missing = path.join(dir, 'no-such.backup.gz');
     const r = await runOps('restore', [missing], { DATABASE_URL: url('restore-target') });
     expect([r.code, said(r)]).to.deep.equal([1, `No such file: ${missing}`]);
+    // A failure of no known kind: the command and the reason, no stack.
+    const folder = await runOps('restore', [dir], { DATABASE_URL: url('restore-target') });
+    expect([folder.code, said(folder)]).to.deep.equal([
+      1,
+      'Restore failed: EISDIR: illegal operation on a directory, read',
+    ]);
     const none = path.join(dir, 'never', 'pglite');
     for (const [command, args] of [
       ['backup', [path.join(dir, 'x.backup.gz')]],
@@ -92,6 +99,23 @@ describe('ops: what the commands answer around their work', function () {
         1,
         'DATABASE_URL=pglite://memory keeps nothing to work on.',
       ]);
+    }
+    // A PostgreSQL server that is not there (and, in the PostgreSQL leg, a database its server
+    // does not have): the reason, with no stack.
+    const unreachable = [['postgres://family@127.0.0.1:1/shopping', 'connect ECONNREFUSED 127.0.0.1:1']];
+    if (usingPostgres) {
+      const u = new URL(process.env.DATABASE_URL!);
+      u.pathname = '/no_such_database';
+      unreachable.push([u.toString(), 'database "no_such_database" does not exist']);
+    }
+    for (const [databaseUrl, reason] of unreachable) {
+      for (const [command, args, what] of [
+        ['backup', [path.join(dir, 'x.backup.gz')], 'Backup'],
+        ['admin', ['users'], 'The command'],
+      ] as const) {
+        const r3 = await runOps(command, [...args], { DATABASE_URL: databaseUrl! });
+        expect([r3.code, said(r3)], command).to.deep.equal([1, `${what} failed: cannot use the database (${reason}).`]);
+      }
     }
     expect(fs.existsSync(path.join(dir, 'x.backup.gz'))).to.equal(false);
   });
@@ -134,6 +158,16 @@ describe('ops: what the commands answer around their work', function () {
       const owner = await registerViaApi(app, { newFamilyName: 'Running' });
       const again = await runOps('admin', ['make-admin', owner.email], env);
       expect([again.code, again.stdout]).to.deep.equal([0, `${owner.email} is already an admin of "Running".\n`]);
+      for (const [args, first] of [
+        [['make-admin', 'not-an-email'], /^Not an email address: not-an-email$/],
+        [['reset-link', 'x@'], /^Not an email address: x@$/],
+        [['create-family', ' '], /^Invalid family name: \S.*\.$/],
+      ] as const) {
+        const bad = await runOps('admin', [...args], env);
+        expect(bad.code, args.join(' ')).to.equal(2);
+        expect(said(bad), args.join(' ')).to.match(first);
+        expect(bad.stderr).to.include('\n\nUsage: npm run admin -- COMMAND');
+      }
       const nobody = await runOps('admin', ['reset-link', 'Nobody@Example.test'], env);
       expect([nobody.code, said(nobody)]).to.deep.equal([1, 'No user has the email nobody@example.test.']);
 
@@ -153,6 +187,34 @@ describe('ops: what the commands answer around their work', function () {
       expect(users.stdout).to.include(owner.email);
     } finally {
       await app.close();
+    }
+  });
+
+  it('reset-link: a link on the service’s own address (https with TLS), valid for 24 hours', async () => {
+    // The database of the test above, its service stopped: the command opens it itself.
+    const env = { DATABASE_URL: url('running'), HOST: 'family.lan', PORT: '8443' };
+    const owner = (await runOps('admin', ['users'], env)).stdout.split('\n')[1]!.split(/\s+/)[0]!;
+    const tls = { TLS_CERT_FILE: path.join(dir, 'cert.pem'), TLS_KEY_FILE: path.join(dir, 'key.pem') };
+    for (const [extra, origin] of [
+      [{}, 'http://family.lan:8443'],
+      [tls, 'https://family.lan:8443'],
+      [{ ...tls, HOST: '0.0.0.0' }, 'https://localhost:8443'],
+      [{ ...tls, APP_BASE_URL: 'https://shopping.example.test' }, 'https://shopping.example.test'],
+    ] as const) {
+      const asked = Date.now();
+      const r = await runOps('admin', ['reset-link', owner], { ...env, ...extra });
+      expect(r.code, r.stderr).to.equal(0);
+      const [link, note] = r.stdout.split('\n');
+      expect(link).to.match(new RegExp(`^${origin.replace(/[.]/g, '\\.')}/reset-password/[A-Za-z0-9_-]{20,}$`));
+      const until =
+        /^Single use, valid until (\d{4}-\d\d-\d\d \d\d:\d\d) UTC; earlier reset links of (\S+) no longer work\.$/.exec(
+          note!,
+        );
+      expect(until, note).to.not.equal(null);
+      expect(until![2]).to.equal(owner);
+      const expires = Date.parse(`${until![1]!.replace(' ', 'T')}:00Z`);
+      // Printed to the minute: 24 hours after the command ran, within that minute.
+      expect(expires).to.be.within(asked + 24 * 3600_000 - 60_000, Date.now() + 24 * 3600_000);
     }
   });
 });

@@ -1,7 +1,7 @@
 // The control socket of a service on the embedded database (server/ops/control.ts), as a local
 // process sees it: owner-only, one JSON request line, an answer, then closed; and the commands'
-// side of it, against a service that refuses, goes away mid-backup or says nothing (a stand-in
-// listening where the service would). On the embedded database, in every leg.
+// side of it, against a service that refuses, goes away mid-backup, says nothing or too little
+// (a stand-in listening where the service would). On the embedded database, in every leg.
 import { expect } from 'chai';
 import fs from 'node:fs';
 import net from 'node:net';
@@ -88,6 +88,7 @@ describe('ops: the control socket', function () {
       socket.end('{"error":"unknown request"}\n');
     });
     const silent = await standIn('silent', (socket) => socket.end());
+    const terse = await standIn('terse', (socket) => socket.end('{"stdout":"Listed.\\n"}\n'));
     const dying = await standIn('dying', (socket) => {
       socket.write('{"format":"family-shopping-backup","version":1}\n{"table":"users","rows":3}\n{"id":');
       socket.destroy();
@@ -128,12 +129,15 @@ describe('ops: the control socket', function () {
         expectNoStack(admin);
         expect([admin.code, admin.stderr], name).to.deep.equal([1, `${adminSays}\n`]);
       }
+      // An answer without its exit code is a failure; nothing is made up for what it lacks.
+      const admin = await runOps('admin', ['users'], terse.env);
+      expect([admin.code, admin.stdout, admin.stderr]).to.deep.equal([1, 'Listed.\n', '']);
       expect(requests.map((r) => JSON.parse(r))).to.deep.equal([
         { command: 'backup' },
         { command: 'admin', args: ['users'] },
       ]);
     } finally {
-      for (const s of [refusing, silent, dying]) await s.close();
+      for (const s of [refusing, silent, dying, terse]) await s.close();
     }
   });
 });
