@@ -6,7 +6,7 @@ import { expect } from 'chai';
 import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
-import { startTestApp } from '../../helpers/app.js';
+import { request, startTestApp } from '../../helpers/app.js';
 import { controlSocketPath } from '../../../server/ops/control.js';
 import { expectNoStack, pgliteUrl, runOps, tempDir } from './cli.js';
 
@@ -59,6 +59,49 @@ describe('ops: the control socket', function () {
       await app.close();
     }
     expect(fs.existsSync(file)).to.equal(false);
+  });
+
+  it('streams a backup to a client that stops reading; one that goes away leaves the service serving', async () => {
+    const url = pgliteUrl(path.join(dir, 'streaming'));
+    const file = controlSocketPath(url.slice('pglite://'.length));
+    const app = await startTestApp({ envOverrides: { DATABASE_URL: url, NODE_ENV: 'test' } });
+    try {
+      // Far more than a socket's buffers hold (about a megabyte of rows).
+      await app.deps.db.raw(
+        `INSERT INTO users (id, email, user_name, password_hash)
+         SELECT gen_random_uuid(), 'stream-' || g || '@example.test', 'Stream ' || g, repeat('h', 200)
+           FROM generate_series(1, 3000) g`,
+      );
+      // A reader that stops for a while: the service waits, then goes on where it stopped.
+      const slow = net.connect(file);
+      slow.write('{"command":"backup"}\n');
+      slow.pause();
+      await new Promise((r) => setTimeout(r, 1_000));
+      let text = '';
+      const closed = new Promise((resolve) => slow.on('close', resolve));
+      slow.on('data', (d) => (text += d));
+      slow.resume();
+      await closed;
+      const lines = text.trimEnd().split('\n');
+      expect(JSON.parse(lines[0]!)).to.include({ format: 'family-shopping-backup' });
+      expect(JSON.parse(lines.at(-1)!)).to.include({ end: true });
+      const users = lines.findIndex((l) => l.startsWith('{"table":"users"'));
+      expect(JSON.parse(lines[users]!).rows).to.equal(3000);
+      expect(lines.filter((l) => l.includes('"email":"stream-'))).to.have.length(3000);
+
+      // A reader that goes away after the first bytes: the backup stops there; the service goes on.
+      const gone = net.connect(file);
+      gone.write('{"command":"backup"}\n');
+      await new Promise((resolve) => gone.once('data', resolve));
+      gone.destroy();
+      const status = await exchange(file, '{"command":"status"}\n');
+      expect(JSON.parse(status.answer)).to.include({ running: true });
+      const backup = await runOps('backup', [path.join(dir, 'after-gone.backup.gz')], { DATABASE_URL: url });
+      expect(backup.code, backup.stderr).to.equal(0);
+      expect((await request(app, 'GET', '/readyz')).status).to.equal(200);
+    } finally {
+      await app.close();
+    }
   });
 
   /** A stand-in for the service of `name`'s database: `serve` gets each connection's first line. */
