@@ -61,7 +61,7 @@ describe('ops: the control socket', function () {
     expect(fs.existsSync(file)).to.equal(false);
   });
 
-  it('streams a backup to a client that stops reading; one that goes away leaves the service serving', async () => {
+  it('streams a backup to a slow client; one gone leaves the service serving; a stale socket is passed by', async () => {
     const url = pgliteUrl(path.join(dir, 'streaming'));
     const file = controlSocketPath(url.slice('pglite://'.length));
     const app = await startTestApp({ envOverrides: { DATABASE_URL: url, NODE_ENV: 'test' } });
@@ -102,6 +102,13 @@ describe('ops: the control socket', function () {
     } finally {
       await app.close();
     }
+    // What a service that crashed leaves: a socket file no one listens on. The commands open the
+    // database themselves.
+    fs.mkdirSync(path.dirname(file), { recursive: true });
+    fs.writeFileSync(file, '');
+    const users = await runOps('admin', ['users'], { DATABASE_URL: url });
+    expect(users.code, users.stderr).to.equal(0);
+    expect(users.stdout).to.include('\nstream-3000@example.test ');
   });
 
   /** A stand-in for the service of `name`'s database: `serve` gets each connection's first line. */
