@@ -44,9 +44,7 @@ async function viaService(): Promise<AdminResult | null> {
 runCli('The command', async () => {
   const answered = await viaService();
   if (answered) return finish(answered);
-  const tls = !!(config as { TLS_CERT_FILE?: string }).TLS_CERT_FILE;
-  const baseUrl =
-    config.APP_BASE_URL ?? ownBaseUrl(config.HOST, config.PORT).replace(/^http:/, tls ? 'https:' : 'http:');
+  const baseUrl = config.APP_BASE_URL ?? ownBaseUrl(config.HOST, config.PORT, config.TLS_CERT_FILE ? 'https' : 'http');
   const result = await withDb(target, async (db) => {
     const applied = await appliedMigrations(db);
     const known = migrationNames();

@@ -191,9 +191,15 @@ describe('ops: what the commands answer around their work', function () {
   });
 
   it('reset-link: a link on the service’s own address (https with TLS), valid for 24 hours', async () => {
-    // The database of the test above, its service stopped: the command opens it itself.
-    const env = { DATABASE_URL: url('running'), HOST: 'family.lan', PORT: '8443' };
-    const owner = (await runOps('admin', ['users'], env)).stdout.split('\n')[1]!.split(/\s+/)[0]!;
+    // A service's database with one user, the service stopped: the command opens it itself.
+    const env = { DATABASE_URL: url('links'), HOST: 'family.lan', PORT: '8443' };
+    const app = await startTestApp({ envOverrides: { DATABASE_URL: env.DATABASE_URL, NODE_ENV: 'test' } });
+    let owner: string;
+    try {
+      owner = (await registerViaApi(app, { newFamilyName: 'Links' })).email;
+    } finally {
+      await app.close();
+    }
     const tls = { TLS_CERT_FILE: path.join(dir, 'cert.pem'), TLS_KEY_FILE: path.join(dir, 'key.pem') };
     for (const [extra, origin] of [
       [{}, 'http://family.lan:8443'],
