@@ -12,7 +12,7 @@ export interface CliSetup {
 
 /** Ends the process with a message (exit code 1 unless given). */
 export function fail(message: string, code = 1): never {
-  process.stderr.write(`${message.trimEnd()}\n`);
+  process.stderr.write(`${message}\n`);
   process.exit(code);
 }
 
