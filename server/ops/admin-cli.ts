@@ -26,7 +26,7 @@ const { config, target } = cliSetup();
 function finish(result: AdminResult): void {
   process.stdout.write(result.stdout);
   process.stderr.write(result.stderr);
-  if (result.code !== 0) process.exit(result.code);
+  process.exitCode = result.code;
 }
 
 async function viaService(): Promise<AdminResult | null> {

@@ -56,10 +56,24 @@ export async function withDb<T>(target: DbTarget, fn: (db: Db) => Promise<T>, op
   }
 }
 
-/** Runs a command's main function: known failures print their message, others one line. */
+/**
+ * Ends the process with `code` once what it wrote to stdout and stderr has gone out: a pipe takes
+ * a long listing (`admin users` of thousands) in pieces, and an immediate exit cut it short.
+ */
+function exitWhenWritten(code: number): void {
+  let pending = 2;
+  const done = () => {
+    if (--pending === 0) process.exit(code);
+  };
+  process.stdout.write('', done);
+  process.stderr.write('', done);
+}
+
+/** Runs a command's main function (which may set `process.exitCode`): known failures print their
+ *  message, others one line. */
 export function runCli(what: string, main: () => Promise<void>): void {
   main().then(
-    () => process.exit(0),
+    () => exitWhenWritten(Number(process.exitCode ?? 0)),
     (err: unknown) => {
       if (err instanceof OpsError) fail(err.message);
       const e = err as NodeJS.ErrnoException;

@@ -66,6 +66,7 @@ describe('ops: what the commands answer around their work', function () {
       const r = results[i]!;
       expect([r.code, said(r)], `${command} ${args.join(' ')}`).to.deep.equal([code, first]);
       if (command === 'admin') expect(r.stderr).to.include('\n\nUsage: npm run admin -- COMMAND');
+      expect(r.stdout, `${command} ${args.join(' ')}`).to.equal('');
     });
     for (const help of results.slice(cases.length)) {
       expect([help.code, help.stderr]).to.deep.equal([0, '']);

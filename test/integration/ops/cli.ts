@@ -19,8 +19,17 @@ const SCRIPTS = {
   admin: 'server/ops/admin-cli.ts',
 };
 
-/** Runs `npm run <command> -- args` with the environment `env` (DATABASE_URL / DATA_DIR …). */
-export function runOps(command: keyof typeof SCRIPTS, args: string[], env: Record<string, string>): Promise<CliResult> {
+/**
+ * Runs `npm run <command> -- args` with the environment `env` (DATABASE_URL / DATA_DIR …).
+ * `readAfterMs`: its output is read only after that long, as by a reader that is slow to start
+ * (a pager): the command then waits, with its output in the pipe.
+ */
+export function runOps(
+  command: keyof typeof SCRIPTS,
+  args: string[],
+  env: Record<string, string>,
+  options: { readAfterMs?: number } = {},
+): Promise<CliResult> {
   return new Promise((resolve) => {
     const child = spawn(process.execPath, ['--import', 'tsx', SCRIPTS[command], ...args], {
       env: { PATH: process.env.PATH ?? '', NODE_OPTIONS: process.env.NODE_OPTIONS ?? '', LOG_LEVEL: 'silent', ...env },
@@ -29,6 +38,10 @@ export function runOps(command: keyof typeof SCRIPTS, args: string[], env: Recor
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d) => (stdout += d));
+    if (options.readAfterMs) {
+      child.stdout.pause();
+      setTimeout(() => child.stdout.resume(), options.readAfterMs);
+    }
     child.stderr.on('data', (d) => (stderr += d));
     const timer = setTimeout(() => child.kill('SIGKILL'), 240_000);
     child.on('exit', (code) => {

@@ -206,12 +206,17 @@ describe('ops: npm run restore refuses a damaged backup and changes nothing', fu
   it('refuses a backup at an earlier migration level than the database it would go into', async () => {
     // The refusals above migrated the target (a restore migrates first, then loads in one
     // transaction): it is empty but at this version's level, past a backup of the first migration.
-    const first = (header().migrations as string[]).slice(0, 1);
-    await refused(
-      [JSON.stringify({ ...header(), migrations: first }), JSON.stringify({ end: true, tables: 0 })],
-      'older',
-      /^The database is already migrated past the backup \(to \S+, the backup is at \S+\)\. Restore into a database that no version has started on yet/,
-    );
+    const migrations = header().migrations as string[];
+    for (const [name, level, at] of [
+      ['older', migrations.slice(0, 1), migrations[0]],
+      ['unmigrated', [], 'no migration'],
+    ] as const)
+      await refused(
+        [JSON.stringify({ ...header(), migrations: level }), JSON.stringify({ end: true, tables: 0 })],
+        name,
+        `The database is already migrated past the backup (to ${migrations.at(-1)}, the backup is at ${at}). ` +
+          'Restore into a database that no version has started on yet: a new DATA_DIR or a new PostgreSQL database.',
+      );
   });
 
   it('after every refusal the database is still empty: the good file, uncompressed, with blank lines, restores', async () => {
@@ -220,8 +225,9 @@ describe('ops: npm run restore refuses a damaged backup and changes nothing', fu
     expect(r.stdout).to.match(
       new RegExp(`^Restored ${sourceRows} rows in ${tableCount} tables into the embedded database in `),
     );
-    // Every user is there (the admin's list: a heading, then one line each).
-    const users = await runOps('admin', ['users'], { DATABASE_URL: target });
+    // Every user is there (the admin's list: a heading, then one line each), all of the list
+    // written though its reader takes a while to start reading.
+    const users = await runOps('admin', ['users'], { DATABASE_URL: target }, { readAfterMs: 2_000 });
     expect(users.code, users.stderr).to.equal(0);
     expect(users.stdout.trimEnd().split('\n')).to.have.length(
       1 + (whole.map(parse).find((v) => v.table === 'users')!.rows as number),
