@@ -23,6 +23,7 @@ const HOOK = '\u0000suite hook';
 
 const CHILD = new URL('./child.mjs', import.meta.url);
 const childDir = fs.mkdtempSync(path.join(os.tmpdir(), 'stryker-children-'));
+process.on('exit', () => fs.rmSync(childDir, { recursive: true, force: true }));
 const baseNodeOptions = process.env.NODE_OPTIONS ?? '';
 
 /** What a process started from now on is handed: the active mutant, or where to leave its coverage. */
