@@ -9,6 +9,7 @@ import path from 'node:path';
 import { request, startTestApp } from '../../helpers/app.js';
 import { controlSocketPath } from '../../../server/ops/control.js';
 import { expectNoStack, pgliteUrl, runOps, tempDir } from './cli.js';
+import { insertUsers } from './family-data.js';
 
 /** Sends `text` to the socket and reads until the other side closes it (or 10 s have passed). */
 function exchange(file: string, text: string): Promise<{ answer: string; closed: boolean }> {
@@ -66,12 +67,8 @@ describe('ops: the control socket', function () {
     const file = controlSocketPath(url.slice('pglite://'.length));
     const app = await startTestApp({ envOverrides: { DATABASE_URL: url, NODE_ENV: 'test' } });
     try {
-      // Far more than a socket's buffers hold (about a megabyte of rows).
-      await app.deps.db.raw(
-        `INSERT INTO users (id, email, user_name, password_hash)
-         SELECT gen_random_uuid(), 'stream-' || g || '@example.test', 'Stream ' || g, repeat('h', 200)
-           FROM generate_series(1, 3000) g`,
-      );
+      // Far more than a socket's buffers hold (over half a megabyte of rows).
+      await insertUsers(app.deps.db, 'stream', 3000);
       // A reader that stops for a while: the service waits, then goes on where it stopped.
       const slow = net.connect(file);
       slow.write('{"command":"backup"}\n');

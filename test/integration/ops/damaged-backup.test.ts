@@ -12,7 +12,7 @@ import { usingPostgres } from '../../helpers/env.js';
 import { createDb, resolveTarget } from '../../../server/db/knex.js';
 import { seedProductNames, seedStapleProducts } from '../../../server/startup/jobs.js';
 import { createPgDatabase, expectNoStack, pgliteUrl, runOps, tempDir, type CliResult } from './cli.js';
-import { seedFamily } from './family-data.js';
+import { insertUsers, seedFamily } from './family-data.js';
 
 type Line = Record<string, unknown>;
 /** Above twice the rows a snapshot reads at once (2,000) and nine times a restore's batch (500). */
@@ -47,11 +47,7 @@ describe('ops: npm run restore refuses a damaged backup and changes nothing', fu
     try {
       await seedFamily(app.url, 'Damaged');
       // Enough users for several pages of the snapshot's reads and batches of the restore's writes.
-      await app.deps.db.raw(
-        `INSERT INTO users (id, email, user_name, password_hash)
-         SELECT gen_random_uuid(), 'bulk-' || g || '@example.test', 'Bulk ' || g, 'none' FROM generate_series(1, ?) g`,
-        [BULK_USERS],
-      );
+      await insertUsers(app.deps.db, 'bulk', BULK_USERS);
     } finally {
       await app.close(); // the service stops; its database stays
     }

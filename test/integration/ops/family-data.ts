@@ -167,3 +167,17 @@ export function differences(then: unknown, now: unknown, at = '', options: { cat
   }
   return Object.is(then, now) ? [] : [`${at}: ${JSON.stringify(then)}, now ${JSON.stringify(now)}`];
 }
+
+/** Inserts `count` users straight into the database (`<prefix>-<n>@example.test`, no usable
+ *  password): volume for the snapshot's pages and batches, not a family's data. */
+export async function insertUsers(
+  db: { raw(sql: string, bindings: unknown[]): Promise<unknown> },
+  prefix: string,
+  count: number,
+) {
+  await db.raw(
+    `INSERT INTO users (id, email, user_name, password_hash)
+     SELECT gen_random_uuid(), ? || '-' || g || '@example.test', ? || ' ' || g, 'none' FROM generate_series(1, ?) g`,
+    [prefix, prefix, count],
+  );
+}
