@@ -260,7 +260,10 @@ const SERVER_SPECS = {
   // The OpenAPI document and the API reference: their tests (each suite builds the document on
   // an app of its own) and the problem examples' codes. The fuzz test is left out: its requests
   // come from a new seed each run, so whether it kills a mutant would change from run to run.
-  openapi: [...each('test/integration/openapi', 'openapi', 'lint'), 'test/integration/foundation/error-codes.test.ts'],
+  openapi: [
+    ...each('test/integration/openapi', 'openapi', 'lint', 'document'),
+    'test/integration/foundation/error-codes.test.ts',
+  ],
   metrics: ['test/integration/foundation/metrics.test.ts', 'test/integration/foundation/http.test.ts'],
   startup: [
     ...each('test/integration/foundation', 'startup', 'config'),

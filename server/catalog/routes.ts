@@ -26,7 +26,7 @@ import {
   updateFamilyProduct,
   updateFamilyUnit,
 } from './service.js';
-import { created, noContent, ok, problem, responses } from '../openapi/responses.js';
+import { createdById, noContent, ok, problem, responses } from '../openapi/responses.js';
 
 export { SEARCH_LIMIT_DEFAULT, SEARCH_LIMIT_MAX };
 
@@ -75,11 +75,7 @@ export function registerCatalogRoutes(api: ApiRouter, deps: Deps): void {
       tag,
       access: 'member',
       body: FamilyProductCreate,
-      responses: responses(
-        created(ProductRecordSchema),
-        ok(ProductRecordSchema, 'The product with that client-chosen id already exists'),
-        problem(409, 'duplicate_name', 'id_conflict'),
-      ),
+      responses: createdById(ProductRecordSchema, 'A product', problem(409, 'duplicate_name')),
     },
     async (ctx, { body, actor }) => {
       const r = await familyWrite(deps, actor.familyId, (w) => createFamilyProduct(w, actor, body));
@@ -176,11 +172,7 @@ export function registerCatalogRoutes(api: ApiRouter, deps: Deps): void {
       tag,
       access: 'member',
       body: FamilyUnitCreate,
-      responses: responses(
-        created(UnitRecordSchema),
-        ok(UnitRecordSchema, 'The unit with that client-chosen id already exists'),
-        problem(409, 'abbreviation_taken', 'id_conflict'),
-      ),
+      responses: createdById(UnitRecordSchema, 'A unit', problem(409, 'abbreviation_taken')),
     },
     async (ctx, { body, actor }) => {
       const r = await familyWrite(deps, actor.familyId, (w) => createFamilyUnit(w, actor, body));

@@ -83,16 +83,11 @@ const DEFAULT_CODES: Record<number, string> = {
   503: 'service_unavailable',
 };
 
-/** Codes without an underscore that a description may name. */
-const ONE_WORD_CODES = ['forbidden', 'unauthenticated', 'busy', 'conflict'];
-
-/** The stable codes a problem response names: declared, or written in its description. */
+/** The stable codes a problem response names: declared, or written in its description (a code
+ *  of one word is its status' default, `DEFAULT_CODES`, which a response naming none shows). */
 export function codesOf(r: ResponseSpec): string[] {
   if (r.codes?.length) return [...new Set(r.codes)];
-  const found = [...r.description.matchAll(/(?<![\w*])[a-z][a-z0-9]*(?:_[a-z0-9]+)+\b/g)].map((m) => m[0]);
-  for (const word of ONE_WORD_CODES)
-    if (new RegExp(`(^|[^\\w])${word}([^\\w]|$)`).test(r.description)) found.push(word);
-  return [...new Set(found)];
+  return [...new Set([...r.description.matchAll(/(?<![\w*])[a-z][a-z0-9]*(?:_[a-z0-9]+)+\b/g)].map((m) => m[0]))];
 }
 
 /** `storeId` → `store_not_found`, `familyUnitOfMeasureId` → `unit_not_found` (body references). */

@@ -24,18 +24,22 @@ export const NOT_FOUND: ResponseSpec = { description: 'Not found' };
 
 /** A create with a client-chosen id (`Created`): 201 with the new record, 200 with the record
  *  the family already has under that id (a re-send), 409 when the id is taken elsewhere; then
- *  the route's own (which may restate any of these). */
+ *  the route's own (a status of both joins their codes: a 409 of the route's own adds to
+ *  `id_conflict`). */
 export const createdById = (
   schema: z.core.$ZodType,
   /** The record with its article, as the 200 names it: `A list`, `An item`. */
   aRecord: string,
   more: Record<number, ResponseSpec> = {},
-): Record<number, ResponseSpec> => ({
-  201: { description: 'Created', schema },
-  200: { description: `${aRecord} with that id already exists in the family`, schema },
-  409: { description: 'Id taken elsewhere (id_conflict)' },
-  ...more,
-});
+): Record<number, ResponseSpec> =>
+  responses(
+    {
+      201: { description: 'Created', schema },
+      200: { description: `${aRecord} with that id already exists in the family`, schema },
+      ...problem(409, 'id_conflict'),
+    },
+    more,
+  );
 
 /** A delete: 204 without a body, 404 when the path names no record; then the route's own. */
 export const deleted = (more: Record<number, ResponseSpec> = {}): Record<number, ResponseSpec> => ({

@@ -12,7 +12,7 @@ import {
 } from '@family-shopping/client/protocol';
 import { uuid } from '../shared/common.js';
 import { featureRoutes } from '../http/feature-routes.js';
-import { createdById, deleted, NOT_FOUND } from '../openapi/responses.js';
+import { createdById, deleted, NOT_FOUND, problem } from '../openapi/responses.js';
 import { deleteStoreAndDetachLists } from '../lists/public.js';
 import {
   createSection,
@@ -66,9 +66,7 @@ export function registerStoreRoutes(api: ApiRouter, deps: Deps): void {
       path: '/stores',
       summary: 'Create a store with the default sections',
       body: StoreBody,
-      responses: createdById(StoreSchema, 'A store', {
-        409: { description: 'Name taken (duplicate_name) or id taken elsewhere (id_conflict)' },
-      }),
+      responses: createdById(StoreSchema, 'A store', problem(409, 'duplicate_name')),
     },
     (w, { actor, body }) => createStore(w, actor, body),
   );
