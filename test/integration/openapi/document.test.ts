@@ -137,6 +137,11 @@ describe('OpenAPI document: the refusals a client reads', () => {
             // A sentence: a capital first, words apart, no code spelled as an identifier.
             expect(detail, label).to.match(/^[A-Z]/);
             expect(detail, label).to.not.include('_');
+            // Only a validation refusal names its fields (api-contract §1: `errors[].path`).
+            if (code === 'validation_failed') {
+              expect(example.value.errors, label).to.be.an('array').that.is.not.empty;
+              for (const e of example.value.errors) expect(e, label).to.have.all.keys('path', 'message');
+            } else expect(example.value, label).to.not.have.property('errors');
             if (code.includes('_')) {
               expect(detail.split(' ').length, label).to.be.greaterThan(1);
               multiWord++;
