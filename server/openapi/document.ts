@@ -250,11 +250,15 @@ const RETRY_AFTER = {
   'Retry-After': { description: 'Seconds to wait before retrying', schema: { type: 'integer', minimum: 1 } },
 };
 
-/** A problem+json response with one example per stable code it can carry. */
+/** A problem+json response with one example per stable code it can carry, each named in its
+ *  description (those the description does not name yet are added after it). */
 function problemResponse(status: number, description: string, codes: string[]): Json {
   const examples: Record<string, Json> = {};
-  for (const code of codes.length ? codes : [DEFAULT_CODES[status] ?? 'error']) {
-    // Codes come from route declarations; test/unit/error-codes.test.ts checks each is registered.
+  const shown = codes.length ? codes : [DEFAULT_CODES[status] ?? 'error'];
+  const unnamed = shown.filter((code) => !new RegExp(`(?<!\\w)${code}(?!\\w)`).test(description));
+  if (unnamed.length) description = `${description} (${unnamed.map((c) => `\`${c}\``).join(', ')})`;
+  for (const code of shown) {
+    // Codes come from route declarations; test/integration/foundation/error-codes.test.ts checks each is registered.
     const value = problem(status, code as ErrorCode, EXAMPLE_DETAILS[code] ?? humanise(code)) as unknown as Json;
     if (code === 'validation_failed')
       value.errors = [{ path: 'body.name', message: 'Too small: expected string to have >=1 characters' }];

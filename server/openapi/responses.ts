@@ -48,9 +48,10 @@ export const deleted = (more: Record<number, ResponseSpec> = {}): Record<number,
   ...more,
 });
 
-/** An error response; the body is problem+json. List the `code`s the client may see. */
+/** An error response; the body is problem+json. List the `code`s the client may see (the
+ *  document names them after the description). */
 export const problem = (status: number, ...codes: string[]): Record<number, ResponseSpec> => ({
-  [status]: { description: codes.length ? `Problem: ${codes.map((c) => `\`${c}\``).join(', ')}` : 'Problem', codes },
+  [status]: { description: 'Refused', codes },
 });
 
 /** Merge several response helpers: `responses: merge(created(X), ok(X, 'Existing'), problem(409, 'duplicate_name'))`. */
@@ -64,7 +65,8 @@ export function responses(...parts: Record<number, ResponseSpec>[]): Record<numb
       out[n] =
         prev && n >= 400
           ? {
-              description: `${prev.description}; ${spec.description}`,
+              description:
+                prev.description === spec.description ? prev.description : `${prev.description}; ${spec.description}`,
               codes: [...(prev.codes ?? []), ...(spec.codes ?? [])],
             }
           : spec;

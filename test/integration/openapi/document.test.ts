@@ -126,13 +126,17 @@ describe('OpenAPI document: the refusals a client reads', () => {
     );
   });
 
-  it('shows an example of each refusal with a detail a person can read', () => {
+  it('names each refusal in its description and shows an example a person can read', () => {
     let multiWord = 0;
     for (const [path, item] of Object.entries<any>(doc.paths)) {
       for (const [method, op] of Object.entries<any>(item)) {
         for (const [status, r] of Object.entries<any>(op.responses)) {
           for (const [code, example] of Object.entries<any>(r.content?.['application/problem+json']?.examples ?? {})) {
             const label = `${method.toUpperCase()} ${path} ${status} ${code}`;
+            // The response's description names each code it shows, as a word of its own.
+            expect(r.description, label).to.match(new RegExp(`^(?=\\S)[^]*(?<!\\w)${code}(?!\\w)`));
+            const clauses = r.description.split(/;\s*|\s+\(/);
+            expect(new Set(clauses).size, `${label}: says a clause twice`).to.equal(clauses.length);
             const detail: string = example.value.detail;
             // A sentence: a capital first, words apart, no code spelled as an identifier.
             expect(detail, label).to.match(/^[A-Z]/);
