@@ -1,5 +1,6 @@
 // Postgres error mapping, in one place. Driver text never reaches a client: constraint names
 // map to stable codes and plain messages.
+import { CATALOG_REFUSALS } from '@family-shopping/client/protocol';
 import { AppError, type CodeWithStatus } from '../errors.js';
 
 interface PgError {
@@ -12,16 +13,9 @@ const CONSTRAINTS: Record<string, { status: 400 | 409; code: CodeWithStatus<400 
   users_email_unique: { status: 409, code: 'duplicate_email', message: 'That email is already registered' },
   users_user_name_lower_unique: { status: 409, code: 'duplicate_user_name', message: 'That user name is taken' },
   stores_name_unique: { status: 409, code: 'duplicate_name', message: 'A store with that name already exists' },
-  family_products_name_unique: {
-    status: 409,
-    code: 'duplicate_name',
-    message: 'A product with that name already exists',
-  },
-  family_units_abbreviation_unique: {
-    status: 409,
-    code: 'abbreviation_taken',
-    message: 'That abbreviation is already used',
-  },
+  // The catalog's, worded once with the SDK's (protocol/inputs.ts).
+  family_products_name_unique: { status: 409, ...CATALOG_REFUSALS.duplicateProductName },
+  family_units_abbreviation_unique: { status: 409, ...CATALOG_REFUSALS.abbreviationTaken },
   families_invite_code_unique: { status: 409, code: 'duplicate_invite_code', message: 'That invite code is taken' },
   shopping_list_items_one_unit: {
     status: 400,
