@@ -4,7 +4,7 @@
 // handling never reaches another socket.
 import type { Duplex } from 'node:stream';
 import { WebSocket, type RawData } from 'ws';
-import type { Deps, Role } from '../context.js';
+import type { Deps } from '../context.js';
 import { resolveActor } from '../http/auth.js';
 import { verifyAccessToken } from '../auth/public.js';
 import {
@@ -33,7 +33,6 @@ const CORK_BYTES = 16 * 1024;
 export class RealtimeConnection implements HubMember {
   familyId = '';
   userId = '';
-  role: Role = 'member';
   readonly lists = new Set<string>();
   /** Heartbeat: set on every pong or frame, cleared when a ping is sent. */
   alive = true;
@@ -232,7 +231,6 @@ export class RealtimeConnection implements HubMember {
         this.close(CLOSE_CODES.UNAUTHENTICATED, 'token of another user or family');
         return;
       }
-      this.role = actor.role;
       this.armExpiry(claims.exp);
       this.send({ type: 'Authenticated', familyId: this.familyId });
       return;
@@ -241,7 +239,6 @@ export class RealtimeConnection implements HubMember {
     clearTimeout(this.authTimer);
     this.familyId = actor.familyId;
     this.userId = actor.userId;
-    this.role = actor.role;
     this.authenticated = true;
     this.armExpiry(claims.exp);
     this.hub.add(this);

@@ -4,7 +4,6 @@
 // be addressed to another family's sockets even if an event were malformed.
 import type { FamilyEvent, FrameEvent } from '../events/public.js';
 import type { Logger } from '../log.js';
-import type { Role } from '../context.js';
 import { CLOSE_CODES, serverFrameSchema } from '@family-shopping/client/protocol';
 import { routeEvent } from './routing.js';
 
@@ -12,7 +11,6 @@ import { routeEvent } from './routing.js';
 export interface HubMember {
   readonly familyId: string;
   readonly userId: string;
-  role: Role;
   /** List ids this socket has joined (kept by the hub). */
   readonly lists: Set<string>;
   /** Sends already encoded text frames back to back, in this order (the connection applies the
@@ -88,7 +86,7 @@ export class RealtimeHub {
    * socket's frames in event order) rather than event by event across all sockets: a device then
    * reads the whole commit (e.g. `ListProgress` and `Changed`) in one wake-up instead of one per
    * frame, a hundred sends apart, and the server makes one write per socket, not one per frame.
-   * Frames queued before a member is removed or changes role are sent first.
+   * Frames queued before a member is removed are sent first.
    */
   deliver(familyId: string, events: FamilyEvent[]): void {
     const g = this.families.get(familyId);
@@ -131,10 +129,6 @@ export class RealtimeHub {
           for (const m of [...g.all]) {
             if (m.userId === route.userId) m.close(CLOSE_CODES.REMOVED_FROM_FAMILY, 'removed from the family');
           }
-          break;
-        case 'memberRoleChanged':
-          flush();
-          for (const m of g.all) if (m.userId === route.userId) m.role = route.role;
           break;
         case 'drop':
           break;

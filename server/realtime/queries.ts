@@ -1,7 +1,6 @@
 // SQL of the live channel. Both run on `deps.db` directly, never inside a family write's
 // transaction (PGlite has one connection; a query on db inside a trx would deadlock).
 import type { Db, Trx } from '../db/knex.js';
-import type { Role } from '../context.js';
 
 /** True when the list exists, is not deleted, and belongs to the family. */
 export async function listBelongsToFamily(db: Db, familyId: string, listId: string): Promise<boolean> {
@@ -14,19 +13,16 @@ export async function isFamilyMember(db: Db, familyId: string, userId: string): 
   return !!row;
 }
 
-/** The roles of these users in their families (`${familyId}/${userId}` → role); absent pairs are
- *  no longer members. One query per 1,000 users. */
-export async function membershipRoles(
-  db: Db,
-  pairs: Array<{ familyId: string; userId: string }>,
-): Promise<Map<string, Role>> {
-  const out = new Map<string, Role>();
+/** Which of these users are still members of their families (`${familyId}/${userId}`). One
+ *  query per 1,000 users. */
+export async function stillMembers(db: Db, pairs: Array<{ familyId: string; userId: string }>): Promise<Set<string>> {
+  const out = new Set<string>();
   const userIds = [...new Set(pairs.map((p) => p.userId))];
   for (let i = 0; i < userIds.length; i += 1000) {
     const rows = (await db('family_memberships')
       .whereIn('user_id', userIds.slice(i, i + 1000))
-      .select('family_id', 'user_id', 'role')) as { family_id: string; user_id: string; role: Role }[];
-    for (const r of rows) out.set(`${r.family_id}/${r.user_id}`, r.role);
+      .select('family_id', 'user_id')) as { family_id: string; user_id: string }[];
+    for (const r of rows) out.add(`${r.family_id}/${r.user_id}`);
   }
   return out;
 }

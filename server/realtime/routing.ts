@@ -1,7 +1,7 @@
 // Where a family event goes. Pure: the hub asks this for every event it receives from the bus.
 //   - list events (with a listId) go to the sockets joined to that list;
 //   - overview events go to every authenticated socket of the family;
-//   - MemberRemoved / MemberRoleChanged are internal (they change sockets, they are not sent);
+//   - MemberRemoved is internal (it closes that member's sockets, it is not sent);
 //   - anything else is not forwarded (new internal events must not leak by default).
 // Events are typed (server/events/bus.ts), but an event from Redis is only JSON another instance
 // sent: the checks below hold for whatever arrives.
@@ -17,7 +17,6 @@ export type Route =
   | { kind: 'list'; listId: string; frame: ListEventFrame }
   | { kind: 'overview'; frame: OverviewEventFrame }
   | { kind: 'memberRemoved'; userId: string }
-  | { kind: 'memberRoleChanged'; userId: string; role: 'admin' | 'member' }
   | { kind: 'drop' };
 
 const LIST_TYPES = new Set<string>(LIST_EVENT_TYPES);
@@ -32,8 +31,5 @@ export function routeEvent(e: FamilyEvent): Route {
   }
   if (isOverviewEvent(e)) return { kind: 'overview', frame: e };
   if (e.type === 'MemberRemoved' && typeof e.userId === 'string') return { kind: 'memberRemoved', userId: e.userId };
-  if (e.type === 'MemberRoleChanged' && typeof e.userId === 'string' && (e.role === 'admin' || e.role === 'member')) {
-    return { kind: 'memberRoleChanged', userId: e.userId, role: e.role };
-  }
   return { kind: 'drop' };
 }

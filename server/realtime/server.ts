@@ -12,7 +12,7 @@ import { TITLES, problem } from '../http/errors.js';
 import type { ErrorCode } from '../errors.js';
 import { RealtimeConnection } from './connection.js';
 import { resolveOptions, type RealtimeOptions } from './options.js';
-import { membershipRoles } from './queries.js';
+import { stillMembers } from './queries.js';
 import { errorFields } from '../log.js';
 
 export type { RealtimeOptions } from './options.js';
@@ -86,12 +86,11 @@ export function attachRealtime(server: http.Server, deps: Deps, options: Realtim
     const live = [...connections].filter((c) => c.isAuthenticated);
     if (live.length === 0) return;
     sweeping = true;
-    membershipRoles(deps.db, live)
-      .then((roles) => {
+    stillMembers(deps.db, live)
+      .then((members) => {
         for (const c of live) {
-          const role = roles.get(`${c.familyId}/${c.userId}`);
-          if (!role) c.close(CLOSE_CODES.REMOVED_FROM_FAMILY, 'removed from the family');
-          else c.role = role;
+          if (!members.has(`${c.familyId}/${c.userId}`))
+            c.close(CLOSE_CODES.REMOVED_FROM_FAMILY, 'removed from the family');
         }
       })
       .catch((err: Error) => deps.log.warn({ err: errorFields(err) }, 'realtime membership check failed'))
