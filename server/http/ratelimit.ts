@@ -53,8 +53,8 @@ export type RateLimiters = Record<string, Middleware>;
 export interface RateLimiterOptions {
   /** An ioredis client (make it with connectRateLimitRedis): counters live in Redis. Absent: in-process Maps. */
   redis?: Redis;
-  /** Redis key prefix; the bucket name is appended. */
-  keyPrefix?: string;
+  /** Redis key prefix (`fs:rl` in production, server/server.ts); the bucket name is appended. */
+  keyPrefix: string;
   log: Logger;
   rules?: Record<string, RateLimitRule>;
 }
@@ -80,7 +80,7 @@ export function createRateLimiters(options: RateLimiterOptions): RateLimiters {
     const counter = ratelimit({
       driver: options.redis ? 'redis' : 'memory',
       db: options.redis ?? memory,
-      namespace: `${options.keyPrefix ?? 'fs:rl'}:${bucket}`,
+      namespace: `${options.keyPrefix}:${bucket}`,
       duration: rule.durationMs,
       max: rule.max,
       // Authenticated routes count per user (set by ApiRouter after authentication), public
