@@ -320,7 +320,9 @@ export function folderConfig({ name, mutate, spec, tsconfigFile = 'tsconfig.json
     incremental: true,
     incrementalFile: `reports/mutation/${name}-incremental.json`,
     concurrency: Number(process.env.MUTATION_CONCURRENCY ?? 1),
-    timeoutMS: 5_000,
+    // MUTATION_TIMEOUT_MS: a longer allowance where a restarted worker starts apps of its own
+    // (the OpenAPI suites), so that one timeout does not make every next mutant time out.
+    timeoutMS: Number(process.env.MUTATION_TIMEOUT_MS ?? 5_000),
     dryRunTimeoutMinutes: 30,
     reporters: ['clear-text', 'progress', 'html', 'json', 'progress-file'],
     progressFile: `reports/mutation/${name}-progress.jsonl`,

@@ -258,7 +258,7 @@ function problemResponse(status: number, description: string, codes: string[]): 
   const unnamed = shown.filter((code) => !new RegExp(`(?<!\\w)${code}(?!\\w)`).test(description));
   if (unnamed.length) description = `${description} (${unnamed.map((c) => `\`${c}\``).join(', ')})`;
   for (const code of shown) {
-    // Codes come from route declarations; test/integration/foundation/error-codes.test.ts checks each is registered.
+    // Codes come from route declarations; each is registered (foundation/error-codes.test.ts).
     const value = problem(status, code as ErrorCode, EXAMPLE_DETAILS[code] ?? humanise(code)) as unknown as Json;
     if (code === 'validation_failed')
       value.errors = [{ path: 'body.name', message: 'Too small: expected string to have >=1 characters' }];
