@@ -9,11 +9,6 @@ export const ok = (schema?: z.core.$ZodType, description = 'OK'): Record<number,
   200: { description, schema },
 });
 
-/** 201 with the created record. */
-export const created = (schema?: z.core.$ZodType, description = 'Created'): Record<number, ResponseSpec> => ({
-  201: { description, schema },
-});
-
 /** 204 without a body. */
 export const noContent = (description = 'Done, no content'): Record<number, ResponseSpec> => ({
   204: { description },
@@ -54,7 +49,7 @@ export const problem = (status: number, ...codes: string[]): Record<number, Resp
   [status]: { description: 'Refused', codes },
 });
 
-/** Merge several response helpers: `responses: merge(created(X), ok(X, 'Existing'), problem(409, 'duplicate_name'))`. */
+/** Merge several response helpers: `responses: responses(ok(X), problem(409, 'duplicate_name'))`. */
 export function responses(...parts: Record<number, ResponseSpec>[]): Record<number, ResponseSpec> {
   const out: Record<number, ResponseSpec> = {};
   for (const p of parts) {
