@@ -155,6 +155,8 @@ describe('OpenAPI document: the refusals a client reads', () => {
       }
     }
     expect(multiWord).to.be.greaterThan(20);
+    // A code without a sample detail of its own reads as its words (docs/api.md).
+    expect(examplesOf(doc, 'post', '/api/stores', 409).duplicate_name.value.detail).to.equal('Duplicate name');
   });
 
   it('names each operation after its method and path, as a code generator would call it', () => {
