@@ -186,6 +186,25 @@ describe('OpenAPI document: the refusals a client reads', () => {
     expect(doc.paths['/api/auth/forgot-password'].post.operationId).to.equal('postAuthForgotPassword');
   });
 
+  it('says where a body refuses a field it does not know, and only there', async () => {
+    // The import's `family` takes its name alone: the document closes that object in the
+    // request, as the server refuses anything more; the same object in the export stays open.
+    const ref = (schema: any) => doc.components.schemas[schema.$ref.split('/').pop()];
+    const input = ref(doc.paths['/api/family/import'].post.requestBody.content['application/json'].schema);
+    expect(input.properties.family.additionalProperties).to.equal(false);
+    const output = ref(doc.paths['/api/family/export'].get.responses['200'].content['application/json'].schema);
+    expect(output.properties.family).to.not.have.property('additionalProperties');
+
+    const { token } = (await makeFamily(app)).admin;
+    const exported = (await request(app, 'GET', '/api/family/export', { token })).body;
+    const refused = await request(app, 'POST', '/api/family/import', {
+      token,
+      body: { ...exported, family: { ...exported.family, colour: 'green' } },
+    });
+    expect(refused.status).to.equal(400);
+    expect((await request(app, 'POST', '/api/family/import', { token, body: exported })).status).to.equal(200);
+  });
+
   it('documents 404 not_found on every route that names a record in its path', () => {
     for (const [path, item] of Object.entries<any>(doc.paths)) {
       if (!path.includes('{')) continue;
