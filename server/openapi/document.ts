@@ -218,9 +218,9 @@ class SchemaCollector {
     return !this.seen.has(candidate) || this.seen.get(candidate) === body;
   }
 
+  /** Another name for a def whose own is taken (it is asked only then). */
   private candidate(name: string, body: string, io: 'input' | 'output'): string {
-    const options = io === 'input' ? [name, `${name}Input`] : [name];
-    for (const option of options) if (this.fits(option, body)) return option;
+    if (io === 'input' && this.fits(`${name}Input`, body)) return `${name}Input`;
     for (let n = 2; ; n++) if (this.fits(`${name}${n}`, body)) return `${name}${n}`;
   }
 }

@@ -231,6 +231,7 @@ describe('OpenAPI document: schemas that ask for one name', () => {
     const a = named(z.object({ colour: z.string() }), 'Paint');
     const b = named(z.object({ litres: z.number() }), 'Paint');
     const c = named(z.object({ gloss: z.boolean() }), 'Paint');
+    const d = named(z.object({ sheen: z.number() }), 'Paint');
     // One schema whose output differs from its input (a default): its input side is named apart.
     const withDefault = named(z.object({ shade: z.string().default('white') }), 'Shade');
     const built = buildOpenApiDocument([
@@ -238,6 +239,7 @@ describe('OpenAPI document: schemas that ask for one name', () => {
       route('/ceilings', withDefault, c),
       route('/doors', b, withDefault),
       route('/floors', withDefault, a),
+      route('/roofs', withDefault, d),
     ]);
     const schemas = built.components.schemas as Record<string, any>;
     const bodyOf = (path: string) => {
@@ -253,6 +255,7 @@ describe('OpenAPI document: schemas that ask for one name', () => {
     expect(Object.keys(bodyOf('/doors').properties)).to.deep.equal(['litres']);
     expect(Object.keys(okOf('/floors').properties)).to.deep.equal(['colour']);
     expect(Object.keys(okOf('/ceilings').properties)).to.deep.equal(['gloss']);
+    expect(Object.keys(okOf('/roofs').properties)).to.deep.equal(['sheen']);
     // An answer is never named as an input.
     expect(okName('/ceilings')).to.match(/^Paint\d$/);
     // The default makes `shade` optional in a request and always present in an answer.
@@ -260,7 +263,7 @@ describe('OpenAPI document: schemas that ask for one name', () => {
     expect(okOf('/walls').required).to.deep.equal(['shade']);
     const paints = Object.keys(schemas).filter((n) => n.startsWith('Paint'));
     const shades = Object.keys(schemas).filter((n) => n.startsWith('Shade'));
-    expect(paints).to.have.length(3);
+    expect(paints).to.have.length(4);
     expect(shades).to.have.length(2);
     expect(shades).to.include('ShadeInput');
   });
