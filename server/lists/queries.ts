@@ -67,11 +67,10 @@ export async function itemRow(db: Q, familyId: string, listId: string, itemId: s
   return db('shopping_list_items').where({ family_id: familyId, list_id: listId, id: itemId, deleted: false }).first();
 }
 
-/** Every live item of a list, removed ones too. */
+/** Every live item of a list, removed ones too, in no particular order (its readers, a store
+ *  change's placement and the recipe merge's target, depend on none). */
 export async function itemRows(db: Q, familyId: string, listId: string): Promise<Row[]> {
-  return db('shopping_list_items')
-    .where({ family_id: familyId, list_id: listId, deleted: false })
-    .orderBy([{ column: 'checked' }, { column: 'created_at' }, { column: 'id' }]);
+  return db('shopping_list_items').where({ family_id: familyId, list_id: listId, deleted: false });
 }
 
 /** Ids of the active checked items of a list, oldest first (done shopping, §10). */
