@@ -311,26 +311,26 @@ function healthPaths(): OpenApiDocument['paths'] {
   };
 }
 
+/** The fields of a route's path or query schema (every path parameter is declared in its
+ *  route's `params`: the document test checks each is documented, required). */
 function parametersOf(
   collector: SchemaCollector,
   schema: z.core.$ZodType | undefined,
   location: 'path' | 'query',
-  names: string[],
 ): Json[] {
   const out: Json[] = [];
   const json = schema ? collector.convert(schema, 'input') : {};
   const props = (json.properties ?? {}) as Record<string, Json>;
   const required = new Set((json.required ?? []) as string[]);
-  const all = location === 'path' ? [...new Set([...names, ...Object.keys(props)])] : Object.keys(props);
-  for (const name of all) {
+  for (const [name, prop] of Object.entries(props)) {
     // `x-required`: a query field the router lets through absent so that its handler gives the
     // answer (replication's `schema`: 426 schema_outdated) is documented as required all the same.
-    const { description, 'x-required': xRequired, ...propSchema } = props[name] ?? { type: 'string' };
+    const { description, 'x-required': xRequired, ...propSchema } = prop;
     if (xRequired === true) required.add(name);
     out.push({
       name,
       in: location,
-      required: location === 'path' ? true : required.has(name),
+      required: required.has(name),
       ...(description ? { description } : {}),
       schema: propSchema,
     });
@@ -449,10 +449,7 @@ export function buildOpenApiDocument(routes: readonly RouteSpec[]): OpenApiDocum
       tags: [spec.tag],
       ...(spec.access === 'admin' ? { description: 'Family admins only.' } : {}),
       security: spec.access === 'public' ? [] : [{ bearerAuth: [] }],
-      parameters: [
-        ...parametersOf(collector, spec.params, 'path', pathNames),
-        ...parametersOf(collector, spec.query, 'query', []),
-      ],
+      parameters: [...parametersOf(collector, spec.params, 'path'), ...parametersOf(collector, spec.query, 'query')],
       ...(requestBody
         ? {
             requestBody: {

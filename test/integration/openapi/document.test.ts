@@ -135,6 +135,10 @@ describe('OpenAPI document: the refusals a client reads', () => {
             const label = `${method.toUpperCase()} ${path} ${status} ${code}`;
             // The response's description names each code it shows, as a word of its own.
             expect(r.description, label).to.match(new RegExp(`^(?=\\S)[^]*(?<!\\w)${code}(?!\\w)`));
+            expect(r.description, `${label}: codes run together`).to.not.include('``');
+            // Only a refusal that may be retried later says when (`Retry-After`).
+            if (status === '429' || status === '503') expect(r.headers, label).to.have.property('Retry-After');
+            else expect(r, label).to.not.have.property('headers');
             const clauses = r.description.split(/;\s*|\s+\(/);
             expect(new Set(clauses).size, `${label}: says a clause twice`).to.equal(clauses.length);
             const detail: string = example.value.detail;
@@ -144,7 +148,10 @@ describe('OpenAPI document: the refusals a client reads', () => {
             // Only a validation refusal names its fields (api-contract §1: `errors[].path`).
             if (code === 'validation_failed') {
               expect(example.value.errors, label).to.be.an('array').that.is.not.empty;
-              for (const e of example.value.errors) expect(e, label).to.have.all.keys('path', 'message');
+              for (const e of example.value.errors) {
+                expect(e.path, label).to.match(/^body\.\w/);
+                expect(e.message, label).to.match(/^\S/);
+              }
             } else expect(example.value, label).to.not.have.property('errors');
             if (code.includes('_')) {
               expect(detail.split(' ').length, label).to.be.greaterThan(1);
@@ -214,6 +221,19 @@ describe('OpenAPI document: the refusals a client reads', () => {
       }
     }
     expect(Object.keys(examplesOf(doc, 'get', '/api/lists/{listId}', 404))).to.deep.equal(['not_found']);
+    // The probes outside /api refuse only what Node's HTTP parser does.
+    expect(Object.keys(examplesOf(doc, 'get', '/healthz', 400))).to.deep.equal(['bad_request']);
+  });
+
+  it('describes parameters, and names every schema as a type', () => {
+    const param = (path: string, method: string, name: string) =>
+      doc.paths[path][method].parameters.find((p: any) => p.name === name);
+    expect(param('/api/products', 'get', 'q').description).to.match(/^Case-insensitive/);
+    // Required though the router lets it through absent (its handler answers 426).
+    expect(param('/api/sync/{collection}/pull', 'get', 'schema')).to.include({ in: 'query', required: true });
+    expect(param('/api/sync/{collection}/pull', 'get', 'schema').description).to.include('schema_outdated');
+    expect(param('/api/sync/{collection}/pull', 'get', 'checkpoint')).to.include({ required: false });
+    for (const name of Object.keys(doc.components.schemas)) expect(name).to.match(/^[A-Z][A-Za-z0-9]*$/);
   });
 });
 
