@@ -14,9 +14,7 @@
 //      (docs: the live patch of a small commit, read in the transaction just before commit by
 //      `deps.livePatch`, which realtime/patches.ts provides). A rolled-back change emits nothing.
 //      A change that found nothing to do may say so (`w.unchanged()`): it is rolled back too, so
-//      it takes no version and nudges nobody, and its result is still returned. A caller whose
-//      writes all go through the stamped writers (the REST routes of lists, stores, recipes) may
-//      ask for that whenever nothing was stamped nor emitted (`{ idleIsUnchanged: true }`).
+//      it takes no version and nudges nobody, and its result is still returned.
 import type { Deps } from '../context.js';
 import type { ChangedEvent, FamilyEvent } from '../events/public.js';
 import type { Trx } from './knex.js';
@@ -78,7 +76,6 @@ export async function familyWrite<T>(
   deps: Pick<Deps, 'db' | 'bus' | 'log' | 'clock' | 'livePatch'>,
   familyId: string,
   fn: (w: FamilyWrite) => Promise<T>,
-  options: { idleIsUnchanged?: boolean } = {},
 ): Promise<T> {
   const events: FamilyEvent[] = [];
   const after: Array<() => void | Promise<void>> = [];
@@ -120,8 +117,7 @@ export async function familyWrite<T>(
         },
       };
       const out = await fn(w);
-      const idle = tables?.size === 0 && events.length === 0 && before.length === 0 && after.length === 0;
-      if (unchanged || (options.idleIsUnchanged && idle)) throw new Unchanged(out);
+      if (unchanged) throw new Unchanged(out);
       for (const f of before) await f(trx);
       const collections = changedCollections(tables).collections;
       if (collections) docs = await deps.livePatch(trx, familyId, version, collections);

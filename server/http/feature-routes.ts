@@ -1,10 +1,7 @@
 // The routes of a feature (lists, stores, recipes): its tag and usual access stated once, and
 // the answers every REST write gives in one place: a write runs as one family write in the
 // caller's family (`familyWrite`); a create by client-chosen id answers 201 with the new record
-// or 200 with the one the family already has; a delete answers 204. A write that wrote and
-// emitted nothing (an item removed again, a list archived again, a create re-sent) takes no
-// family version and nudges no device (`idleIsUnchanged`: these services write only through
-// the stamped writers).
+// or 200 with the one the family already has; a delete answers 204.
 import type { z } from 'zod';
 import type { Deps } from '../context.js';
 import { familyWrite, type FamilyWrite } from '../db/family-write.js';
@@ -27,8 +24,6 @@ type Write<P extends z.core.$ZodType, Q extends z.core.$ZodType, B extends z.cor
   w: FamilyWrite,
   input: In<P, Q, B>,
 ) => Promise<T>;
-
-const IDLE = { idleIsUnchanged: true };
 
 export function featureRoutes(api: ApiRouter, deps: Deps, tag: string) {
   const full = <P extends z.core.$ZodType, Q extends z.core.$ZodType, B extends z.core.$ZodType>({
@@ -57,7 +52,7 @@ export function featureRoutes(api: ApiRouter, deps: Deps, tag: string) {
       status = 200,
     ): void {
       api.add(full(spec), async (ctx, input) => {
-        ctx.body = await familyWrite(deps, input.actor.familyId, (w) => fn(w, input), IDLE);
+        ctx.body = await familyWrite(deps, input.actor.familyId, (w) => fn(w, input));
         if (status !== 200) ctx.status = status;
       });
     },
@@ -68,7 +63,7 @@ export function featureRoutes(api: ApiRouter, deps: Deps, tag: string) {
       fn: Write<P, Q, B, Created<T>>,
     ): void {
       api.add(full(spec), async (ctx, input) => {
-        const r = await familyWrite(deps, input.actor.familyId, (w) => fn(w, input), IDLE);
+        const r = await familyWrite(deps, input.actor.familyId, (w) => fn(w, input));
         ctx.status = r.created ? 201 : 200;
         ctx.body = r.record;
       });
@@ -80,7 +75,7 @@ export function featureRoutes(api: ApiRouter, deps: Deps, tag: string) {
       fn: Write<P, Q, B, unknown>,
     ): void {
       api.add(full(spec), async (ctx, input) => {
-        await familyWrite(deps, input.actor.familyId, (w) => fn(w, input), IDLE);
+        await familyWrite(deps, input.actor.familyId, (w) => fn(w, input));
         ctx.status = 204;
       });
     },
